@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "Backoffice",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "backoffice", targets: ["backoffice"]),
+    .library(name: "BackofficeCore", targets: ["BackofficeCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
+    .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+    .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+    .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
+    .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
+    .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
+  ],
+  targets: [
+    // MARK: core — Foundation only, shared with future Apple clients
+    .target(
+      name: "BackofficeCore",
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: server — Vapor + Fluent
+    .target(
+      name: "BackofficeServer",
+      dependencies: [
+        "BackofficeCore",
+        .product(name: "Vapor", package: "vapor"),
+        .product(name: "Fluent", package: "fluent"),
+        .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+        .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+        .product(name: "Plot", package: "Plot"),
+        .product(name: "SwiftCSV", package: "SwiftCSV"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: executable — entry point only
+    .executableTarget(
+      name: "backoffice",
+      dependencies: ["BackofficeServer"],
+      swiftSettings: swiftSettings
+    ),
+
+    // MARK: tests
+    .testTarget(
+      name: "BackofficeCoreTests",
+      dependencies: ["BackofficeCore"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "BackofficeServerTests",
+      dependencies: [
+        "BackofficeServer",
+        .product(name: "VaporTesting", package: "vapor"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+  ]
+)
+
+var swiftSettings: [SwiftSetting] {
+  [.swiftLanguageMode(.v6)]
+}
