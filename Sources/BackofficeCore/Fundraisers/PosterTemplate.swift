@@ -59,7 +59,7 @@ public enum PosterTemplate: Int, CaseIterable, Codable, Hashable, Sendable, Iden
     case .linearIndigoOrange: "Індиго-помаранчевий"
     case .linearEmeraldBlack: "Смарагдово-чорний"
     case .radialAquaPurple: "Аквамарин-фіолетовий"
-    case .radialMintIndigo: "М’ятно-індиго"
+    case .radialMintIndigo: "М'ятно-індиго"
     case .linearCoralTeal: "Коралово-бірюзовий"
     }
   }
