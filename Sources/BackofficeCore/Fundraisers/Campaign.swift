@@ -1,0 +1,231 @@
+import Foundation
+
+/// A validated fundraiser (збір), ready to store and to render as a poster.
+///
+/// Identity, the photo bytes and jar snapshots belong to storage; this is the part the rules
+/// are about. Build one by validating a `CampaignDraft`.
+public struct Campaign: Hashable, Sendable, Codable {
+  /// What the money is for, trimmed; never blank, at most `CampaignDraft.purposeMaxLength`.
+  public var purpose: String
+  /// The goal in hryvnias, when the volunteer set one; always > 0.
+  public var target: Decimal?
+  /// The Monobank jar the money goes to, if any.
+  public var jar: JarID?
+  /// The poster design.
+  public var template: PosterTemplate
+  /// Where the photo sits in the template's photo slot.
+  public var imagePlacement: ImagePlacement
+  /// Whether the poster also shows the collected amount and a progress bar from the jar.
+  public var showProgress: Bool
+
+  public init(
+    purpose: String,
+    target: Decimal? = nil,
+    jar: JarID? = nil,
+    template: PosterTemplate,
+    imagePlacement: ImagePlacement = .identity,
+    showProgress: Bool = false
+  ) {
+    self.purpose = purpose
+    self.target = target
+    self.jar = jar
+    self.template = template
+    self.imagePlacement = imagePlacement
+    self.showProgress = showProgress
+  }
+}
+
+/// Zoom and drag of the photo inside its slot, independent of how big the preview is.
+///
+/// The offset is measured in a reference square of `referenceSide` (300) units, as in the
+/// original app, from the slot's centre (x right, y down); a renderer multiplies by
+/// `side / referenceSide`. Scale 1 means the photo fills the slot.
+public struct ImagePlacement: Hashable, Sendable, Codable {
+  /// Side of the square the offset is measured in.
+  public static let referenceSide: Double = 300
+  /// Smallest zoom, as in the original app.
+  public static let minimumScale: Double = 0.1
+  /// Largest zoom; beyond this a 1080 px poster would show a handful of source pixels.
+  public static let maximumScale: Double = 10
+  /// No zoom, centred: what choosing a template resets to.
+  public static let identity = ImagePlacement(scale: 1, offsetX: 0, offsetY: 0)
+
+  public var scale: Double
+  public var offsetX: Double
+  public var offsetY: Double
+
+  /// Stores the values as given; use `clamped()` (or validate a draft) to bring them in range.
+  public init(scale: Double, offsetX: Double, offsetY: Double) {
+    self.scale = scale
+    self.offsetX = offsetX
+    self.offsetY = offsetY
+  }
+
+  /// In range: scale within `minimumScale…maximumScale` (not a number → 1), each offset within
+  /// ± `referenceSide × max(1, scale)` (not a number → 0), which is already far enough for the
+  /// photo to leave the slot entirely. Out-of-range values come from a drag or a pinch, so
+  /// they are brought back rather than refused.
+  public func clamped() -> ImagePlacement {
+    let safeScale =
+      scale.isFinite ? Swift.min(Swift.max(scale, Self.minimumScale), Self.maximumScale) : 1
+    let limit = Self.referenceSide * Swift.max(1, safeScale)
+    func clamp(_ value: Double) -> Double {
+      value.isFinite ? Swift.min(Swift.max(value, -limit), limit) : 0
+    }
+    return ImagePlacement(scale: safeScale, offsetX: clamp(offsetX), offsetY: clamp(offsetY))
+  }
+
+  /// The offset in a square slot of `side` pixels.
+  public func offset(forSide side: Double) -> (x: Double, y: Double) {
+    let factor = side / Self.referenceSide
+    return (offsetX * factor, offsetY * factor)
+  }
+}
+
+/// The form fields of a fundraiser. Raw values are the HTML/JSON field names.
+public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable {
+  case purpose
+  case target
+  case jarLink
+  case image
+  case template
+
+  /// The field's Ukrainian label, as on the form.
+  public var label: String {
+    switch self {
+    case .purpose: "Призначення збору"
+    case .target: "Сума збору (не обов'язково)"
+    case .jarLink: "Банка збору (не обов'язково)"
+    case .image: "Фото"
+    case .template: "Шаблон"
+    }
+  }
+}
+
+/// What a volunteer typed and chose, before validation.
+public struct CampaignDraft: Hashable, Sendable, Codable {
+  /// Longest accepted purpose, in characters: about four poster lines at the smallest font.
+  public static let purposeMaxLength = 200
+
+  public var purpose: String
+  /// As typed; blank means no target. See `Hryvnia.parse` for the accepted forms.
+  public var targetText: String
+  /// As pasted; blank means no jar. See `JarLink.parse` for the accepted forms.
+  public var jarLinkText: String
+  /// Whether a photo has been chosen (the bytes are handled by the caller).
+  public var hasPhoto: Bool
+  public var template: PosterTemplate?
+  public var imagePlacement: ImagePlacement
+  public var showProgress: Bool
+
+  public init(
+    purpose: String = "",
+    targetText: String = "",
+    jarLinkText: String = "",
+    hasPhoto: Bool = false,
+    template: PosterTemplate? = nil,
+    imagePlacement: ImagePlacement = .identity,
+    showProgress: Bool = false
+  ) {
+    self.purpose = purpose
+    self.targetText = targetText
+    self.jarLinkText = jarLinkText
+    self.hasPhoto = hasPhoto
+    self.template = template
+    self.imagePlacement = imagePlacement
+    self.showProgress = showProgress
+  }
+
+  /// A draft for editing an existing campaign (which has a photo, or it would not exist).
+  public init(editing campaign: Campaign) {
+    self.init(
+      purpose: campaign.purpose,
+      targetText: campaign.target.map(Hryvnia.formatNumber) ?? "",
+      jarLinkText: campaign.jar?.link ?? "",
+      hasPhoto: true,
+      template: campaign.template,
+      imagePlacement: campaign.imagePlacement,
+      showProgress: campaign.showProgress
+    )
+  }
+
+  /// Checks every field and returns the campaign, or all the problems at once.
+  public func validate() throws(CampaignValidationErrors) -> Campaign {
+    var errors = CampaignValidationErrors()
+
+    let cleanPurpose = purpose.replacingOccurrences(of: "\r\n", with: "\n")
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    if cleanPurpose.isEmpty {
+      errors[.purpose] = CampaignMessages.empty
+    } else if cleanPurpose.count > Self.purposeMaxLength {
+      errors[.purpose] = CampaignMessages.purposeTooLong
+    }
+
+    var target: Decimal?
+    if !targetText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      do {
+        let amount = try Hryvnia.parse(targetText)
+        if amount > 0 {
+          target = amount
+        } else {
+          errors[.target] = CampaignMessages.targetNotPositive
+        }
+      } catch {
+        errors[.target] = error.message
+      }
+    }
+
+    var jar: JarID?
+    if !jarLinkText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+      do {
+        jar = try JarLink.parse(jarLinkText)
+      } catch {
+        errors[.jarLink] = error.message
+      }
+    }
+
+    if !hasPhoto { errors[.image] = CampaignMessages.noImage }
+    if template == nil { errors[.template] = CampaignMessages.noTemplate }
+
+    guard errors.isEmpty, let template else { throw errors }
+    return Campaign(
+      purpose: cleanPurpose,
+      target: target,
+      jar: jar,
+      template: template,
+      imagePlacement: imagePlacement.clamped(),
+      showProgress: showProgress
+    )
+  }
+}
+
+/// The Ukrainian messages shown by campaign fields.
+public enum CampaignMessages {
+  public static let empty = "Поле не може бути пустим"
+  public static let purposeTooLong =
+    "Не більше \(CampaignDraft.purposeMaxLength) символів"
+  public static let invalidNumber = "Неправильний формат"
+  public static let targetNotPositive = "Сума має бути більшою за нуль"
+  public static let invalidLink = JarLinkError.baseMessage
+  public static let noImage = "Необхідно вибрати зображення"
+  public static let noTemplate = "Необхідно вибрати шаблон"
+  /// Confirmation before deleting a fundraiser.
+  public static let deleteConfirmation = "Ви впевнені, що хочете видалити збір?"
+}
+
+/// Per-field messages from `CampaignDraft.validate()`, in form order.
+public struct CampaignValidationErrors: Error, Hashable, Sendable, Codable {
+  public private(set) var messages: [CampaignField: String] = [:]
+
+  public init() {}
+
+  public subscript(field: CampaignField) -> String? {
+    get { messages[field] }
+    set { messages[field] = newValue }
+  }
+
+  public var isEmpty: Bool { messages.isEmpty }
+
+  /// The fields with a problem, in the order they appear on the form.
+  public var fields: [CampaignField] { CampaignField.allCases.filter { messages[$0] != nil } }
+}
