@@ -1,0 +1,78 @@
+import Foundation
+
+/// Turns `Decimal` amounts into text for people (locale-aware) and for machines (plain
+/// `"12.50"`), rounding half up (a trailing 5 goes away from zero).
+///
+/// Negative amounts carry an ASCII hyphen-minus ("-12,50 €", "-$12.50") so the text can be
+/// copied into a spreadsheet; an amount that rounds to zero never shows a sign.
+public enum MoneyFormat {
+  /// `amount` in `currency` for `locale`: "$1,234.56", "1.234,56 €", "1 234,56 ₴", "¥1,235".
+  ///
+  /// Uses the currency's minor units (JPY 0, KWD 3, unknown codes 2). A currency without a
+  /// short sign, or whose sign is a word such as "zł", is written after the number:
+  /// "1,234.56 CHF", "1,234.56 zł".
+  public static func currency(_ amount: Decimal, currency code: String, locale: BackofficeLocale)
+    -> String
+  {
+    let known = Currency.lookup(code)
+    let digits = known?.minorUnits ?? 2
+    let label = known?.symbol ?? code.trimmingCharacters(in: .whitespaces).uppercased()
+    guard let parts = DecimalDigits(amount)?.rounded(to: digits) else { return "\(amount)" }
+    let body = grouped(parts, fractionDigits: digits, locale: locale)
+    let sign = parts.negative ? "-" : ""
+    let space = "\u{00A0}"
+    let isWord = known?.symbol.map { $0.allSatisfy(\.isLetter) } ?? true
+    if isWord { return "\(sign)\(body)\(space)\(label)" }
+    switch locale.currencyPlacement {
+    case .prefix: return "\(sign)\(label)\(body)"
+    case .prefixWithSpace: return "\(label)\(space)\(sign)\(body)"
+    case .suffixWithSpace: return "\(sign)\(body)\(space)\(label)"
+    }
+  }
+
+  /// `amount` with exactly `fractionDigits` decimals and the locale's grouping: "1 234,50".
+  public static func number(_ amount: Decimal, fractionDigits: Int, locale: BackofficeLocale)
+    -> String
+  {
+    let places = max(0, fractionDigits)
+    guard let parts = DecimalDigits(amount)?.rounded(to: places) else { return "\(amount)" }
+    return (parts.negative ? "-" : "") + grouped(parts, fractionDigits: places, locale: locale)
+  }
+
+  /// The API/CSV form: dot decimal, no grouping, exactly `fractionDigits` decimals: "12.50",
+  /// "-0.10", "1234.00".
+  public static func decimalString(_ amount: Decimal, fractionDigits: Int = 2) -> String {
+    let places = max(0, fractionDigits)
+    guard let parts = DecimalDigits(amount)?.rounded(to: places) else { return "\(amount)" }
+    var text = (parts.negative ? "-" : "") + parts.integerText
+    if places > 0 { text += "." + parts.fractionText(minimum: places) }
+    return text
+  }
+
+  /// The amount as typed into an edit field in `locale`: fixed decimals, no grouping, the
+  /// locale's decimal separator ("12,50" in de-DE, "12.50" in en-US).
+  public static func editable(_ amount: Decimal, fractionDigits: Int = 2, locale: BackofficeLocale)
+    -> String
+  {
+    let plain = decimalString(amount, fractionDigits: fractionDigits)
+    return String(plain.map { $0 == "." ? locale.decimalSeparator : $0 })
+  }
+
+  private static func grouped(
+    _ parts: DecimalDigits, fractionDigits: Int, locale: BackofficeLocale
+  ) -> String {
+    let integer = Array(parts.integerText)
+    var body = ""
+    let groups = integer.count >= 3 + locale.minimumGroupingDigits
+    for (index, character) in integer.enumerated() {
+      let remaining = integer.count - index
+      if groups && index > 0 && remaining % 3 == 0 { body.append(locale.groupingSeparator) }
+      body.append(character)
+    }
+    if fractionDigits > 0 {
+      body.append(locale.decimalSeparator)
+      body += parts.fractionText(minimum: fractionDigits)
+    }
+    return body
+  }
+}
