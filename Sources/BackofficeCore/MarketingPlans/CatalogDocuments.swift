@@ -1,0 +1,272 @@
+import Foundation
+
+/// The targeting document as the JSON host serves it: a top-level array of targets, each listing
+/// the channels it can be advertised on.
+public struct TargetingDocument: Hashable, Sendable, Codable {
+  /// One channel reference inside a target: display name plus the id of the channel's document.
+  public struct ChannelReference: Hashable, Sendable, Codable {
+    public var channel: String
+    public var channelID: String
+
+    public init(channel: String, channelID: String) {
+      self.channel = channel
+      self.channelID = channelID
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case channel
+      case channelID = "channel_id"
+    }
+  }
+
+  /// One targeting option ("Location", "Age", …).
+  public struct Target: Hashable, Sendable, Codable {
+    public var target: String
+    public var availableChannels: [ChannelReference]
+
+    public init(target: String, availableChannels: [ChannelReference]) {
+      self.target = target
+      self.availableChannels = availableChannels
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case target
+      case availableChannels = "available_channels"
+    }
+  }
+
+  public var targets: [Target]
+
+  public init(targets: [Target]) {
+    self.targets = targets
+  }
+
+  /// Channel document ids in order of first appearance, each once.
+  public var channelIDs: [String] {
+    var seen = Set<String>()
+    var ids: [String] = []
+    for target in targets {
+      for reference in target.availableChannels where seen.insert(reference.channelID).inserted {
+        ids.append(reference.channelID)
+      }
+    }
+    return ids
+  }
+
+  public init(from decoder: any Decoder) throws {
+    // The document is a bare array, not an object.
+    targets = try decoder.singleValueContainer().decode([Target].self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(targets)
+  }
+
+  /// Decodes the JSON bytes of a targeting document; `documentID` only labels error messages.
+  public static func decode(_ data: Data, documentID: String) throws(CatalogDocumentError)
+    -> TargetingDocument
+  {
+    try decodeDocument(TargetingDocument.self, data, kind: .targeting, documentID: documentID)
+  }
+}
+
+/// A channel document: the channel's name and its monthly packages (`monthly_fees`).
+public struct ChannelDocument: Hashable, Sendable, Codable {
+  /// One `monthly_fees` entry. `price` may arrive as a JSON number or as a numeric string; either
+  /// way it is kept as an exact `Decimal`.
+  public struct MonthlyFee: Hashable, Sendable, Codable {
+    public var price: Decimal
+    public var details: [String]
+    public var currency: String
+
+    public init(price: Decimal, details: [String], currency: String) {
+      self.price = price
+      self.details = details
+      self.currency = currency
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case price, details, currency
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      price = try Self.decodePrice(from: container)
+      details = try container.decode([String].self, forKey: .details)
+      let code = try container.decode(String.self, forKey: .currency)
+      guard let normalized = CurrencyCode.normalize(code) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .currency, in: container,
+          debugDescription: "is not a 3-letter currency code (\(code))")
+      }
+      currency = normalized
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(price, forKey: .price)
+      try container.encode(details, forKey: .details)
+      try container.encode(currency, forKey: .currency)
+    }
+
+    private static func decodePrice(from container: KeyedDecodingContainer<CodingKeys>) throws
+      -> Decimal
+    {
+      let notANumber = DecodingError.dataCorruptedError(
+        forKey: .price, in: container, debugDescription: "is not a number")
+      let value: Decimal
+      if let text = try? container.decode(String.self, forKey: .price) {
+        guard let parsed = PlainDecimal.parse(text) else { throw notANumber }
+        value = parsed
+      } else if let number = try? container.decode(Decimal.self, forKey: .price) {
+        // JSONDecoder builds a Decimal from the literal's digits, not through Double.
+        value = number
+      } else if container.contains(.price) {
+        throw notANumber
+      } else {
+        // Let the decoder produce its usual "missing key" error.
+        value = try container.decode(Decimal.self, forKey: .price)
+      }
+      guard value >= 0 else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .price, in: container, debugDescription: "is negative")
+      }
+      return value
+    }
+  }
+
+  public var channel: String
+  public var monthlyFees: [MonthlyFee]
+
+  public init(channel: String, monthlyFees: [MonthlyFee]) {
+    self.channel = channel
+    self.monthlyFees = monthlyFees
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case channel
+    case monthlyFees = "monthly_fees"
+  }
+
+  /// Decodes the JSON bytes of a channel document; `documentID` (the channel id) labels errors.
+  public static func decode(_ data: Data, documentID: String) throws(CatalogDocumentError)
+    -> ChannelDocument
+  {
+    try decodeDocument(ChannelDocument.self, data, kind: .channel, documentID: documentID)
+  }
+}
+
+/// A document that could not be read, with the place inside it that is wrong.
+public struct CatalogDocumentError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: String, Hashable, Sendable {
+    case targeting, channel
+  }
+
+  public var kind: Kind
+  public var documentID: String
+  /// Where in the document, e.g. `monthly_fees[2].price`; empty for the document itself.
+  public var path: String
+  /// What is wrong there, e.g. "is not a number".
+  public var problem: String
+
+  public init(kind: Kind, documentID: String, path: String, problem: String) {
+    self.kind = kind
+    self.documentID = documentID
+    self.path = path
+    self.problem = problem
+  }
+
+  /// "channel document 0af1…: monthly_fees[2].price is not a number"
+  public var message: String {
+    let subject = path.isEmpty ? "the document" : path
+    return "\(kind.rawValue) document \(documentID): \(subject) \(problem)"
+  }
+
+  public var description: String { message }
+}
+
+private func decodeDocument<T: Decodable>(
+  _ type: T.Type, _ data: Data, kind: CatalogDocumentError.Kind, documentID: String
+) throws(CatalogDocumentError) -> T {
+  do {
+    return try JSONDecoder().decode(type, from: data)
+  } catch let error as DecodingError {
+    let (path, problem) = describe(error)
+    throw CatalogDocumentError(kind: kind, documentID: documentID, path: path, problem: problem)
+  } catch {
+    throw CatalogDocumentError(
+      kind: kind, documentID: documentID, path: "", problem: "could not be read (\(error))")
+  }
+}
+
+/// Turns a `DecodingError` into a readable path and a short complaint.
+private func describe(_ error: DecodingError) -> (path: String, problem: String) {
+  switch error {
+  case .typeMismatch(let expected, let context):
+    return (render(context.codingPath), "is not \(typeName(expected))")
+  case .valueNotFound(let expected, let context):
+    return (render(context.codingPath), "is null, expected \(typeName(expected))")
+  case .keyNotFound(let key, let context):
+    return (render(context.codingPath + [key]), "is missing")
+  case .dataCorrupted(let context):
+    if context.codingPath.isEmpty {
+      return ("", "is not valid JSON")
+    }
+    return (render(context.codingPath), context.debugDescription)
+  @unknown default:
+    return ("", "could not be read")
+  }
+}
+
+private func typeName(_ type: Any.Type) -> String {
+  switch type {
+  case is String.Type: "a string"
+  case is Decimal.Type, is Double.Type, is Int.Type: "a number"
+  case is Bool.Type: "a boolean"
+  default:
+    String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+  }
+}
+
+/// `[_JSONKey(intValue: 2), price]` → `[2].price`; keys joined with dots, indexes in brackets.
+private func render(_ path: [any CodingKey]) -> String {
+  var text = ""
+  for key in path {
+    if let index = key.intValue {
+      text += "[\(index)]"
+    } else {
+      text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+    }
+  }
+  return text
+}
+
+/// Strict reader for prices written as text: digits with an optional `.` fraction, nothing else
+/// (no grouping, no exponent, no sign), so "12abc" is refused rather than read as 12.
+enum PlainDecimal {
+  static func parse(_ text: String) -> Decimal? {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count),
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCIIDigit) })
+    else { return nil }
+    // Digits only, so the POSIX reading cannot vary by machine or locale.
+    return Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX"))
+  }
+}
+
+enum CurrencyCode {
+  /// Upper-cased ISO-style code, or nil when it is not three ASCII letters.
+  static func normalize(_ code: String) -> String? {
+    let upper = code.trimmingCharacters(in: .whitespaces).uppercased()
+    guard upper.count == 3, upper.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
+      return nil
+    }
+    return upper
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
