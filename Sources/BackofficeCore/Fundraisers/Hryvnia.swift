@@ -59,7 +59,9 @@ public enum Hryvnia {
 
     if let first = body.first, first == "-" || first == "−" {
       let rest = body.dropFirst().trimmingWhitespace()
-      if !rest.isEmpty, rest.allSatisfy({ isDigit($0) || isGroupSpace($0) || $0 == "," || $0 == "." }) {
+      if !rest.isEmpty,
+        rest.allSatisfy({ isDigit($0) || isGroupSpace($0) || $0 == "," || $0 == "." })
+      {
         throw .negative
       }
       throw .invalidFormat

@@ -153,7 +153,10 @@ struct CampaignTests {
     #expect(CampaignField.purpose.label == "Призначення збору")
     #expect(CampaignField.target.label == "Сума збору (не обов'язково)")
     #expect(CampaignField.jarLink.label == "Банка збору (не обов'язково)")
-    #expect(CampaignField.allCases.map(\.rawValue) == ["purpose", "target", "jarLink", "image", "template"])
+    #expect(
+      CampaignField.allCases.map(\.rawValue) == [
+        "purpose", "target", "jarLink", "image", "template",
+      ])
   }
 }
 
@@ -163,14 +166,35 @@ struct ImagePlacementTests {
     "clamping",
     arguments: [
       (ImagePlacement(scale: 1, offsetX: 0, offsetY: 0), ImagePlacement.identity),
-      (ImagePlacement(scale: 0.05, offsetX: 10, offsetY: -10), ImagePlacement(scale: 0.1, offsetX: 10, offsetY: -10)),
-      (ImagePlacement(scale: 0, offsetX: 0, offsetY: 0), ImagePlacement(scale: 0.1, offsetX: 0, offsetY: 0)),
-      (ImagePlacement(scale: -2, offsetX: 0, offsetY: 0), ImagePlacement(scale: 0.1, offsetX: 0, offsetY: 0)),
-      (ImagePlacement(scale: 50, offsetX: 0, offsetY: 0), ImagePlacement(scale: 10, offsetX: 0, offsetY: 0)),
+      (
+        ImagePlacement(scale: 0.05, offsetX: 10, offsetY: -10),
+        ImagePlacement(scale: 0.1, offsetX: 10, offsetY: -10)
+      ),
+      (
+        ImagePlacement(scale: 0, offsetX: 0, offsetY: 0),
+        ImagePlacement(scale: 0.1, offsetX: 0, offsetY: 0)
+      ),
+      (
+        ImagePlacement(scale: -2, offsetX: 0, offsetY: 0),
+        ImagePlacement(scale: 0.1, offsetX: 0, offsetY: 0)
+      ),
+      (
+        ImagePlacement(scale: 50, offsetX: 0, offsetY: 0),
+        ImagePlacement(scale: 10, offsetX: 0, offsetY: 0)
+      ),
       (ImagePlacement(scale: .nan, offsetX: .infinity, offsetY: .nan), ImagePlacement.identity),
-      (ImagePlacement(scale: 1, offsetX: 500, offsetY: -500), ImagePlacement(scale: 1, offsetX: 300, offsetY: -300)),
-      (ImagePlacement(scale: 2, offsetX: 500, offsetY: -700), ImagePlacement(scale: 2, offsetX: 500, offsetY: -600)),
-      (ImagePlacement(scale: 0.5, offsetX: 301, offsetY: 299), ImagePlacement(scale: 0.5, offsetX: 300, offsetY: 299)),
+      (
+        ImagePlacement(scale: 1, offsetX: 500, offsetY: -500),
+        ImagePlacement(scale: 1, offsetX: 300, offsetY: -300)
+      ),
+      (
+        ImagePlacement(scale: 2, offsetX: 500, offsetY: -700),
+        ImagePlacement(scale: 2, offsetX: 500, offsetY: -600)
+      ),
+      (
+        ImagePlacement(scale: 0.5, offsetX: 301, offsetY: 299),
+        ImagePlacement(scale: 0.5, offsetX: 300, offsetY: 299)
+      ),
     ])
   func clamping(input: ImagePlacement, expected: ImagePlacement) {
     #expect(input.clamped() == expected)
@@ -179,7 +203,8 @@ struct ImagePlacementTests {
   @Test func validationClampsPlacement() throws {
     var draft = validDraft()
     draft.imagePlacement = ImagePlacement(scale: 0.01, offsetX: 1000, offsetY: 0)
-    #expect(try draft.validate().imagePlacement == ImagePlacement(scale: 0.1, offsetX: 300, offsetY: 0))
+    #expect(
+      try draft.validate().imagePlacement == ImagePlacement(scale: 0.1, offsetX: 300, offsetY: 0))
   }
 
   @Test func offsetScalesToSlot() {

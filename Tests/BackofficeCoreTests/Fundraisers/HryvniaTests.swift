@@ -116,7 +116,8 @@ struct HryvniaTests {
     #expect(HryvniaParseError.tooLarge.message == "Занадто велика сума")
   }
 
-  @Test("format then parse round-trips", arguments: ["0", "0.01", "15000", "15000.5", "1234567.89"])
+  @Test(
+    "format then parse round-trips", arguments: ["0", "0.01", "15000", "15000.5", "1234567.89"])
   func roundTrip(amount: String) throws {
     #expect(try Hryvnia.parse(Hryvnia.format(dec(amount))) == dec(amount))
   }

@@ -21,7 +21,10 @@ struct JarLinkTests {
       ("HTTPS://SEND.Monobank.UA/jar/8Xd9vZqKpL", "8Xd9vZqKpL"),
       ("  https://send.monobank.ua/jar/8Xd9vZqKpL \n", "8Xd9vZqKpL"),
       ("https://send.monobank.ua/jar/abcde", "abcde"),
-      ("https://send.monobank.ua/jar/" + String(repeating: "a1", count: 20), String(repeating: "a1", count: 20)),
+      (
+        "https://send.monobank.ua/jar/" + String(repeating: "a1", count: 20),
+        String(repeating: "a1", count: 20)
+      ),
     ])
   func accepts(text: String, id: String) throws {
     let parsed = try JarLink.parse(text)
