@@ -1,0 +1,108 @@
+import Foundation
+
+/// The CSV form of ad payments: a `name,url` header, one entry per row.
+///
+/// Reading and writing the CSV text itself is the CSV library's job (the server's); this maps
+/// between CSV fields and entries.
+public enum AdPaymentCSV {
+  /// The header row Backoffice writes, and the columns an import needs.
+  public static let header = ["name", "url"]
+
+  /// Where the `name` and `url` columns are in an imported header, or nil when either is
+  /// missing. Matching ignores letter case, surrounding whitespace, a byte-order mark and extra
+  /// columns, so a file saved by a spreadsheet (`Name,URL,Notes`) still imports.
+  public static func columns(inHeader header: [String]) -> AdPaymentCSVColumns? {
+    let names = header.map { field in
+      var scalars = field.unicodeScalars
+      scalars.removeAll { $0 == "\u{FEFF}" }
+      return AdPaymentDraft.trimmed(String(scalars)).lowercased()
+    }
+    guard let name = names.firstIndex(of: "name"), let url = names.firstIndex(of: "url") else {
+      return nil
+    }
+    return AdPaymentCSVColumns(name: name, url: url)
+  }
+
+  /// Shown when `columns(inHeader:)` is nil.
+  public static let missingHeaderMessage =
+    "The first row must be the header name,url."
+
+  /// The fields of `entry` for export, in `header` order.
+  ///
+  /// A name that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab
+  /// or a carriage return, possibly after apostrophes) gets one more leading `'`, the usual
+  /// guard against CSV formula injection; `AdPaymentCSVRow` removes exactly one again on import,
+  /// so export → import gives back the same name.
+  public static func fields(for entry: AdPayment) -> [String] {
+    [escapeFormula(entry.name), escapeFormula(entry.url)]
+  }
+
+  static func escapeFormula(_ text: String) -> String {
+    looksLikeFormula(text) ? "'" + text : text
+  }
+
+  static func unescapeFormula(_ text: String) -> String {
+    text.hasPrefix("'") && looksLikeFormula(text) ? String(text.dropFirst()) : text
+  }
+
+  private static func looksLikeFormula(_ text: String) -> Bool {
+    guard let first = text.drop(while: { $0 == "'" }).first else { return false }
+    return formulaStarts.contains(first)
+  }
+
+  private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+}
+
+/// Column positions of `name` and `url` in an imported CSV file.
+public struct AdPaymentCSVColumns: Hashable, Sendable {
+  public var name: Int
+  public var url: Int
+
+  public init(name: Int, url: Int) {
+    self.name = name
+    self.url = url
+  }
+}
+
+/// One imported CSV row. Row numbers belong to the caller, who knows where the row came from.
+public struct AdPaymentCSVRow: Hashable, Sendable {
+  public var name: String
+  public var url: String
+
+  public init(name: String, url: String) {
+    self.name = name
+    self.url = url
+  }
+
+  /// The row's fields picked by `columns`; a short row leaves the missing fields empty (and so
+  /// fails validation with the usual messages).
+  public init(fields: [String], columns: AdPaymentCSVColumns) {
+    name = fields.indices.contains(columns.name) ? fields[columns.name] : ""
+    url = fields.indices.contains(columns.url) ? fields[columns.url] : ""
+  }
+
+  /// The entry this row makes, or every problem with it (name first, then URL), with the same
+  /// messages as the form.
+  public func validate() -> Result<AdPayment, AdPaymentCSVRowError> {
+    let draft = AdPaymentDraft(
+      name: AdPaymentCSV.unescapeFormula(AdPaymentDraft.trimmed(name)), url: url)
+    let errors = draft.errors
+    guard errors.isEmpty else { return .failure(AdPaymentCSVRowError(errors: errors)) }
+    return draft.validate().mapError { AdPaymentCSVRowError(errors: [$0]) }
+  }
+}
+
+/// Everything wrong with one imported row.
+public struct AdPaymentCSVRowError: Error, Hashable, Sendable {
+  public var errors: [AdPaymentValidationError]
+
+  public init(errors: [AdPaymentValidationError]) {
+    self.errors = errors
+  }
+
+  /// The messages in order, e.g. `["Name cannot be blank."]`.
+  public var messages: [String] { errors.map(\.message) }
+
+  /// The messages joined into one line, for a row report ("Row 3: …").
+  public var message: String { messages.joined(separator: " ") }
+}
