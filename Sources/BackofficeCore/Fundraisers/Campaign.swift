@@ -83,7 +83,9 @@ public struct ImagePlacement: Hashable, Sendable, Codable {
 }
 
 /// The form fields of a fundraiser. Raw values are the HTML/JSON field names.
-public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable {
+public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable,
+  CodingKeyRepresentable
+{
   case purpose
   case target
   case jarLink
@@ -213,7 +215,8 @@ public enum CampaignMessages {
   public static let deleteConfirmation = "Ви впевнені, що хочете видалити збір?"
 }
 
-/// Per-field messages from `CampaignDraft.validate()`, in form order.
+/// Per-field messages from `CampaignDraft.validate()`. Encodes as a plain JSON object,
+/// `{"purpose": "Поле не може бути пустим", …}`, for API error bodies.
 public struct CampaignValidationErrors: Error, Hashable, Sendable, Codable {
   public private(set) var messages: [CampaignField: String] = [:]
 
@@ -228,4 +231,13 @@ public struct CampaignValidationErrors: Error, Hashable, Sendable, Codable {
 
   /// The fields with a problem, in the order they appear on the form.
   public var fields: [CampaignField] { CampaignField.allCases.filter { messages[$0] != nil } }
+
+  public init(from decoder: any Decoder) throws {
+    messages = try decoder.singleValueContainer().decode([CampaignField: String].self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(messages)
+  }
 }

@@ -47,18 +47,18 @@ public enum Hryvnia {
   /// decimals. `15,000` and `15.000` are refused rather than guessed at: they would be three
   /// decimals, and silently reading them as fifteen thousand (or fifteen) is worse.
   public static func parse(_ text: String) throws(HryvniaParseError) -> Decimal {
-    var body = Substring(text).trimmingWhitespace()
+    var body = trim(Substring(text))
     guard !body.isEmpty else { throw .empty }
 
     for suffix in ["грн.", "грн", "₴"] where body.lowercased().hasSuffix(suffix) {
-      body = body.dropLast(suffix.count).trimmingWhitespace()
+      body = trim(body.dropLast(suffix.count))
       break
     }
-    if body.first == "₴" { body = body.dropFirst().trimmingWhitespace() }
+    if body.first == "₴" { body = trim(body.dropFirst()) }
     guard !body.isEmpty else { throw .invalidFormat }
 
     if let first = body.first, first == "-" || first == "−" {
-      let rest = body.dropFirst().trimmingWhitespace()
+      let rest = trim(body.dropFirst())
       if !rest.isEmpty,
         rest.allSatisfy({ isDigit($0) || isGroupSpace($0) || $0 == "," || $0 == "." })
       {
@@ -143,6 +143,13 @@ public enum Hryvnia {
     character.isASCII && character.isWholeNumber
   }
 
+  /// Drops leading and trailing white space (including no-break spaces).
+  private static func trim(_ text: Substring) -> Substring {
+    let start = text.firstIndex(where: { !$0.isWhitespace }) ?? text.endIndex
+    let end = text.lastIndex(where: { !$0.isWhitespace }).map(text.index(after:)) ?? start
+    return text[start..<Swift.max(start, end)]
+  }
+
   private static func isGroupSpace(_ character: Character) -> Bool {
     character == " " || character == "\u{00A0}" || character == "\u{202F}"
       || character == "\u{2009}"
@@ -170,13 +177,5 @@ public enum HryvniaParseError: Error, Hashable, Sendable {
     case .tooManyFractionDigits: "Неправильний формат: не більше двох знаків після коми"
     case .tooLarge: "Занадто велика сума"
     }
-  }
-}
-
-extension Substring {
-  fileprivate func trimmingWhitespace() -> Substring {
-    let start = firstIndex(where: { !$0.isWhitespace }) ?? endIndex
-    let end = lastIndex(where: { !$0.isWhitespace }).map(index(after:)) ?? start
-    return self[start..<Swift.max(start, end)]
   }
 }

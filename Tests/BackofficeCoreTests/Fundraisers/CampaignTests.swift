@@ -149,6 +149,25 @@ struct CampaignTests {
     #expect(try again.validate() == campaign)
   }
 
+  @Test func errorsEncodeAsFieldObject() throws {
+    var errors = CampaignValidationErrors()
+    errors[.purpose] = CampaignMessages.empty
+    errors[.template] = CampaignMessages.noTemplate
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = try encoder.encode(errors)
+    #expect(
+      String(decoding: data, as: UTF8.self)
+        == #"{"purpose":"Поле не може бути пустим","template":"Необхідно вибрати шаблон"}"#)
+    #expect(try JSONDecoder().decode(CampaignValidationErrors.self, from: data) == errors)
+  }
+
+  @Test func campaignCodableRoundTrip() throws {
+    let campaign = try validDraft().validate()
+    let data = try JSONEncoder().encode(campaign)
+    #expect(try JSONDecoder().decode(Campaign.self, from: data) == campaign)
+  }
+
   @Test func fieldLabels() {
     #expect(CampaignField.purpose.label == "Призначення збору")
     #expect(CampaignField.target.label == "Сума збору (не обов'язково)")
