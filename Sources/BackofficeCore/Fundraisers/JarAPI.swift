@@ -179,9 +179,7 @@ public enum JarResponse {
     guard let statusValue = object["jarStatus"] else {
       return .failure(.malformed("немає поля jarStatus"))
     }
-    guard let statusText = statusValue.text, !statusText.isEmpty,
-      case .string = statusValue
-    else {
+    guard case .string(let statusText) = statusValue, !statusText.isEmpty else {
       return .failure(.malformed("неправильне значення jarStatus"))
     }
 
