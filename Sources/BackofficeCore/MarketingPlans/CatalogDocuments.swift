@@ -95,7 +95,7 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       price = try Self.decodePrice(from: container)
       details = try container.decode([String].self, forKey: .details)
       let code = try container.decode(String.self, forKey: .currency)
-      guard let normalized = CurrencyCode.normalize(code) else {
+      guard let normalized = MarketingCurrencyCode.normalize(code) else {
         throw DecodingError.dataCorruptedError(
           forKey: .currency, in: container,
           debugDescription: "is not a 3-letter currency code (\(code))")
@@ -117,7 +117,7 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
         forKey: .price, in: container, debugDescription: "is not a number")
       let value: Decimal
       if let text = try? container.decode(String.self, forKey: .price) {
-        guard let parsed = PlainDecimal.parse(text) else { throw notANumber }
+        guard let parsed = MarketingPriceText.parse(text) else { throw notANumber }
         value = parsed
       } else if let number = try? container.decode(Decimal.self, forKey: .price) {
         // JSONDecoder builds a Decimal from the literal's digits, not through Double.
@@ -244,7 +244,7 @@ private func render(_ path: [any CodingKey]) -> String {
 
 /// Strict reader for prices written as text: digits with an optional `.` fraction, nothing else
 /// (no grouping, no exponent, no sign), so "12abc" is refused rather than read as 12.
-enum PlainDecimal {
+enum MarketingPriceText {
   static func parse(_ text: String) -> Decimal? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
@@ -256,7 +256,7 @@ enum PlainDecimal {
   }
 }
 
-enum CurrencyCode {
+enum MarketingCurrencyCode {
   /// Upper-cased ISO-style code, or nil when it is not three ASCII letters.
   static func normalize(_ code: String) -> String? {
     let upper = code.trimmingCharacters(in: .whitespaces).uppercased()

@@ -225,7 +225,7 @@ public struct MarketingPackage: Hashable, Sendable, Codable, Identifiable {
     currency = try container.decode(String.self, forKey: .currency)
     details = try container.decode([String].self, forKey: .details)
     if let text = try? container.decode(String.self, forKey: .price) {
-      guard let value = PlainDecimal.parse(text) else {
+      guard let value = MarketingPriceText.parse(text) else {
         throw DecodingError.dataCorruptedError(
           forKey: .price, in: container, debugDescription: "is not a number")
       }
