@@ -142,3 +142,8 @@ struct CurrencyTests {
     #expect(Currency.minorUnits(for: "nope") == 2)
   }
 }
+
+// Test names show the identifier instead of every field of the locale.
+extension BackofficeLocale: CustomTestStringConvertible {
+  public var testDescription: String { identifier }
+}
