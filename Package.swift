@@ -49,6 +49,7 @@ let package = Package(
     .testTarget(
       name: "BackofficeCoreTests",
       dependencies: ["BackofficeCore"],
+      exclude: ["Fundraisers/Posters/__Snapshots__"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Settings read once at start from the environment. Everything that can be wrong is collected
+/// and reported together, so a user fixes their configuration in one go.
+public struct AppConfig: Sendable {
+  public enum Database: Sendable, Equatable {
+    case sqliteFile(path: String)
+    case sqliteMemory
+    case postgres(url: String, searchPath: [String]?)
+  }
+
+  public var dataDirectory: String
+  public var database: Database
+  public var signupOpen: Bool
+  public var maxUploadBytes: Int
+  /// Marks the session cookie `Secure`; on by default when the public URL is https.
+  public var secureCookies: Bool
+  /// Migrations run on every start so `swift run backoffice` works on an empty data folder.
+  public var autoMigrate: Bool
+  /// Bcrypt work factor; tests lower it to keep the suite fast.
+  public var passwordCost: Int
+
+  public init(
+    dataDirectory: String = "./data",
+    database: Database = .sqliteMemory,
+    signupOpen: Bool = true,
+    maxUploadBytes: Int = 5 * 1024 * 1024,
+    secureCookies: Bool = false,
+    autoMigrate: Bool = true,
+    passwordCost: Int = 12
+  ) {
+    self.dataDirectory = dataDirectory
+    self.database = database
+    self.signupOpen = signupOpen
+    self.maxUploadBytes = maxUploadBytes
+    self.secureCookies = secureCookies
+    self.autoMigrate = autoMigrate
+    self.passwordCost = passwordCost
+  }
+
+  /// Reads `BACKOFFICE_*` and `DATABASE_URL`.
+  public static func load(from environment: [String: String]) throws(ConfigError) -> AppConfig {
+    var problems: [String] = []
+    var config = AppConfig()
+
+    config.dataDirectory = nonEmpty(environment["BACKOFFICE_DATA_DIR"]) ?? "./data"
+
+    if let url = nonEmpty(environment["DATABASE_URL"]) {
+      let lowered = url.lowercased()
+      if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+        if URLComponents(string: url)?.host?.isEmpty ?? true {
+          problems.append(
+            "DATABASE_URL has no host. Expected postgres://USER:PASSWORD@HOST:5432/DATABASE.")
+        } else {
+          config.database = .postgres(url: url, searchPath: nil)
+        }
+      } else if lowered.hasPrefix("sqlite://") {
+        let path = String(url.dropFirst("sqlite://".count))
+        config.database = path.isEmpty ? .sqliteMemory : .sqliteFile(path: path)
+      } else {
+        problems.append(
+          "DATABASE_URL must start with postgres:// (or sqlite://PATH); leave it unset to use "
+            + "SQLite in the data folder.")
+      }
+    } else {
+      config.database = .sqliteFile(
+        path: (config.dataDirectory as NSString).appendingPathComponent("backoffice.sqlite"))
+    }
+
+    switch nonEmpty(environment["BACKOFFICE_SIGNUP"])?.lowercased() {
+    case nil, "open": config.signupOpen = true
+    case "closed": config.signupOpen = false
+    case let other?:
+      problems.append("BACKOFFICE_SIGNUP must be open or closed, not \"\(other)\".")
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_MAX_UPLOAD_MB"]) {
+      if let megabytes = Int(raw), (1...100).contains(megabytes) {
+        config.maxUploadBytes = megabytes * 1024 * 1024
+      } else {
+        problems.append("BACKOFFICE_MAX_UPLOAD_MB must be a whole number from 1 to 100.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_SECURE_COOKIES"]) {
+      switch raw.lowercased() {
+      case "1", "true", "yes": config.secureCookies = true
+      case "0", "false", "no": config.secureCookies = false
+      default: problems.append("BACKOFFICE_SECURE_COOKIES must be true or false.")
+      }
+    }
+
+    if !problems.isEmpty { throw ConfigError(problems: problems) }
+    return config
+  }
+
+  private static func nonEmpty(_ value: String?) -> String? {
+    guard let trimmed = value?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else {
+      return nil
+    }
+    return trimmed
+  }
+}
+
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+  public var problems: [String]
+  public var description: String {
+    "Configuration problem\(problems.count == 1 ? "" : "s"):\n"
+      + problems.map { "  - \($0)" }.joined(separator: "\n")
+  }
+}
+
+/// A failure before the server can serve, reported as one readable line instead of a trace.
+public struct StartupError: Error, CustomStringConvertible, Sendable {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}

@@ -1,0 +1,12 @@
+import Fluent
+import Vapor
+
+extension Application {
+  /// Every migration in order. A new change gets the next number; old ones never change.
+  func registerMigrations() {
+    migrations.add(M001_CreateUsers())
+    migrations.add(SessionRecord.migration)
+    migrations.add(M002_CreateAPITokens())
+    migrations.add(M003_CreateLoginAttempts())
+  }
+}

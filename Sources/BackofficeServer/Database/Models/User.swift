@@ -1,0 +1,30 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// An account. Every other record belongs to exactly one of these.
+final class User: Model, Authenticatable, @unchecked Sendable {
+  static let schema = "users"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "email") var email: String
+  @Field(key: "password_hash") var passwordHash: String
+  @Field(key: "locale") var locale: String
+  @Field(key: "currency") var currency: String
+  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+  init() {}
+
+  init(id: UUID? = nil, email: String, passwordHash: String, locale: String, currency: String) {
+    self.id = id
+    self.email = email
+    self.passwordHash = passwordHash
+    self.locale = locale
+    self.currency = currency
+  }
+
+  func requireID() throws -> UUID {
+    guard let id else { throw Abort(.internalServerError, reason: "User without id") }
+    return id
+  }
+}

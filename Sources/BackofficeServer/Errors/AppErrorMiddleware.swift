@@ -1,0 +1,115 @@
+import Vapor
+
+/// Turns every error into a response once: the JSON envelope under `/api`, an HTML page
+/// elsewhere. Internal details are logged, never shown.
+struct AppErrorMiddleware: AsyncMiddleware {
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    do {
+      return try await next.respond(to: request)
+    } catch {
+      return await response(for: error, request: request)
+    }
+  }
+
+  private func response(for error: any Error, request: Request) async -> Response {
+    let status: HTTPResponseStatus
+    let code: String
+    let message: String
+    var fields: [String: String]? = nil
+    var headers = HTTPHeaders()
+
+    switch error {
+    case let apiError as APIError:
+      status = apiError.status
+      code = apiError.code
+      message = apiError.message
+      fields = apiError.fields.isEmpty ? nil : apiError.fields
+    case let abort as any AbortError:
+      status = abort.status
+      code = Self.code(for: abort.status)
+      message = Self.publicMessage(status: abort.status, reason: abort.reason)
+      headers = abort.headers
+    case is DecodingError:
+      status = .badRequest
+      code = "bad_request"
+      message = "The request body could not be read: check field names and types."
+    default:
+      status = .internalServerError
+      code = "internal_error"
+      message = "Something went wrong on our side. Please try again."
+    }
+
+    if status.code >= 500 {
+      request.logger.report(error: error)
+    } else {
+      request.logger.debug("\(status.code) \(request.method) \(request.url.path): \(error)")
+    }
+
+    if Self.wantsJSON(request) {
+      let envelope = ErrorEnvelope(error: .init(code: code, message: message, fields: fields))
+      let response = Response(status: status, headers: headers)
+      do {
+        try response.content.encode(envelope, using: JSONEncoder.api)
+      } catch {
+        response.body = .init(string: #"{"error":{"code":"internal_error","message":"Error"}}"#)
+      }
+      return response
+    }
+    let html = ErrorPageView(status: status, message: message).render(
+      context: PageContext(request: request))
+    let response = Response(status: status, headers: headers, body: .init(string: html))
+    response.headers.contentType = .html
+    return response
+  }
+
+  static func wantsJSON(_ request: Request) -> Bool {
+    request.url.path.hasPrefix("/api/")
+  }
+
+  static func code(for status: HTTPResponseStatus) -> String {
+    switch status.code {
+    case 400: "bad_request"
+    case 401: "unauthorized"
+    case 403: "forbidden"
+    case 404: "not_found"
+    case 405: "method_not_allowed"
+    case 409: "conflict"
+    case 413: "payload_too_large"
+    case 415: "unsupported_media_type"
+    case 422: "validation_failed"
+    case 429: "too_many_requests"
+    default: status.code >= 500 ? "internal_error" : "error"
+    }
+  }
+
+  /// Vapor's default reasons are fine to show for client errors; server errors get a
+  /// generic sentence so internals never leak.
+  static func publicMessage(status: HTTPResponseStatus, reason: String) -> String {
+    switch status.code {
+    case 404: "Not found."
+    case 413: "The upload is too large."
+    case 500...: "Something went wrong on our side. Please try again."
+    default: reason
+    }
+  }
+}
+
+extension JSONEncoder {
+  /// snake_case keys and ISO 8601 dates, as the API promises.
+  static let api: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }()
+}
+
+extension JSONDecoder {
+  static let api: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }()
+}
