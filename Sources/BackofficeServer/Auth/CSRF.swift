@@ -1,0 +1,55 @@
+import Vapor
+
+/// Every state-changing request made with a session cookie must carry the session's token,
+/// either as the `_csrf` form field or as the `X-CSRF-Token` header (for scripts). Requests
+/// authenticated by a bearer token carry no cookie and are exempt.
+struct CSRFMiddleware: AsyncMiddleware {
+  static let fieldName = "_csrf"
+  static let headerName = "X-CSRF-Token"
+
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    switch request.method {
+    case .GET, .HEAD, .OPTIONS:
+      return try await next.respond(to: request)
+    default:
+      break
+    }
+    if request.headers.bearerAuthorization != nil, request.url.path.hasPrefix("/api/") {
+      return try await next.respond(to: request)
+    }
+    guard let expected = request.hasSession ? request.session.data[SessionKeys.csrf] : nil else {
+      throw CSRFError()
+    }
+    let sent =
+      request.headers.first(name: Self.headerName)
+      ?? (try? request.content.get(String.self, at: Self.fieldName))
+    guard let sent, constantTimeEquals(sent, expected) else { throw CSRFError() }
+    return try await next.respond(to: request)
+  }
+}
+
+struct CSRFError: AbortError {
+  var status: HTTPResponseStatus { .forbidden }
+  var reason: String {
+    "This form has expired or was sent from another site. Reload the page and try again."
+  }
+}
+
+extension Request {
+  /// The session's CSRF token, created on first use.
+  var csrfToken: String {
+    if let token = session.data[SessionKeys.csrf] { return token }
+    let token = randomToken(clients)
+    session.data[SessionKeys.csrf] = token
+    return token
+  }
+}
+
+func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+  let x = Array(a.utf8)
+  let y = Array(b.utf8)
+  guard x.count == y.count else { return false }
+  var difference: UInt8 = 0
+  for index in x.indices { difference |= x[index] ^ y[index] }
+  return difference == 0
+}

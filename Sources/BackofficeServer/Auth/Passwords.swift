@@ -1,0 +1,37 @@
+import Foundation
+
+/// Account credential rules, shared by sign-up, password change and `user create`.
+enum Passwords {
+  static let minimumLength = 8
+  /// Bcrypt reads at most 72 bytes; anything longer would be silently ignored.
+  static let maximumBytes = 72
+
+  static func problem(with password: String) -> String? {
+    if password.count < minimumLength {
+      return "Use at least \(minimumLength) characters."
+    }
+    if password.utf8.count > maximumBytes {
+      return "Use at most \(maximumBytes) bytes (about \(maximumBytes) Latin letters)."
+    }
+    return nil
+  }
+}
+
+enum EmailAddress {
+  /// Lowercased and trimmed, so one person cannot hold two accounts by changing case.
+  static func normalize(_ raw: String) -> String {
+    raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
+
+  static func problem(with email: String) -> String? {
+    if email.isEmpty { return "Enter your email address." }
+    let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+    guard email.count <= 254, parts.count == 2, !parts[0].isEmpty,
+      parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+      !email.contains(where: { $0.isWhitespace })
+    else {
+      return "Enter an email address like name@example.com."
+    }
+    return nil
+  }
+}

@@ -1,0 +1,75 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `backoffice user create --email …`: makes an account without the sign-up page, e.g. when
+/// sign-up is closed. The password comes from standard input or a hidden prompt, never from
+/// an argument (arguments end up in shell history and process lists).
+struct UserCommand: AsyncCommandGroup {
+  var commands: [String: any AnyAsyncCommand] { ["create": UserCreateCommand()] }
+  var help: String { "Manage accounts." }
+}
+
+struct UserCreateCommand: AsyncCommand {
+  struct Signature: CommandSignature {
+    @Option(name: "email", help: "Email address of the new account.")
+    var email: String?
+
+    @Option(name: "locale", help: "Locale such as en-US, uk-UA or de-DE (default en-US).")
+    var locale: String?
+
+    @Option(name: "currency", help: "ISO 4217 currency code (default: the locale's).")
+    var currency: String?
+
+    init() {}
+  }
+
+  var help: String {
+    "Create an account. The password is read from standard input (or asked for on a terminal)."
+  }
+
+  func run(using context: CommandContext, signature: Signature) async throws {
+    let app = context.application
+    let email = EmailAddress.normalize(signature.email ?? "")
+    if let problem = EmailAddress.problem(with: email) {
+      throw StartupError("--email: \(problem)")
+    }
+    let locale: BackofficeLocale
+    if let raw = signature.locale {
+      guard let found = BackofficeLocale(identifier: raw) else {
+        throw StartupError(
+          "--locale: use one of "
+            + BackofficeLocale.supported.map(\.identifier).joined(separator: ", ") + ".")
+      }
+      locale = found
+    } else {
+      locale = .resolve("en-US")
+    }
+    let currency = (signature.currency ?? locale.defaultCurrency).uppercased()
+    guard Currency.isValid(currency) else {
+      throw StartupError("--currency: \(currency) is not an ISO 4217 code.")
+    }
+
+    let password: String
+    if isatty(STDIN_FILENO) != 0 {
+      let first = context.console.ask("Password for \(email):", isSecure: true)
+      let second = context.console.ask("Repeat the password:", isSecure: true)
+      guard first == second else { throw StartupError("The passwords do not match.") }
+      password = first
+    } else {
+      password = (readLine(strippingNewline: true) ?? "")
+    }
+    if let problem = Passwords.problem(with: password) {
+      throw StartupError("Password: \(problem)")
+    }
+    if try await User.query(on: app.db).filter(\.$email == email).count() > 0 {
+      throw StartupError("An account with the email \(email) already exists.")
+    }
+    let user = User(
+      email: email, passwordHash: try await app.password.async.hash(password),
+      locale: locale.identifier, currency: currency)
+    try await user.create(on: app.db)
+    context.console.print("Created account \(email) (\(locale.identifier), \(currency)).")
+  }
+}
