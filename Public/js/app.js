@@ -1,0 +1,31 @@
+// Enhancements shared by every page. Pages work without this file.
+
+// "Copy" buttons copy the text of the element named by data-copy-target.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy-target]");
+  if (!button) return;
+  const target = document.getElementById(button.dataset.copyTarget);
+  if (!target) return;
+  try {
+    await navigator.clipboard.writeText(target.textContent.trim());
+    const label = button.textContent;
+    button.textContent = "Copied";
+    setTimeout(() => { button.textContent = label; }, 2000);
+  } catch {
+    // Clipboard access can be refused; selecting the text lets the user copy by hand.
+    const range = document.createRange();
+    range.selectNodeContents(target);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+});
+
+// Escape closes an open confirmation without acting.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  for (const details of document.querySelectorAll("details.confirm[open]")) {
+    details.open = false;
+    details.querySelector("summary")?.focus();
+  }
+});

@@ -1,0 +1,30 @@
+import Vapor
+
+/// `/api/v1/me`: who a token belongs to, and their formatting settings.
+struct AccountAPIController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.apiMe, use: me)
+  }
+
+  struct Me: Content {
+    var id: UUID
+    var email: String
+    var locale: String
+    var currency: String
+  }
+
+  @Sendable func me(req: Request) async throws -> Response {
+    let user = try req.user
+    return try APIResponse.json(
+      Me(id: try user.requireID(), email: user.email, locale: user.locale, currency: user.currency))
+  }
+}
+
+enum APIResponse {
+  /// Encodes with the API's snake_case keys and ISO 8601 dates.
+  static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) throws -> Response {
+    let response = Response(status: status)
+    try response.content.encode(value, using: JSONEncoder.api)
+    return response
+  }
+}

@@ -1,0 +1,43 @@
+import Vapor
+
+struct HomeController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.home, use: index)
+  }
+
+  @Sendable func index(req: Request) async throws -> Response {
+    let user = try req.user
+    return req.page(HomeIndex(model: HomeIndex.Model(email: user.email)))
+  }
+}
+
+/// The overview: one card per area with its headline figures.
+struct HomeIndex: PageView {
+  struct Model: Sendable {
+    var email: String
+  }
+  var model: Model
+
+  var title: String { "Overview" }
+  var section: NavSection? { .home }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.group([
+      H.h1("Overview"),
+      H.p([.class("lead")], "Signed in as \(model.email)."),
+      H.section(
+        [.class("cards")],
+        [
+          H.div(
+            [.class("card")],
+            [
+              H.h2("Get started"),
+              H.p(
+                [],
+                "Set your locale and currency so amounts and dates look the way you write them."),
+              H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
+            ])
+        ]),
+    ])
+  }
+}

@@ -1,0 +1,143 @@
+import BackofficeCore
+import Fluent
+import Vapor
+
+struct SettingsController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.settings, use: show)
+    routes.on(Routes.settingsLocale, use: updateLocale)
+    routes.on(Routes.settingsPassword, use: updatePassword)
+    routes.on(Routes.tokenCreate, use: createToken)
+    routes.on(Routes.tokenRevoke, use: revokeToken)
+  }
+
+  @Sendable func show(req: Request) async throws -> Response {
+    req.page(try await model(req))
+  }
+
+  func model(_ req: Request, change: (inout SettingsShow) -> Void = { _ in }) async throws
+    -> SettingsShow
+  {
+    let user = try req.user
+    let tokens = try await APIToken.query(on: req.db)
+      .filter(\.$user.$id == user.requireID())
+      .sort(\.$createdAt, .descending)
+      .all()
+    var view = SettingsShow(
+      email: user.email,
+      locale: user.locale,
+      currency: user.currency,
+      tokens: tokens.compactMap { token in
+        token.id.map {
+          SettingsShow.TokenRow(
+            id: $0, name: token.name, prefix: token.prefix, createdAt: token.createdAt,
+            lastUsedAt: token.lastUsedAt)
+        }
+      })
+    change(&view)
+    return view
+  }
+
+  struct LocaleForm: Content {
+    var locale: String?
+    var currency: String?
+  }
+
+  @Sendable func updateLocale(req: Request) async throws -> Response {
+    let user = try req.user
+    let form = try req.content.decode(LocaleForm.self)
+    let localeID = form.locale ?? ""
+    let currency = (form.currency ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+    var errors: [String: String] = [:]
+    if BackofficeLocale(identifier: localeID) == nil {
+      errors["locale"] = "Choose one of the listed locales."
+    }
+    if !Currency.isValid(currency) {
+      errors["currency"] = "Enter a three-letter ISO 4217 currency code, such as EUR or UAH."
+    }
+    guard errors.isEmpty else {
+      let view = try await model(req) {
+        $0.locale = localeID
+        $0.currency = currency
+        $0.localeErrors = errors
+      }
+      return req.page(view, status: .unprocessableEntity)
+    }
+    user.locale = localeID
+    user.currency = currency
+    try await user.save(on: req.db)
+    req.flash(.success, "Locale and currency saved.")
+    return req.redirect(to: Routes.settings.href())
+  }
+
+  struct PasswordForm: Content {
+    var current: String?
+    var new: String?
+    var confirm: String?
+  }
+
+  @Sendable func updatePassword(req: Request) async throws -> Response {
+    let user = try req.user
+    let form = try req.content.decode(PasswordForm.self)
+    var errors: [String: String] = [:]
+    let currentOK =
+      (try? await req.password.async.verify(form.current ?? "", created: user.passwordHash))
+      ?? false
+    if !currentOK { errors["current"] = "This is not your current password." }
+    if let problem = Passwords.problem(with: form.new ?? "") {
+      errors["new"] = problem
+    } else if form.new != form.confirm {
+      errors["confirm"] = "The two new passwords do not match."
+    }
+    guard errors.isEmpty else {
+      let view = try await model(req) { $0.passwordErrors = errors }
+      return req.page(view, status: .unprocessableEntity)
+    }
+    user.passwordHash = try await req.password.async.hash(form.new ?? "")
+    try await user.save(on: req.db)
+    // Other devices stay signed in with their old sessions; that is what most users expect
+    // from a password change that is not a security reset.
+    req.flash(.success, "Password changed.")
+    return req.redirect(to: Routes.settings.href())
+  }
+
+  struct TokenForm: Content {
+    var name: String?
+  }
+
+  @Sendable func createToken(req: Request) async throws -> Response {
+    let user = try req.user
+    let form = try req.content.decode(TokenForm.self)
+    let name = (form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty, name.count <= 60 else {
+      let view = try await model(req) {
+        $0.tokenName = name
+        $0.tokenError =
+          name.isEmpty
+          ? "Give the token a name, such as the app or script that will use it."
+          : "Use at most 60 characters."
+      }
+      return req.page(view, status: .unprocessableEntity)
+    }
+    let secret = APITokens.secretPrefix + randomToken(req.clients)
+    let token = APIToken(
+      userID: try user.requireID(), name: name, tokenHash: APITokens.hash(secret),
+      prefix: String(secret.prefix(10)))
+    try await token.create(on: req.db)
+    // The secret is shown in this response only and never stored in clear.
+    let view = try await model(req) { $0.newToken = (name, secret) }
+    return req.page(view, status: .created)
+  }
+
+  @Sendable func revokeToken(req: Request) async throws -> Response {
+    let user = try req.user
+    guard let id = req.parameters.get("tokenID", as: UUID.self),
+      let token = try await APIToken.query(on: req.db)
+        .filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+    else { throw Abort(.notFound) }
+    try await token.delete(on: req.db)
+    req.flash(
+      .success, "Token \u{201C}\(token.name)\u{201D} revoked. Clients using it are locked out.")
+    return req.redirect(to: Routes.settings.href())
+  }
+}

@@ -1,0 +1,170 @@
+import BackofficeCore
+import Foundation
+
+struct SettingsShow: PageView {
+  struct TokenRow: Sendable {
+    var id: UUID
+    var name: String
+    var prefix: String
+    var createdAt: Date?
+    var lastUsedAt: Date?
+  }
+
+  var email: String
+  var locale: String
+  var currency: String
+  var tokens: [TokenRow]
+  var localeErrors: [String: String] = [:]
+  var passwordErrors: [String: String] = [:]
+  var tokenName: String = ""
+  var tokenError: String? = nil
+  var newToken: (name: String, secret: String)? = nil
+
+  var title: String { "Settings" }
+  var section: NavSection? { .settings }
+
+  func content(context: PageContext) -> HTMLNode {
+    let displayLocale = BackofficeLocale.resolve(locale)
+    return H.group([
+      H.h1("Settings"),
+      H.section(
+        [.class("card"), .aria("labelledby", "profile")],
+        [
+          H.h2("Profile", [.id("profile")]),
+          H.el(
+            "dl", [.class("facts")],
+            [H.el("dt", [], [H.text("Email")]), H.el("dd", [], [H.text(email)])]),
+        ]),
+      H.section(
+        [.class("card"), .aria("labelledby", "locale")],
+        [
+          H.h2("Locale and currency", [.id("locale")]),
+          H.p(
+            [.class("hint")],
+            "Decides how amounts, numbers and dates are shown and typed, e.g. "
+              + MoneyFormat.currency(1234.5, currency: currency, locale: displayLocale) + "."),
+          postForm(
+            action: Routes.settingsLocale.href(), csrf: context.csrf,
+            attributes: [.class("stack")],
+            [
+              SelectView(
+                name: "locale", label: "Locale",
+                options: BackofficeLocale.supported.map { ($0.identifier, $0.displayName) },
+                selected: locale, error: localeErrors["locale"]
+              ).render(),
+              FieldView(
+                name: "currency", label: "Currency", value: currency,
+                error: localeErrors["currency"],
+                hint: "ISO 4217 code, e.g. EUR, USD, UAH.", required: true,
+                extra: [
+                  .custom("maxlength", "3"), .custom("autocapitalize", "characters"),
+                  .custom("list", "currency-codes"),
+                ]
+              ).render(),
+              H.el(
+                "datalist", [.id("currency-codes")],
+                Currency.all.map { H.void("option", [.value($0.code)]) }),
+              H.button("Save locale and currency", [.class("button button-primary")]),
+            ]),
+        ]),
+      H.section(
+        [.class("card"), .aria("labelledby", "password")],
+        [
+          H.h2("Password", [.id("password")]),
+          postForm(
+            action: Routes.settingsPassword.href(), csrf: context.csrf,
+            attributes: [.class("stack")],
+            [
+              FieldView(
+                name: "current", label: "Current password", type: "password",
+                error: passwordErrors["current"], required: true,
+                autocomplete: "current-password"
+              ).render(),
+              FieldView(
+                name: "new", label: "New password", type: "password",
+                error: passwordErrors["new"],
+                hint: "At least \(Passwords.minimumLength) characters.", required: true,
+                autocomplete: "new-password"
+              ).render(),
+              FieldView(
+                name: "confirm", label: "Repeat new password", type: "password",
+                error: passwordErrors["confirm"], required: true, autocomplete: "new-password"
+              ).render(),
+              H.button("Change password", [.class("button button-primary")]),
+            ]),
+        ]),
+      tokensSection(context: context),
+    ])
+  }
+
+  func tokensSection(context: PageContext) -> HTMLNode {
+    let locale = BackofficeLocale.resolve(locale)
+    let utc = TimeZone(identifier: "UTC") ?? .current
+    var nodes: [HTMLNode] = [
+      H.h2("API tokens", [.id("tokens")]),
+      H.p(
+        [.class("hint")],
+        "Scripts and apps use a token as Authorization: Bearer <token> for /api/v1. "
+          + "Treat it like a password."),
+    ]
+    if let newToken {
+      nodes.append(
+        H.div(
+          [.class("flash flash-success new-token"), .custom("role", "status")],
+          [
+            H.p(
+              [],
+              "Token \u{201C}\(newToken.name)\u{201D} created. Copy it now: it will not be shown again."
+            ),
+            H.el("code", [.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
+            H.button(
+              "Copy", [.type("button"), .class("button"), .data("copy-target", "new-token")]),
+          ]))
+    }
+    if tokens.isEmpty {
+      nodes.append(H.p([.class("empty-inline")], "No tokens yet."))
+    } else {
+      nodes.append(
+        H.el(
+          "ul", [.class("token-list")],
+          tokens.map { token in
+            H.el(
+              "li", [.class("token-row")],
+              [
+                H.div(
+                  [],
+                  [
+                    H.el("strong", [], [H.text(token.name)]),
+                    H.span([.class("muted")], " \(token.prefix)…"),
+                    H.p(
+                      [.class("muted small")],
+                      "Created "
+                        + (token.createdAt.map { locale.formatDate($0, timeZone: utc) } ?? "—")
+                        + " · "
+                        + (token.lastUsedAt.map {
+                          "last used " + locale.formatDateTime($0, timeZone: utc) + " UTC"
+                        } ?? "never used")),
+                  ]),
+                confirmButton(
+                  action: Routes.tokenRevoke.href(id: token.id), csrf: context.csrf,
+                  label: "Revoke",
+                  confirm:
+                    "Revoke \u{201C}\(token.name)\u{201D}? Clients using it stop working at once.",
+                  confirmLabel: "Yes, revoke"),
+              ])
+          }))
+    }
+    nodes.append(
+      postForm(
+        action: Routes.tokenCreate.href(), csrf: context.csrf, attributes: [.class("stack")],
+        [
+          FieldView(
+            name: "name", label: "New token name", value: tokenName, error: tokenError,
+            hint: "For example \u{201C}Shop import script\u{201D}.", required: true,
+            extra: [.custom("maxlength", "60")]
+          ).render(),
+          H.button("Create token", [.class("button button-primary")]),
+        ]))
+    return H.section([.class("card"), .aria("labelledby", "tokens")], nodes)
+  }
+}

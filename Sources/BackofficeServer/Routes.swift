@@ -1,0 +1,86 @@
+import Foundation
+import Vapor
+
+/// One route: the method and path template that are registered, and the `href` views print.
+/// Both come from here, so a link can never point at a path that is not served.
+struct AppRoute: Sendable, CustomStringConvertible {
+  let method: HTTPMethod
+  let template: String
+
+  init(_ method: HTTPMethod, _ template: String) {
+    self.method = method
+    self.template = template
+  }
+
+  var pathComponents: [PathComponent] { template.pathComponents }
+  var description: String { "\(method.rawValue) \(template)" }
+
+  /// The path with `:name` segments replaced by `parameters[name]` (percent-encoded), plus a
+  /// query string built from the non-nil `query` values in key order.
+  func href(_ parameters: [String: String] = [:], query: [String: String?] = [:]) -> String {
+    var path = template.split(separator: "/", omittingEmptySubsequences: true).map {
+      segment -> String in
+      guard segment.hasPrefix(":") else { return String(segment) }
+      let value = parameters[String(segment.dropFirst())] ?? ""
+      return value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value
+    }.joined(separator: "/")
+    path = "/" + path
+    let items = query.compactMap { key, value in value.map { (key, $0) } }
+      .sorted { $0.0 < $1.0 }
+    guard !items.isEmpty else { return path }
+    var components = URLComponents()
+    components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+    // `+` means space to form decoders; encode it so values survive the round trip.
+    let encoded =
+      components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+    return path + "?" + encoded
+  }
+
+  func href(id: UUID, query: [String: String?] = [:]) -> String {
+    let name = template.split(separator: "/").first { $0.hasPrefix(":") }.map {
+      String($0.dropFirst())
+    }
+    return href(name.map { [$0: id.uuidString.lowercased()] } ?? [:], query: query)
+  }
+}
+
+extension RoutesBuilder {
+  @discardableResult
+  func on(
+    _ route: AppRoute, body: HTTPBodyStreamStrategy = .collect,
+    use handler: @escaping @Sendable (Request) async throws -> some AsyncResponseEncodable
+  ) -> Vapor.Route {
+    on(route.method, route.pathComponents, body: body, use: handler)
+  }
+}
+
+/// Every route of the app, grouped by area. `routes(_:)` registers exactly these.
+enum Routes {
+  // MARK: system
+  static let health = AppRoute(.GET, "/health")
+  static let ready = AppRoute(.GET, "/ready")
+
+  // MARK: accounts
+  static let home = AppRoute(.GET, "/")
+  static let signIn = AppRoute(.GET, "/sign-in")
+  static let signInSubmit = AppRoute(.POST, "/sign-in")
+  static let signUp = AppRoute(.GET, "/sign-up")
+  static let signUpSubmit = AppRoute(.POST, "/sign-up")
+  static let signOut = AppRoute(.POST, "/sign-out")
+
+  // MARK: settings
+  static let settings = AppRoute(.GET, "/settings")
+  static let settingsLocale = AppRoute(.POST, "/settings/locale")
+  static let settingsPassword = AppRoute(.POST, "/settings/password")
+  static let tokenCreate = AppRoute(.POST, "/settings/tokens")
+  static let tokenRevoke = AppRoute(.POST, "/settings/tokens/:tokenID/revoke")
+
+  // MARK: api
+  static let apiMe = AppRoute(.GET, "/api/v1/me")
+
+  static let all: [AppRoute] = [
+    health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
+    settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
+    apiMe,
+  ]
+}

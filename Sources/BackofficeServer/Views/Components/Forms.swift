@@ -1,0 +1,120 @@
+import Plot
+
+/// A form that posts with the CSRF token already inside.
+func postForm(
+  action: String, csrf: String, attributes: [Attr] = [], multipart: Bool = false,
+  _ children: [HTMLNode]
+) -> HTMLNode {
+  var attrs: [Attr] = [.custom("action", action), .custom("method", "post")]
+  if multipart { attrs.append(.custom("enctype", "multipart/form-data")) }
+  return H.el(
+    "form", attrs + attributes,
+    [H.void("input", [.type("hidden"), .name(CSRFMiddleware.fieldName), .value(csrf)])] + children)
+}
+
+/// A labelled input with its hint and its error message right under it.
+struct FieldView {
+  var name: String
+  var label: String
+  var type: String = "text"
+  var value: String = ""
+  var error: String? = nil
+  var hint: String? = nil
+  var required: Bool = false
+  var autocomplete: String? = nil
+  var extra: [Attr] = []
+
+  var id: String { "field-\(name)" }
+
+  func render() -> HTMLNode {
+    var attrs: [Attr] = [.id(id), .name(name), .type(type)]
+    if type != "password" { attrs.append(.value(value)) }
+    if required { attrs.append(.flag("required")) }
+    if let autocomplete { attrs.append(.custom("autocomplete", autocomplete)) }
+    var describedBy: [String] = []
+    if hint != nil { describedBy.append("\(id)-hint") }
+    if error != nil {
+      describedBy.append("\(id)-error")
+      attrs.append(.aria("invalid", "true"))
+    }
+    if !describedBy.isEmpty {
+      attrs.append(.aria("describedby", describedBy.joined(separator: " ")))
+    }
+    return H.div(
+      [.class(error == nil ? "field" : "field field-invalid")],
+      [
+        H.el("label", [.custom("for", id)], [H.text(label)]),
+        H.void("input", attrs + extra),
+        hint.map { H.p([.class("hint"), .id("\(id)-hint")], $0) } ?? H.empty,
+        errorNode,
+      ])
+  }
+
+  var errorNode: HTMLNode {
+    // Always present so scripts can fill it live; empty and hidden until there is a message.
+    H.el(
+      "p",
+      [.class("field-error"), .id("\(id)-error"), .custom("role", "alert")]
+        + (error == nil ? [.flag("hidden")] : []),
+      [H.text(error ?? "")])
+  }
+}
+
+/// A `<select>` with a label and an error slot, like `FieldView`.
+struct SelectView {
+  var name: String
+  var label: String
+  var options: [(value: String, label: String)]
+  var selected: String
+  var error: String? = nil
+  var hint: String? = nil
+
+  var id: String { "field-\(name)" }
+
+  func render() -> HTMLNode {
+    H.div(
+      [.class(error == nil ? "field" : "field field-invalid")],
+      [
+        H.el("label", [.custom("for", id)], [H.text(label)]),
+        H.el(
+          "select",
+          [.id(id), .name(name)]
+            + (error == nil
+              ? [] : [.aria("invalid", "true"), .aria("describedby", "\(id)-error")]),
+          options.map { option in
+            H.el(
+              "option",
+              [.value(option.value)] + (option.value == selected ? [.flag("selected")] : []),
+              [H.text(option.label)])
+          }),
+        hint.map { H.p([.class("hint")], $0) } ?? H.empty,
+        FieldView(name: name, label: label, error: error).errorNode,
+      ])
+  }
+}
+
+/// A destructive action that asks first. Built on `<details>`, so the question works without
+/// scripts: the first click reveals it, the second one confirms.
+func confirmButton(
+  action: String, csrf: String, label: String, confirm: String, confirmLabel: String? = nil
+) -> HTMLNode {
+  H.el(
+    "details", [.class("confirm")],
+    [
+      H.el("summary", [.class("button button-danger")], [H.text(label)]),
+      H.div(
+        [.class("confirm-panel"), .custom("role", "alertdialog")],
+        [
+          H.p([], confirm),
+          postForm(
+            action: action, csrf: csrf, attributes: [.class("inline-form")],
+            [H.button(confirmLabel ?? label, [.class("button button-danger")])]),
+        ]),
+    ])
+}
+
+func emptyState(title: String, message: String, action: HTMLNode? = nil) -> HTMLNode {
+  H.div(
+    [.class("empty-state")],
+    [H.el("h2", [], [H.text(title)]), H.p([], message), action ?? H.empty])
+}

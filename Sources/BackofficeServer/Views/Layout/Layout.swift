@@ -1,0 +1,130 @@
+import Plot
+
+/// A page: a title, the navigation section it belongs to, and its main content.
+protocol PageView: Sendable {
+  var title: String { get }
+  var section: NavSection? { get }
+  /// Extra ES modules this page needs, by file name under /js/.
+  var scripts: [String] { get }
+  func content(context: PageContext) -> HTMLNode
+}
+
+extension PageView {
+  var section: NavSection? { nil }
+  var scripts: [String] { [] }
+
+  func render(context: PageContext) -> String {
+    Layout.render(title: title, section: section, scripts: scripts, context: context) {
+      content(context: context)
+    }
+  }
+}
+
+/// The areas in the main navigation. An area is listed once it exists.
+enum NavSection: String, CaseIterable, Sendable {
+  case home, settings
+
+  var label: String {
+    switch self {
+    case .home: "Home"
+    case .settings: "Settings"
+    }
+  }
+
+  var href: String {
+    switch self {
+    case .home: Routes.home.href()
+    case .settings: Routes.settings.href()
+    }
+  }
+
+  /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
+  static let areas: [NavSection] = [.home]
+}
+
+enum Layout {
+  static let appName = "Backoffice"
+
+  static func render(
+    title: String, section: NavSection?, scripts: [String], context: PageContext,
+    content: () -> HTMLNode
+  ) -> String {
+    let head = H.el(
+      "head", [],
+      [
+        H.void("meta", [.custom("charset", "utf-8")]),
+        H.void(
+          "meta",
+          [.name("viewport"), .custom("content", "width=device-width, initial-scale=1")]),
+        H.void("meta", [.name("color-scheme"), .custom("content", "light dark")]),
+        H.el("title", [], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
+        H.void("link", [.custom("rel", "stylesheet"), .href("/css/app.css")]),
+        H.void("link", [.custom("rel", "icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
+        H.el("script", [.type("module"), .custom("src", "/js/app.js")], []),
+      ]
+        + scripts.map { H.el("script", [.type("module"), .custom("src", "/js/\($0)")], []) })
+
+    let body = H.el(
+      "body", [],
+      [
+        H.a("#main", [.class("skip-link")], text: "Skip to content"),
+        header(section: section, context: context),
+        H.el(
+          "main", [.id("main"), .class("container")],
+          [flashes(context.flashes), content()]),
+        H.el(
+          "footer", [.class("site-footer container")],
+          [H.p([], "\(appName) — your small-business back office.")]),
+      ])
+
+    let lang = String(context.locale.identifier.prefix(2))
+    return "<!DOCTYPE html>"
+      + H.el("html", [.custom("lang", lang)], [head, body]).render()
+  }
+
+  static func header(section: NavSection?, context: PageContext) -> HTMLNode {
+    var inner: [HTMLNode] = [
+      H.a(Routes.home.href(), [.class("brand")], text: appName)
+    ]
+    if context.signedIn {
+      let links = (NavSection.areas + [.settings]).map { item in
+        H.a(
+          item.href,
+          item == section ? [.aria("current", "page")] : [],
+          text: item.label)
+      }
+      inner.append(
+        H.el(
+          "nav", [.aria("label", "Main"), .class("main-nav")],
+          links + [
+            postForm(
+              action: Routes.signOut.href(), csrf: context.csrf,
+              attributes: [.class("inline-form sign-out")],
+              [H.button("Sign out", [.class("link-button")])])
+          ]))
+    } else {
+      inner.append(
+        H.el(
+          "nav", [.aria("label", "Account"), .class("main-nav")],
+          [
+            H.a(Routes.signIn.href(), text: "Sign in"),
+            H.a(Routes.signUp.href(), text: "Create account"),
+          ]))
+    }
+    return H.el(
+      "header", [.class("site-header")], [H.div([.class("container header-inner")], inner)])
+  }
+
+  static func flashes(_ messages: [FlashMessage]) -> HTMLNode {
+    guard !messages.isEmpty else { return H.empty }
+    return H.div(
+      [.class("flashes")],
+      messages.map { message in
+        H.div(
+          [
+            .class("flash flash-\(message.kind.rawValue)"),
+            .custom("role", message.kind == .error ? "alert" : "status"),
+          ], [H.text(message.text)])
+      })
+  }
+}

@@ -1,0 +1,19 @@
+import Vapor
+
+/// The table of contents: every area's routes, in one place, with the guards they need.
+func routes(_ app: Application) throws {
+  // MARK: system — open to everyone
+  try app.register(collection: SystemController())
+
+  // MARK: accounts — sign-in and sign-up pages
+  try app.register(collection: AuthController())
+
+  // MARK: pages behind sign-in
+  let pages = app.grouped(RequireUserMiddleware())
+  try pages.register(collection: HomeController())
+  try pages.register(collection: SettingsController())
+
+  // MARK: JSON API — bearer token or session
+  let api = app.grouped(APIAuthMiddleware())
+  try api.register(collection: AccountAPIController())
+}
