@@ -1,0 +1,223 @@
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+@Suite("Accounts: sign-up, sign-in, sign-out")
+struct AuthTests {
+  @Test func signedOutHomeRedirectsToSignIn() async throws {
+    try await withApp { t in
+      let response = try await t.client().get("/")
+      #expect(response.status == .seeOther)
+      #expect(response.location == "/sign-in")
+    }
+  }
+
+  @Test func signUpSignsInAndShowsOverview() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.get("/sign-up")
+      let response = try await client.post(
+        "/sign-up", form: [("email", "Ana@Example.com "), ("password", "long enough 123")])
+      #expect(response.status == .seeOther)
+      #expect(response.location == "/")
+      let home = try await client.get("/")
+      #expect(home.status == .ok)
+      #expect(home.body.contains("<h1>Overview</h1>"))
+      #expect(home.body.contains("Welcome to Backoffice."))
+      #expect(home.body.contains("ana@example.com"), "email is stored trimmed and lowercased")
+      let stored = try await User.query(on: t.db).all()
+      #expect(stored.map(\.email) == ["ana@example.com"])
+      #expect(stored.first?.passwordHash.hasPrefix("$2") == true, "password is bcrypt-hashed")
+      #expect(try await client.get("/").body.contains("Welcome") == false, "a flash shows once")
+    }
+  }
+
+  @Test func signUpTakesLocaleAndCurrencyFromAcceptLanguage() async throws {
+    try await withApp { t in
+      try await t.client().signUp(
+        email: "olena@example.com", acceptLanguage: "uk-UA,uk;q=0.9,en;q=0.5")
+      try await t.client().signUp(email: "jonas@example.com", acceptLanguage: "de")
+      let users = try await User.query(on: t.db).sort(\.$email).all()
+      #expect(users.map(\.locale) == ["de-DE", "uk-UA"])
+      #expect(users.map(\.currency) == ["EUR", "UAH"])
+    }
+  }
+
+  @Test(arguments: [
+    ("not-an-email", "long enough 123", "Enter an email address like name@example.com."),
+    ("", "long enough 123", "Enter your email address."),
+    ("a@example.com", "short", "Use at least 8 characters."),
+  ])
+  func signUpRefusesBadInput(email: String, password: String, message: String) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.get("/sign-up")
+      let response = try await client.post(
+        "/sign-up", form: [("email", email), ("password", password)])
+      #expect(response.status == .unprocessableEntity)
+      #expect(response.body.contains(message))
+      if !email.isEmpty {
+        #expect(response.body.contains(#"value="\#(email)""#), "the typed email is kept")
+      }
+      #expect(try await User.query(on: t.db).count() == 0)
+    }
+  }
+
+  @Test func signUpRefusesTakenEmail() async throws {
+    try await withApp { t in
+      try await t.client().signUp(email: "taken@example.com")
+      let other = t.client()
+      try await other.get("/sign-up")
+      let response = try await other.post(
+        "/sign-up", form: [("email", "TAKEN@example.com"), ("password", "another password")])
+      #expect(response.status == .unprocessableEntity)
+      #expect(response.body.contains("already exists"))
+      #expect(try await User.query(on: t.db).count() == 1)
+    }
+  }
+
+  @Test func closedSignUpRefusesNewAccounts() async throws {
+    let closed: (inout AppConfig) -> Void = { $0.signupOpen = false }
+    try await withApp(config: closed) { t in
+      let client = t.client()
+      let page = try await client.get("/sign-up")
+      #expect(page.body.contains("Sign-up is closed"))
+      let response = try await client.post(
+        "/sign-up", form: [("email", "new@example.com"), ("password", "long enough 123")])
+      #expect(response.status == .forbidden)
+      #expect(try await User.query(on: t.db).count() == 0)
+    }
+  }
+
+  @Test func signOutEndsTheSession() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let oldCookie = try #require(client.cookies["backoffice_session"])
+      let out = try await client.post("/sign-out")
+      #expect(out.status == .seeOther)
+      #expect(out.location == "/sign-in?signed-out=1")
+      let signInPage = try await client.get(out.location ?? "/")
+      #expect(signInPage.body.contains("You have been signed out."))
+      #expect(try await client.get("/").status == .seeOther)
+      // The old cookie is dead on the server, not only forgotten by this client.
+      let replay = try await t.client().get(
+        "/", headers: ["Cookie": "backoffice_session=\(oldCookie)"])
+      #expect(replay.status == .seeOther)
+    }
+  }
+
+  @Test func signInWithRightAndWrongPassword() async throws {
+    try await withApp { t in
+      let email = try await t.client().signUp(email: "sam@example.com", password: "s3cret-pass")
+      let client = t.client()
+      let wrong = try await client.signIn(email: email, password: "wrong-pass")
+      #expect(wrong.status == .unauthorized)
+      #expect(wrong.body.contains("Email or password is incorrect."))
+      #expect(wrong.body.contains(#"role="alert""#))
+      #expect(try await client.get("/").status == .seeOther)
+
+      let unknown = try await client.signIn(email: "nobody@example.com", password: "s3cret-pass")
+      #expect(unknown.body.contains("Email or password is incorrect."))
+
+      let right = try await client.signIn(email: "SAM@example.com", password: "s3cret-pass")
+      #expect(right.status == .seeOther)
+      #expect(right.location == "/")
+      #expect(try await client.get("/").status == .ok)
+    }
+  }
+
+  @Test func signInRotatesTheSessionID() async throws {
+    try await withApp { t in
+      let email = try await t.client().signUp()
+      let client = t.client()
+      try await client.get("/sign-in")
+      let before = try #require(client.cookies["backoffice_session"])
+      let response = try await client.signIn(email: email)
+      #expect(response.status == .seeOther)
+      let after = try #require(client.cookies["backoffice_session"])
+      #expect(before != after)
+      let fixated = try await t.client().get(
+        "/", headers: ["Cookie": "backoffice_session=\(before)"])
+      #expect(fixated.status == .seeOther, "the pre-sign-in session must not be signed in")
+    }
+  }
+
+  @Test(arguments: [
+    ("/settings", "/settings"),
+    ("https://evil.example/", "/"),
+    ("//evil.example/", "/"),
+    ("/\\evil.example", "/"),
+  ])
+  func signInFollowsOnlyLocalNext(next: String, expected: String) async throws {
+    try await withApp { t in
+      let email = try await t.client().signUp()
+      let client = t.client()
+      try await client.get("/sign-in")
+      let query = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+      let response = try await client.post(
+        "/sign-in?next=\(query)",
+        form: [("email", email), ("password", "correct horse battery")])
+      #expect(response.location == expected)
+    }
+  }
+
+  @Test func signedOutPageRedirectRemembersWhereYouWereGoing() async throws {
+    try await withApp { t in
+      let response = try await t.client().get("/settings")
+      #expect(response.location == "/sign-in?next=/settings")
+    }
+  }
+}
+
+@Suite("Sign-in rate limit")
+struct RateLimitTests {
+  @Test func lockedAfterFiveFailuresPerAccountThenReleased() async throws {
+    try await withApp { t in
+      let email = try await t.client().signUp(email: "rl@example.com")
+      let client = t.client()
+      for _ in 0..<SignInRateLimiter.perAccount {
+        #expect(
+          try await client.signIn(email: email, password: "nope-nope").status == .unauthorized)
+      }
+      let blocked = try await client.signIn(email: email)
+      #expect(blocked.status == .tooManyRequests, "even the right password waits")
+      #expect(blocked.body.contains("Too many sign-in attempts. Try again in 15 minutes."))
+      #expect(blocked.headers.first(name: .retryAfter) == "900")
+
+      t.clock.advance(by: SignInRateLimiter.window + 1)
+      #expect(try await client.signIn(email: email).status == .seeOther)
+    }
+  }
+
+  @Test func limitedPerAddressAcrossAccounts() async throws {
+    try await withApp { t in
+      let victim = try await t.client().signUp(email: "victim@example.com")
+      let client = t.client()
+      for index in 0..<SignInRateLimiter.perAddress {
+        _ = try await client.signIn(email: "guess\(index)@example.com", password: "whatever1")
+      }
+      // Every test request comes from the same (unknown) address.
+      #expect(try await client.signIn(email: victim).status == .tooManyRequests)
+    }
+  }
+
+  @Test func successClearsTheAccountCounter() async throws {
+    try await withApp { t in
+      let email = try await t.client().signUp(email: "ok@example.com")
+      let client = t.client()
+      for _ in 0..<(SignInRateLimiter.perAccount - 1) {
+        _ = try await client.signIn(email: email, password: "wrong-wrong")
+      }
+      #expect(try await client.signIn(email: email).status == .seeOther)
+      try await client.post("/sign-out")
+      for _ in 0..<(SignInRateLimiter.perAccount - 1) {
+        _ = try await client.signIn(email: email, password: "wrong-wrong")
+      }
+      #expect(try await client.signIn(email: email).status == .seeOther)
+    }
+  }
+}

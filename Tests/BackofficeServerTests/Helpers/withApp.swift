@@ -1,0 +1,80 @@
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+import Testing
+import Vapor
+import VaporTesting
+
+@testable import BackofficeServer
+
+/// The repository root, for the `Public/` folder and the OpenAPI document.
+let repositoryRoot: String = {
+  var url = URL(fileURLWithPath: #filePath)
+  for _ in 0..<4 { url.deleteLastPathComponent() }
+  return url.path
+}()
+
+/// A clock tests can move.
+final class TestClock: Sendable {
+  private let current: NIOLockedValueBox<Date>
+  init(_ start: Date = Date(timeIntervalSince1970: 1_790_000_000)) { current = .init(start) }
+  var now: Date { current.withLockedValue { $0 } }
+  func advance(by seconds: TimeInterval) { current.withLockedValue { $0 += seconds } }
+}
+
+struct TestApp: Sendable {
+  let app: Application
+  let clock: TestClock
+
+  func client() -> TestClient { TestClient(app: app) }
+  var db: any Database { app.db }
+}
+
+/// Runs `test` against the real `configure` on a fresh in-memory SQLite database, or on a
+/// fresh schema of the PostgreSQL database named by `TEST_DATABASE_URL` when that is set.
+func withApp<T>(
+  config: (inout AppConfig) -> Void = { _ in },
+  _ test: (TestApp) async throws -> T
+) async throws -> T {
+  let app = try await Application.make(.testing)
+  app.logger.logLevel = .warning
+  app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
+  let clock = TestClock()
+  var settings = AppConfig(database: .sqliteMemory, autoMigrate: false, passwordCost: 4)
+  let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+  let postgresURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap {
+    $0.isEmpty ? nil : $0
+  }
+  if let postgresURL {
+    settings.database = .postgres(url: postgresURL, searchPath: [schema])
+  }
+  config(&settings)
+  var clients = AppClients.live
+  clients.now = { clock.now }
+
+  do {
+    try await configure(app, config: settings, clients: clients)
+    if postgresURL != nil, let sql = app.db as? any SQLDatabase {
+      try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+    }
+    try await app.autoMigrate()
+    let result = try await test(TestApp(app: app, clock: clock))
+    try await dropSchema(app, schema: schema, postgres: postgresURL != nil)
+    try await app.asyncShutdown()
+    return result
+  } catch {
+    try? await dropSchema(app, schema: schema, postgres: postgresURL != nil)
+    try? await app.asyncShutdown()
+    throw error
+  }
+}
+
+private func dropSchema(_ app: Application, schema: String, postgres: Bool) async throws {
+  guard postgres, let sql = app.db as? any SQLDatabase else { return }
+  try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+}
+
+var isPostgresRun: Bool {
+  !(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] ?? "").isEmpty
+}
