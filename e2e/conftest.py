@@ -327,6 +327,11 @@ def path_of(page: Page) -> str:
     return urlparse(page.url).path
 
 
+def wait_for_path(page: Page, path: str) -> None:
+    """Waits for a page at `path`, whatever its query string."""
+    page.wait_for_url(lambda url: urlparse(url).path == path)
+
+
 def unique_email() -> str:
     return f"e2e-{uuid.uuid4().hex[:12]}@example.com"
 
@@ -340,7 +345,7 @@ def sign_up(
     page.get_by_label("Email", exact=True).fill(email)
     page.get_by_label("Password", exact=True).fill(password)
     page.get_by_role("button", name="Create account", exact=True).click()
-    page.wait_for_url(base + "/")
+    wait_for_path(page, "/")
     return email, password
 
 
@@ -355,7 +360,7 @@ def sign_in(page: Page, base: str, email: str, password: str = DEFAULT_PASSWORD)
 
 def sign_out(page: Page) -> None:
     page.get_by_role("button", name="Sign out", exact=True).click()
-    page.wait_for_url("**/sign-in")
+    wait_for_path(page, "/sign-in")
 
 
 def shot(page: Page, name: str) -> Path:
