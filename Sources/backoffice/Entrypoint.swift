@@ -19,6 +19,7 @@ enum Entrypoint {
     } catch {
       fail("Could not start: \(error)")
     }
+    app.directory = locateAssets(default: app.directory)
     do {
       let config = try AppConfig.load(from: ProcessInfo.processInfo.environment)
       try await configure(app, config: config)
@@ -28,6 +29,21 @@ enum Entrypoint {
       try? await app.asyncShutdown()
       fail("\(error)")
     }
+  }
+
+  /// Finds `Public/` when the binary is started from another folder: first the working
+  /// directory, then the folders above the executable (`.build/debug/backoffice` → repository).
+  static func locateAssets(default directory: DirectoryConfiguration) -> DirectoryConfiguration {
+    let files = FileManager.default
+    if files.fileExists(atPath: directory.publicDirectory) { return directory }
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    for _ in 0..<4 {
+      folder.deleteLastPathComponent()
+      if files.fileExists(atPath: folder.appendingPathComponent("Public").path) {
+        return DirectoryConfiguration(workingDirectory: folder.path)
+      }
+    }
+    return directory
   }
 
   /// One readable line on stderr and a non-zero exit, never a crash trace.

@@ -177,3 +177,28 @@ struct PlatformTests {
     }
   }
 }
+
+@Suite("Server errors")
+struct ServerErrorTests {
+  struct Broken: Error, CustomStringConvertible {
+    var description: String { "secret internal detail" }
+  }
+
+  @Test func unexpectedErrorIsAGenericPageAndEnvelope() async throws {
+    try await withApp { t in
+      // Routes added only for this test; the route-table test runs on its own app.
+      t.app.get("boom") { _ -> String in throw Broken() }
+      t.app.grouped("api", "v1").get("boom") { _ -> String in throw Broken() }
+      let page = try await t.client().get("/boom")
+      #expect(page.status == .internalServerError)
+      #expect(page.headers.contentType == .html)
+      #expect(page.body.contains("Something went wrong"))
+      #expect(!page.body.contains("secret internal detail"))
+      let api = try await t.client().get("/api/v1/boom")
+      #expect(api.status == .internalServerError)
+      let error = try #require(try api.json()["error"] as? [String: Any])
+      #expect(error["code"] as? String == "internal_error")
+      #expect(!api.body.contains("secret internal detail"))
+    }
+  }
+}
