@@ -212,8 +212,10 @@ def browser() -> Browser:
             pytrace=False,
         )
     with sync_playwright() as playwright:
-        # --no-sandbox: CI runs as root, where Chromium refuses its sandbox.
-        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        # CI runs as root, where Chromium refuses its sandbox; containers have a small /dev/shm.
+        browser = playwright.chromium.launch(
+            executable_path=executable, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
         yield browser
         browser.close()
 
