@@ -85,6 +85,8 @@ struct AuthTests {
       let client = t.client()
       let page = try await client.get("/sign-up")
       #expect(page.body.contains("Sign-up is closed"))
+      let signIn = try await client.get("/sign-in")
+      #expect(!signIn.body.contains(#"href="/sign-up""#), "no way to a closed door")
       let response = try await client.post(
         "/sign-up", form: [("email", "new@example.com"), ("password", "long enough 123")])
       #expect(response.status == .forbidden)

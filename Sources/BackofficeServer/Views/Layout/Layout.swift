@@ -106,10 +106,8 @@ enum Layout {
       inner.append(
         H.el(
           "nav", [.aria("label", "Account"), .class("main-nav")],
-          [
-            H.a(Routes.signIn.href(), text: "Sign in"),
-            H.a(Routes.signUp.href(), text: "Create account"),
-          ]))
+          [H.a(Routes.signIn.href(), text: "Sign in")]
+            + (context.signupOpen ? [H.a(Routes.signUp.href(), text: "Create account")] : [])))
     }
     return H.el(
       "header", [.class("site-header")], [H.div([.class("container header-inner")], inner)])

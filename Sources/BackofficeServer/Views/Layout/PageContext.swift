@@ -14,6 +14,7 @@ struct PageContext: Sendable {
   var flashes: [FlashMessage]
   var path: String
   var locale: BackofficeLocale
+  var signupOpen: Bool = true
 
   var signedIn: Bool { userEmail != nil }
 
@@ -36,6 +37,7 @@ struct PageContext: Sendable {
     self.flashes = request.takeFlashes()
     self.path = request.url.path
     self.locale = BackofficeLocale.resolve(user?.locale ?? "en-US")
+    self.signupOpen = request.config.signupOpen
   }
 }
 
