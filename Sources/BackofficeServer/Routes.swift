@@ -78,9 +78,37 @@ enum Routes {
   // MARK: api
   static let apiMe = AppRoute(.GET, "/api/v1/me")
 
+  // MARK: products
+  static let products = AppRoute(.GET, "/products")
+  static let productNew = AppRoute(.GET, "/products/new")
+  static let productCreate = AppRoute(.POST, "/products")
+  static let productEdit = AppRoute(.GET, "/products/:productID/edit")
+  static let productUpdate = AppRoute(.POST, "/products/:productID")
+  static let productDelete = AppRoute(.POST, "/products/:productID/delete")
+  static let productFavorite = AppRoute(.POST, "/products/:productID/favorite")
+  static let productPhoto = AppRoute(.GET, "/products/:productID/photo")
+  static let apiProducts = AppRoute(.GET, "/api/v1/products")
+  static let apiProductCreate = AppRoute(.POST, "/api/v1/products")
+  static let apiProduct = AppRoute(.GET, "/api/v1/products/:productID")
+  static let apiProductUpdate = AppRoute(.PUT, "/api/v1/products/:productID")
+  static let apiProductDelete = AppRoute(.DELETE, "/api/v1/products/:productID")
+  static let apiProductPhoto = AppRoute(.GET, "/api/v1/products/:productID/photo")
+  static let apiProductTypes = AppRoute(.GET, "/api/v1/product-types")
+  static let apiFavorites = AppRoute(.GET, "/api/v1/favorites")
+  static let apiFavoriteAdd = AppRoute(.PUT, "/api/v1/favorites/:productID")
+  static let apiFavoriteRemove = AppRoute(.DELETE, "/api/v1/favorites/:productID")
+  static let swipeGet = AppRoute(.GET, "/api/public/get")
+  static let swipeAdd = AppRoute(.POST, "/api/public/add")
+  static let productRoutes: [AppRoute] = [
+    products, productNew, productCreate, productEdit, productUpdate, productDelete,
+    productFavorite, productPhoto, apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
+    apiProductDelete, apiProductPhoto, apiProductTypes, apiFavorites, apiFavoriteAdd,
+    apiFavoriteRemove, swipeGet, swipeAdd,
+  ]
+
   static let all: [AppRoute] = [
     health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
     settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
     apiMe,
-  ]
+  ] + productRoutes
 }

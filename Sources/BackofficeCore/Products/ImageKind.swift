@@ -82,7 +82,7 @@ public enum ImageUploadError: Error, Hashable, Sendable {
   }
 
   /// "5 MB", "512 KB", "1.5 MB" (1 MB = 1024 × 1024 bytes).
-  static func size(_ bytes: Int) -> String {
+  public static func size(_ bytes: Int) -> String {
     let mebibyte = 1_048_576
     if bytes >= mebibyte {
       let tenths = (bytes * 10 + mebibyte / 2) / mebibyte

@@ -20,9 +20,16 @@ struct CSRFMiddleware: AsyncMiddleware {
     guard let expected = request.hasSession ? request.session.data[SessionKeys.csrf] : nil else {
       throw CSRFError()
     }
-    let sent =
-      request.headers.first(name: Self.headerName)
-      ?? (try? request.content.get(String.self, at: Self.fieldName))
+    var sent = request.headers.first(name: Self.headerName)
+    if sent == nil {
+      // A body larger than one network read (a form with a photo) is still streaming here,
+      // before the route collects it; read it now so the form field can be checked.
+      if request.body.data == nil {
+        _ = try await request.body.collect(max: request.application.routes.defaultMaxBodySize.value)
+          .get()
+      }
+      sent = try? request.content.get(String.self, at: Self.fieldName)
+    }
     guard let sent, constantTimeEquals(sent, expected) else { throw CSRFError() }
     return try await next.respond(to: request)
   }

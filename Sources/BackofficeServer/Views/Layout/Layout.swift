@@ -23,11 +23,13 @@ extension PageView {
 /// The areas in the main navigation. An area is listed once it exists.
 enum NavSection: String, CaseIterable, Sendable {
   case home, settings
+  case products
 
   var label: String {
     switch self {
     case .home: "Home"
     case .settings: "Settings"
+    case .products: "Products"
     }
   }
 
@@ -35,11 +37,12 @@ enum NavSection: String, CaseIterable, Sendable {
     switch self {
     case .home: Routes.home.href()
     case .settings: Routes.settings.href()
+    case .products: Routes.products.href()
     }
   }
 
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
-  static let areas: [NavSection] = [.home]
+  static let areas: [NavSection] = [.home, .products]
 }
 
 enum Layout {
@@ -57,6 +60,9 @@ enum Layout {
           "meta",
           [.name("viewport"), .custom("content", "width=device-width, initial-scale=1")]),
         H.void("meta", [.name("color-scheme"), .custom("content", "light dark")]),
+        // Scripts read the CSRF token here; the manifest makes the app installable.
+        H.void("meta", [.name("csrf-token"), .custom("content", context.csrf)]),
+        H.void("link", [.custom("rel", "manifest"), .href("/manifest.webmanifest")]),
         H.el("title", [], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
         H.void("link", [.custom("rel", "stylesheet"), .href("/css/app.css")]),
         H.void("link", [.custom("rel", "icon"), .href("/favicon.svg"), .type("image/svg+xml")]),

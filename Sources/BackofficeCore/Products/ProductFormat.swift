@@ -1,0 +1,33 @@
+import Foundation
+
+/// How a product's numbers read on the listing, in the account's locale.
+public enum ProductFormat {
+  /// The price in the account's currency: "$1,694.92", "1 694,92 ₴". Rounded to the currency's
+  /// minor units (the exact value stays in storage and in the edit form).
+  public static func price(_ price: Decimal, currency: String, locale: BackofficeLocale) -> String {
+    MoneyFormat.currency(price, currency: currency, locale: locale)
+  }
+
+  /// A percentage with as many decimals as it has (at most 2) and the locale's sign spacing:
+  /// "18%" (en-US), "18 %" (de-DE), "12,5 %" (fr-FR), "7,25%" (uk-UA).
+  public static func percent(_ value: Decimal, locale: BackofficeLocale) -> String {
+    let digits = min(2, DecimalMath.fractionDigitCount(value))
+    let number = MoneyFormat.number(value, fractionDigits: digits, locale: locale)
+    return number + percentSeparator(locale) + "%"
+  }
+
+  /// The tax chip on a product card: "Tax: 18%".
+  public static func taxChip(_ tax: Decimal, locale: BackofficeLocale) -> String {
+    "Tax: " + percent(tax, locale: locale)
+  }
+
+  /// CLDR's percent patterns: German and Spanish put a no-break space before the sign, French a
+  /// narrow no-break space; the other supported languages write it right after the number.
+  private static func percentSeparator(_ locale: BackofficeLocale) -> String {
+    switch locale.languageCode {
+    case "de", "es": "\u{00A0}"
+    case "fr": "\u{202F}"
+    default: ""
+    }
+  }
+}

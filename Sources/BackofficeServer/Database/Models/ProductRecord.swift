@@ -1,0 +1,117 @@
+import BackofficeCore
+import Fluent
+import Foundation
+
+/// A stored catalog product. Price and tax are kept exactly as integer hundredths so the
+/// database sorts by price correctly; `name_key`/`type_key` are `SearchNormalizer` keys for the
+/// indexed prefix search and the category filter.
+final class ProductRecord: Model, @unchecked Sendable {
+  static let schema = "products"
+
+  @ID(key: .id) var id: UUID?
+  @Parent(key: "user_id") var user: User
+  /// The account's running number for the product (the Swipe API's integer `product_id`).
+  @Field(key: "number") var number: Int
+  @Field(key: "name") var name: String
+  @Field(key: "name_key") var nameKey: String
+  @Field(key: "type") var type: String
+  @Field(key: "type_key") var typeKey: String
+  @Field(key: "price_minor") var priceMinor: Int64
+  @Field(key: "tax_minor") var taxMinor: Int64
+  /// The SHA-256 of the current photo (its ETag), nil without a photo.
+  @OptionalField(key: "photo_etag") var photoETag: String?
+  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+  @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+  init() {}
+
+  init(userID: UUID, number: Int, product: Product) {
+    self.$user.id = userID
+    self.number = number
+    apply(product)
+  }
+
+  /// Sets the product's values and everything derived from them.
+  func apply(_ product: Product) {
+    name = product.name
+    nameKey = product.searchKey
+    type = product.type
+    typeKey = SearchNormalizer.normalize(product.type)
+    priceMinor = Hundredths.minor(product.price)
+    taxMinor = Hundredths.minor(product.tax)
+  }
+
+  var product: Product {
+    Product(
+      name: name, type: type, price: Hundredths.decimal(priceMinor),
+      tax: Hundredths.decimal(taxMinor))
+  }
+}
+
+/// A product photo: the checked bytes as uploaded, with what its header says.
+final class ProductPhoto: Model, @unchecked Sendable {
+  static let schema = "product_photos"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "user_id") var userID: UUID
+  @Field(key: "product_id") var productID: UUID
+  @Field(key: "data") var data: Data
+  @Field(key: "mime") var mime: String
+  @Field(key: "width") var width: Int
+  @Field(key: "height") var height: Int
+  @Field(key: "sha256") var sha256: String
+  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+  init() {}
+
+  init(userID: UUID, productID: UUID, upload: CheckedPhoto) {
+    self.userID = userID
+    self.productID = productID
+    data = upload.data
+    mime = upload.info.kind.mimeType
+    width = upload.info.dimensions.width
+    height = upload.info.dimensions.height
+    sha256 = upload.sha256
+  }
+}
+
+/// "This account likes this product."
+final class ProductFavorite: Model, @unchecked Sendable {
+  static let schema = "product_favorites"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "user_id") var userID: UUID
+  @Field(key: "product_id") var productID: UUID
+  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+  init() {}
+
+  init(userID: UUID, productID: UUID) {
+    self.userID = userID
+    self.productID = productID
+  }
+}
+
+/// The last product number handed out in an account. Numbers are never reused, so a Swipe
+/// client that remembers `product_id` 12 never meets a different product 12.
+final class ProductCounter: Model, @unchecked Sendable {
+  static let schema = "product_counters"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "user_id") var userID: UUID
+  @Field(key: "last_number") var lastNumber: Int
+
+  init() {}
+}
+
+/// Exact conversion between a decimal with at most 2 places and integer hundredths.
+enum Hundredths {
+  static func minor(_ value: Decimal) -> Int64 {
+    Int64(MoneyFormat.decimalString(value * 100, fractionDigits: 0)) ?? 0
+  }
+
+  static func decimal(_ minor: Int64) -> Decimal {
+    let magnitude = Decimal(minor.magnitude)
+    return Decimal(sign: minor < 0 ? .minus : .plus, exponent: -2, significand: magnitude)
+  }
+}

@@ -1,0 +1,135 @@
+import Fluent
+import Foundation
+import Vapor
+
+/// A response worth replaying: what the first request with a key was answered.
+struct StoredAnswer: Sendable {
+  var status: HTTPResponseStatus
+  var contentType: String
+  var body: Data
+  /// For a redirect (the add form answers 303 to the listing).
+  var location: String? = nil
+
+  static func json(_ value: some Encodable, status: HTTPResponseStatus) throws -> StoredAnswer {
+    StoredAnswer(
+      status: status, contentType: "application/json; charset=utf-8",
+      body: try JSONEncoder.api.encode(value))
+  }
+
+  func response(replayed: Bool) -> Response {
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: .contentType, value: contentType)
+    if let location { headers.replaceOrAdd(name: .location, value: location) }
+    if replayed { headers.replaceOrAdd(name: IdempotencyKey.replayedHeader, value: "true") }
+    return Response(status: status, headers: headers, body: .init(data: body))
+  }
+}
+
+enum IdempotencyKey {
+  static let header = "Idempotency-Key"
+  static let replayedHeader = "Idempotent-Replayed"
+  static let maxLength = 255
+  /// How long an answer is kept for replay. Long, because a phone may stay offline for days
+  /// with products waiting in its outbox.
+  static let retention: TimeInterval = 30 * 24 * 60 * 60
+
+  static let invalid = APIError(
+    .badRequest, code: "invalid_idempotency_key",
+    message: "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.")
+  static let reused = APIError(
+    .conflict, code: "idempotency_key_reused",
+    message: "This Idempotency-Key was already used for a different request.")
+
+  /// The key sent with the request, nil when there is none; a malformed key is refused.
+  static func read(_ request: Request) throws -> String? {
+    guard let raw = request.headers.first(name: header) else { return nil }
+    return try validated(raw)
+  }
+
+  static func validated(_ raw: String) throws -> String {
+    let key = raw.trimmingCharacters(in: .whitespaces)
+    guard !key.isEmpty, key.utf8.count <= maxLength,
+      key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+    else { throw invalid }
+    return key
+  }
+
+  /// What a request asks for, independent of how it was encoded (multipart boundaries and JSON
+  /// spacing differ between retries): the endpoint and each field, length-prefixed.
+  static func fingerprint(_ parts: [String]) -> String {
+    sha256Hex(Data(parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|").utf8))
+  }
+}
+
+/// Runs a write at most once per (account, key) and remembers its answer.
+///
+/// The write and the record of its answer are committed in one transaction. Two requests
+/// racing with the same key: the unique index on (user_id, key) lets only one commit; the other
+/// rolls back (so its product is never saved) and replays the winner's answer.
+struct IdempotencyStore {
+  var db: any Database
+  var userID: UUID
+  var now: Date
+
+  struct Outcome {
+    var answer: StoredAnswer
+    var replayed: Bool
+  }
+
+  func perform(
+    key: String?, fingerprint: String,
+    _ work: @escaping @Sendable (any Database) async throws -> StoredAnswer
+  ) async throws -> Outcome {
+    guard let key else {
+      return Outcome(answer: try await db.transaction { try await work($0) }, replayed: false)
+    }
+    if let found = try await find(key) { return try replay(found, fingerprint: fingerprint) }
+    let userID = userID
+    let now = now
+    do {
+      let answer = try await db.transaction { db in
+        let answer = try await work(db)
+        let record = IdempotencyRecord()
+        record.userID = userID
+        record.key = key
+        record.requestHash = fingerprint
+        record.status = Int(answer.status.code)
+        record.contentType = answer.contentType
+        record.location = answer.location
+        record.body = answer.body
+        record.createdAt = now
+        try await record.create(on: db)
+        return answer
+      }
+      await purgeExpired()
+      return Outcome(answer: answer, replayed: false)
+    } catch {
+      // Another request with this key committed first: its answer is the answer.
+      if let found = try? await find(key) { return try replay(found, fingerprint: fingerprint) }
+      throw error
+    }
+  }
+
+  private func find(_ key: String) async throws -> IdempotencyRecord? {
+    try await IdempotencyRecord.query(on: db)
+      .filter(\.$userID == userID).filter(\.$key == key).first()
+  }
+
+  private func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
+    guard record.requestHash == fingerprint else { throw IdempotencyKey.reused }
+    return Outcome(
+      answer: StoredAnswer(
+        status: HTTPResponseStatus(statusCode: record.status), contentType: record.contentType,
+        body: record.body, location: record.location),
+      replayed: true)
+  }
+
+  /// Old answers are dropped on the account's next write instead of by a separate job; a
+  /// failure here only delays that.
+  private func purgeExpired() async {
+    try? await IdempotencyRecord.query(on: db)
+      .filter(\.$userID == userID)
+      .filter(\.$createdAt < now.addingTimeInterval(-IdempotencyKey.retention))
+      .delete()
+  }
+}

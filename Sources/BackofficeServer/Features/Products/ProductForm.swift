@@ -1,0 +1,184 @@
+import BackofficeCore
+import Foundation
+
+/// Add and edit. Posts multipart (the photo) and works without scripts; `products.js` crops the
+/// photo to a square before upload and, when offline, keeps a new product in the outbox.
+struct ProductForm: PageView {
+  enum Mode: Sendable, Equatable {
+    case create
+    case edit(UUID)
+  }
+
+  struct Values: Sendable, Equatable {
+    var name = ""
+    var type = ""
+    var price = ""
+    var tax = ""
+  }
+
+  var mode: Mode
+  var values = Values()
+  /// Messages by field name: name, type, price, tax, photo.
+  var errors: [String: String] = [:]
+  /// Existing types for the type picker, as the chips spell them.
+  var types: [String] = []
+  /// The current photo (edit).
+  var photoHref: String? = nil
+  /// Sent back with the form so a double submit saves one product (create).
+  var idempotencyKey: String = ""
+  var currency: String
+  var maxUploadBytes: Int
+  var outbox: OutboxSettings
+
+  var title: String {
+    switch mode {
+    case .create: "Add product"
+    case .edit: "Edit product"
+    }
+  }
+  var section: NavSection? { .products }
+  var scripts: [String] { ["products.js"] }
+
+  var action: String {
+    switch mode {
+    case .create: Routes.productCreate.href()
+    case .edit(let id): Routes.productUpdate.href(id: id)
+    }
+  }
+
+  var isCreate: Bool { mode == .create }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("product-form-page")] + outbox.attributes,
+      [
+        H.el(
+          "p", [.class("back-link")], [H.a(Routes.products.href(), text: "\u{2190} All products")]),
+        H.h1(title),
+        OutboxSettings.statusNode,
+        H.div(
+          [
+            .id("product-form-status"), .class("form-status"), .custom("role", "status"),
+            .aria("live", "polite"), .flag("hidden"),
+          ], []),
+        H.div([.class("card")], [form(context: context)]),
+        deleteNode(context: context),
+      ])
+  }
+
+  func form(context: PageContext) -> HTMLNode {
+    let locale = outbox.locale
+    let example = MoneyFormat.number(Decimal(123_450) / 100, fractionDigits: 2, locale: locale)
+    var attributes: [Attr] = [
+      .class("stack product-form"), .id("product-form"), .custom("novalidate", ""),
+    ]
+    if isCreate { attributes.append(.data("outbox", "create")) }
+    return postForm(
+      action: action, csrf: context.csrf, attributes: attributes, multipart: true,
+      [
+        isCreate
+          ? H.void("input", [.type("hidden"), .name("idempotency_key"), .value(idempotencyKey)])
+          : H.empty,
+        FieldView(
+          name: "name", label: "Product name", value: values.name, error: errors["name"],
+          required: true, autocomplete: "off",
+          extra: [.custom("maxlength", String(Product.nameMaxLength))]
+        ).render(),
+        FieldView(
+          name: "type", label: "Product type", value: values.type, error: errors["type"],
+          hint: "Pick one of your types or type a new one.", required: true,
+          autocomplete: "off",
+          extra: [
+            .custom("list", "product-type-options"),
+            .custom("maxlength", String(Product.typeMaxLength)),
+          ]
+        ).render(),
+        H.el(
+          "datalist", [.id("product-type-options")],
+          types.map { H.void("option", [.value($0)]) }),
+        FieldView(
+          name: "price", label: "Price (\(currency))", value: values.price, error: errors["price"],
+          hint: "For example \(example)", required: true, autocomplete: "off",
+          extra: [.custom("inputmode", "decimal")]
+        ).render(),
+        FieldView(
+          name: "tax", label: "Tax (%)", value: values.tax, error: errors["tax"],
+          hint: "From 0 to 100, for example 18", required: true, autocomplete: "off",
+          extra: [.custom("inputmode", "decimal")]
+        ).render(),
+        photoField,
+        H.div(
+          [.class("form-actions")],
+          [
+            H.button(
+              isCreate ? "Upload Product" : "Save changes",
+              [.class("button button-primary"), .id("product-submit")]),
+            H.a(Routes.products.href(), [.class("button")], text: "Cancel"),
+          ]),
+      ])
+  }
+
+  var photoField: HTMLNode {
+    let id = "field-photo"
+    let error = errors[PhotoInput.field]
+    let size = ImageUploadError.size(maxUploadBytes)
+    var input: [Attr] = [
+      .id(id), .name("photo"), .type("file"), .custom("accept", "image/jpeg,image/png"),
+      .data("max-bytes", String(maxUploadBytes)), .aria("describedby", "\(id)-hint \(id)-error"),
+    ]
+    if error != nil { input.append(.aria("invalid", "true")) }
+    return H.div(
+      [.class(error == nil ? "field photo-field" : "field photo-field field-invalid")],
+      [
+        H.el("label", [.custom("for", id)], [H.text("Photo (optional)")]),
+        photoHref.map { href in
+          H.div(
+            [.class("current-photo")],
+            [
+              H.void(
+                "img",
+                [
+                  .custom("src", href), .custom("alt", "Current photo"), .custom("width", "96"),
+                  .custom("height", "96"),
+                ]),
+              H.el(
+                "label", [.class("check")],
+                [
+                  H.void("input", [.type("checkbox"), .name("remove_photo"), .value("1")]),
+                  H.text(" Remove the photo"),
+                ]),
+            ])
+        } ?? H.empty,
+        H.void("input", input),
+        H.p(
+          [.class("hint"), .id("\(id)-hint")],
+          "JPEG or PNG, at most \(size). It is cropped to a square; drag the preview to choose the part to keep."
+        ),
+        H.div(
+          [.class("photo-crop"), .id("photo-crop"), .flag("hidden")],
+          [
+            H.el(
+              "canvas",
+              [
+                .id("photo-crop-canvas"), .custom("width", "320"), .custom("height", "320"),
+                .custom("role", "img"), .aria("label", "Square preview of the photo"),
+              ], []),
+            H.button("Remove photo", [.type("button"), .class("button"), .id("photo-crop-clear")]),
+          ]),
+        FieldView(name: "photo", label: "", error: error).errorNode,
+      ])
+  }
+
+  func deleteNode(context: PageContext) -> HTMLNode {
+    guard case .edit(let id) = mode else { return H.empty }
+    return H.div(
+      [.class("danger-zone")],
+      [
+        confirmButton(
+          action: Routes.productDelete.href(id: id), csrf: context.csrf, label: "Delete product",
+          confirm:
+            "Delete \u{201C}\(values.name)\u{201D}? Its photo and favourite go too. This cannot be undone.",
+          confirmLabel: "Yes, delete")
+      ])
+  }
+}

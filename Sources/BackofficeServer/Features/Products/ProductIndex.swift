@@ -1,0 +1,396 @@
+import BackofficeCore
+import Foundation
+
+/// The listing: search, category chips with counts, favourites row, a grid of product cards,
+/// sort and pages. Works without scripts; `products.js` adds search-as-you-type, one-tap
+/// favourites and the offline outbox.
+struct ProductIndex: PageView {
+  var cards: [ProductSummary]
+  var favorites: [ProductSummary]
+  var favoriteTotal: Int
+  var chips: [ProductTypeChip]
+  var filter: ProductStore.Filter
+  var page: Int = 1
+  var pageCount: Int = 1
+  /// Products matching the filter.
+  var matching: Int
+  /// Products in the account, to tell "nothing saved yet" from "nothing matches".
+  var accountTotal: Int
+  var outbox: OutboxSettings
+
+  static let perPage = 24
+  static let favoritesShown = 24
+  static let searchPlaceholder = "Search for what you are looking.."
+
+  var title: String { "Products" }
+  var section: NavSection? { .products }
+  var scripts: [String] { ["products.js"] }
+
+  /// The listing's own address, so forms on it come back to the same view.
+  var currentHref: String { href(page: page) }
+
+  func href(page number: Int? = nil, typeKey: String?? = .none, sort: ProductStore.Sort? = nil)
+    -> String
+  {
+    let type = typeKey ?? filter.typeKey
+    let order = sort ?? filter.sort
+    let number = number ?? 1
+    return Routes.products.href(query: [
+      "q": filter.search.isEmpty ? nil : filter.search,
+      "type": type.flatMap { $0.isEmpty ? nil : $0 },
+      "sort": order == .newest ? nil : order.rawValue,
+      "page": number > 1 ? String(number) : nil,
+    ])
+  }
+
+  var selectedChip: ProductTypeChip? {
+    chips.first { $0.key == filter.typeKey }
+  }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("products-page")] + outbox.attributes,
+      [
+        H.div(
+          [.class("page-head")],
+          [
+            H.h1("Products"),
+            H.div(
+              [.class("page-actions")],
+              [
+                H.a(
+                  Routes.productNew.href(), [.class("button button-primary")],
+                  text: "Add product")
+              ]),
+          ]),
+        OutboxSettings.statusNode,
+        accountTotal > 0 ? searchForm : H.empty,
+        accountTotal > 0 ? chipsNode : H.empty,
+        favoritesNode(context: context),
+        H.section(
+          [.class("product-results"), .aria("labelledby", "products-heading")],
+          [
+            results(context: context)
+          ]),
+        H.a(
+          Routes.productNew.href(),
+          [.class("fab"), .aria("label", "Add product"), .custom("title", "Add product")],
+          [H.span([.aria("hidden", "true")], "+")]),
+      ])
+  }
+
+  // MARK: search and categories
+
+  var searchForm: HTMLNode {
+    H.el(
+      "form",
+      [
+        .custom("action", Routes.products.href()), .custom("method", "get"),
+        .custom("role", "search"), .class("product-search"), .id("product-search"),
+      ],
+      [
+        H.el(
+          "label", [.custom("for", "product-q"), .class("products-sr-only")],
+          [H.text("Search products")]),
+        H.div(
+          [.class("search-row")],
+          [
+            H.void(
+              "input",
+              [
+                .type("search"), .id("product-q"), .name("q"), .value(filter.search),
+                .custom("placeholder", Self.searchPlaceholder), .custom("autocomplete", "off"),
+                .custom("enterkeyhint", "search"), .aria("controls", "product-search-results"),
+                .data("api", Routes.apiProducts.href()),
+              ]),
+            filter.typeKey.map { H.void("input", [.type("hidden"), .name("type"), .value($0)]) }
+              ?? H.empty,
+            filter.sort == .newest
+              ? H.empty
+              : H.void("input", [.type("hidden"), .name("sort"), .value(filter.sort.rawValue)]),
+            H.button("Search", [.class("button")]),
+          ]),
+        H.div(
+          [
+            .id("product-search-results"), .class("search-overlay"), .aria("live", "polite"),
+            .flag("hidden"),
+          ], []),
+      ])
+  }
+
+  var chipsNode: HTMLNode {
+    var links: [HTMLNode] = [
+      chipLink(title: "All", count: accountTotal, key: nil, selected: filter.typeKey == nil)
+    ]
+    links += chips.map { chip in
+      chipLink(
+        title: chip.title, count: chip.count, key: chip.key, selected: chip.key == filter.typeKey)
+    }
+    return H.el(
+      "nav", [.class("categories"), .aria("labelledby", "categories-heading")],
+      [
+        H.h2("Browse Categories", [.id("categories-heading")]),
+        H.el("ul", [.class("chips")], links.map { H.el("li", [], [$0]) }),
+      ])
+  }
+
+  func chipLink(title: String, count: Int, key: String?, selected: Bool) -> HTMLNode {
+    H.a(
+      href(typeKey: .some(key)),
+      [.class(selected ? "chip chip-selected" : "chip")]
+        + (selected ? [.aria("current", "true")] : []),
+      [H.text(title), H.span([.class("chip-count")], String(count))])
+  }
+
+  // MARK: favourites
+
+  func favoritesNode(context: PageContext) -> HTMLNode {
+    guard !favorites.isEmpty else {
+      return H.section([.id("favorites"), .class("favorites"), .flag("hidden")], [])
+    }
+    let more = favoriteTotal - favorites.count
+    return H.section(
+      [.id("favorites"), .class("favorites"), .aria("labelledby", "favorites-heading")],
+      [
+        H.h2("Favourite", [.id("favorites-heading")]),
+        H.el(
+          "ul", [.class("favorite-row")],
+          favorites.map { product in
+            H.el(
+              "li", [.class("favorite-item")],
+              [
+                ProductCardParts.media(product, small: true),
+                H.div(
+                  [.class("favorite-text")],
+                  [
+                    H.a(
+                      Routes.productEdit.href(id: product.id),
+                      [.class("favorite-name"), .custom("title", product.name)],
+                      text: product.name),
+                    H.span([.class("favorite-price")], product.priceText),
+                  ]),
+                ProductCardParts.favoriteForm(
+                  product, on: false, back: currentHref, csrf: context.csrf,
+                  label: "Remove \u{201C}\(product.name)\u{201D} from favourites",
+                  content: [H.span([.aria("hidden", "true")], "\u{00D7}")],
+                  className: "favorite-remove", toggle: false),
+              ])
+          }),
+        more > 0 ? H.p([.class("muted small")], "And \(more) more.") : H.empty,
+      ])
+  }
+
+  // MARK: grid
+
+  var heading: String {
+    let base = selectedChip?.title ?? "All products"
+    return filter.search.isEmpty
+      ? base : "\(base): names starting with \u{201C}\(filter.search)\u{201D}"
+  }
+
+  func results(context: PageContext) -> HTMLNode {
+    if accountTotal == 0 {
+      return H.group([
+        H.h2("All products", [.id("products-heading"), .class("products-sr-only")]),
+        emptyState(
+          title: "No products yet",
+          message: "Add your first product with its price, tax and a photo.",
+          action: H.a(
+            Routes.productNew.href(), [.class("button button-primary")], text: "Add product")),
+      ])
+    }
+    let head = H.div(
+      [.class("list-head")],
+      [
+        H.h2(heading, [.id("products-heading")]),
+        sortForm,
+      ])
+    if cards.isEmpty {
+      return H.group([
+        head,
+        H.div(
+          [.class("empty-state")],
+          [
+            H.p([], filter.search.isEmpty ? "Nothing on this page." : "Not found"),
+            H.a(Routes.products.href(), [.class("button")], text: "Show all products"),
+          ]),
+      ])
+    }
+    return H.group([
+      head,
+      H.p([.class("muted list-count")], "\(matching) product\(matching == 1 ? "" : "s")"),
+      H.el(
+        "ul", [.class("product-grid")], cards.map { card($0, context: context) }),
+      pagination,
+    ])
+  }
+
+  var sortForm: HTMLNode {
+    H.el(
+      "form",
+      [
+        .custom("action", Routes.products.href()), .custom("method", "get"),
+        .class("sort-form"), .id("product-sort"),
+      ],
+      [
+        filter.search.isEmpty
+          ? H.empty : H.void("input", [.type("hidden"), .name("q"), .value(filter.search)]),
+        filter.typeKey.map { H.void("input", [.type("hidden"), .name("type"), .value($0)]) }
+          ?? H.empty,
+        H.el("label", [.custom("for", "product-sort-order")], [H.text("Sort")]),
+        H.el(
+          "select", [.id("product-sort-order"), .name("sort")],
+          ProductStore.Sort.allCases.map { sort in
+            H.el(
+              "option",
+              [.value(sort.rawValue)] + (sort == filter.sort ? [.flag("selected")] : []),
+              [H.text(sort.label)])
+          }),
+        H.button("Apply", [.class("button sort-apply")]),
+      ])
+  }
+
+  func card(_ product: ProductSummary, context: PageContext) -> HTMLNode {
+    H.el(
+      "li", [.class("product-card"), .id("product-\(product.id.uuidString.lowercased())")],
+      [
+        ProductCardParts.media(product, small: false),
+        H.div(
+          [.class("product-body")],
+          [
+            H.el(
+              "h3", [.class("product-name")],
+              [
+                H.a(
+                  Routes.productEdit.href(id: product.id), [.custom("title", product.name)],
+                  text: product.name)
+              ]),
+            H.p([.class("product-type")], product.type),
+            H.p([.class("product-price")], product.priceText),
+            H.span([.class("tax-chip")], "Tax: \(product.taxText)"),
+          ]),
+        ProductCardParts.favoriteForm(
+          product, on: !product.favorite, back: currentHref, csrf: context.csrf,
+          label: product.favorite
+            ? "Remove \u{201C}\(product.name)\u{201D} from favourites"
+            : "Add \u{201C}\(product.name)\u{201D} to favourites",
+          content: [H.raw(ProductCardParts.heartSVG)], className: "heart"),
+      ])
+  }
+
+  var pagination: HTMLNode {
+    guard pageCount > 1 else { return H.empty }
+    var items: [HTMLNode] = []
+    if page > 1 {
+      items.append(
+        H.a(href(page: page - 1), [.class("button"), .custom("rel", "prev")], text: "Previous"))
+    }
+    var previous = 0
+    for number in Self.pageNumbers(current: page, count: pageCount) {
+      if number > previous + 1 { items.append(H.span([.class("page-gap")], "…")) }
+      if number == page {
+        items.append(
+          H.span([.class("button page-current"), .aria("current", "page")], String(number)))
+      } else {
+        items.append(
+          H.a(
+            href(page: number), [.class("button"), .aria("label", "Page \(number)")],
+            text: String(number)))
+      }
+      previous = number
+    }
+    if page < pageCount {
+      items.append(
+        H.a(href(page: page + 1), [.class("button"), .custom("rel", "next")], text: "Next"))
+    }
+    return H.el("nav", [.class("pagination"), .aria("label", "Pages")], items)
+  }
+
+  /// The first and last page and the two on each side of the current one.
+  static func pageNumbers(current: Int, count: Int) -> [Int] {
+    let wanted = Set([1, count] + Array((current - 2)...(current + 2)))
+    return wanted.filter { (1...count).contains($0) }.sorted()
+  }
+}
+
+/// Pieces shared by the grid, the favourites row and the search overlay's markup.
+enum ProductCardParts {
+  static func media(_ product: ProductSummary, small: Bool) -> HTMLNode {
+    let size = small ? "96" : "320"
+    let className = small ? "product-media product-media-small" : "product-media"
+    guard let src = product.photoHref else {
+      return H.div(
+        [
+          .class(className + " product-placeholder"), .custom("role", "img"),
+          .aria("label", "No photo"),
+        ],
+        [H.raw(placeholderSVG)])
+    }
+    return H.div(
+      [.class(className)],
+      [
+        H.void(
+          "img",
+          [
+            .custom("src", src), .custom("alt", ""), .custom("loading", "lazy"),
+            .custom("decoding", "async"), .custom("width", size), .custom("height", size),
+          ])
+      ])
+  }
+
+  /// One form per product: it states the wanted state (not "toggle"), so a repeated tap or a
+  /// replayed request can never flip it back.
+  static func favoriteForm(
+    _ product: ProductSummary, on: Bool, back: String, csrf: String, label: String,
+    content: [HTMLNode], className: String, toggle: Bool = true
+  ) -> HTMLNode {
+    postForm(
+      action: Routes.productFavorite.href(id: product.id), csrf: csrf,
+      attributes: [
+        .class("favorite-form"), .data("product", product.id.uuidString.lowercased()),
+        .data("name", product.name),
+      ],
+      [
+        H.void("input", [.type("hidden"), .name("favorite"), .value(on ? "1" : "0")]),
+        H.void("input", [.type("hidden"), .name("back"), .value(back)]),
+        H.el(
+          "button",
+          [.type("submit"), .class(className), .aria("label", label), .custom("title", label)]
+            + (toggle ? [.aria("pressed", on ? "false" : "true")] : []), content),
+      ])
+  }
+
+  static let heartSVG =
+    #"<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">"#
+    + #"<path d="M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 "#
+    + #"2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z"/></svg>"#
+
+  static let placeholderSVG =
+    #"<svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false">"#
+    + #"<rect x="6" y="9" width="36" height="30" rx="4" fill="none" stroke="currentColor" "#
+    + #"stroke-width="2.5"/><circle cx="17" cy="19" r="3.5" fill="currentColor"/>"#
+    + #"<path d="M9 35l10-10 7 7 5-5 8 8" fill="none" stroke="currentColor" stroke-width="2.5" "#
+    + #"stroke-linejoin="round"/></svg>"#
+}
+
+/// What the offline outbox script needs from the page: the account it files products under,
+/// where to send them, and how the account writes numbers.
+struct OutboxSettings: Sendable, Equatable {
+  var accountID: UUID
+  var locale: BackofficeLocale
+
+  var attributes: [Attr] {
+    [
+      .data("outbox-account", accountID.uuidString.lowercased()),
+      .data("outbox-api", Routes.apiProductCreate.href()),
+      .data("outbox-form", Routes.productNew.href()),
+      .data("locale", locale.identifier),
+    ]
+  }
+
+  /// Filled by the script: "2 products waiting to sync", refused ones with Fix and Discard.
+  static var statusNode: HTMLNode {
+    H.section(
+      [.id("product-outbox"), .class("outbox"), .aria("live", "polite"), .flag("hidden")], [])
+  }
+}

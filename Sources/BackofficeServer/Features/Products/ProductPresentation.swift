@@ -1,0 +1,124 @@
+import BackofficeCore
+import Foundation
+import Vapor
+
+/// A product as the pages and the API show it: values formatted in the account's locale and
+/// currency, and links that come from the route table.
+struct ProductSummary: Sendable, Equatable {
+  var id: UUID
+  var number: Int
+  var name: String
+  var type: String
+  var price: Decimal
+  var tax: Decimal
+  var priceText: String
+  var taxText: String
+  /// `PhotoResponse.version` of the current photo; nil without one.
+  var photoVersion: String?
+  var favorite: Bool
+  var createdAt: Date?
+  var updatedAt: Date?
+
+  init(_ record: ProductRecord, favorite: Bool, account: AccountFormat) throws {
+    let product = record.product
+    id = try record.requireID()
+    number = record.number
+    name = product.name
+    type = product.type
+    price = product.price
+    tax = product.tax
+    priceText = ProductFormat.price(
+      product.price, currency: account.currency, locale: account.locale)
+    taxText = ProductFormat.percent(product.tax, locale: account.locale)
+    photoVersion = record.photoETag.map(PhotoResponse.version)
+    self.favorite = favorite
+    createdAt = record.createdAt
+    updatedAt = record.updatedAt
+  }
+
+  /// The photo on pages (session cookie).
+  var photoHref: String? {
+    photoVersion.map { Routes.productPhoto.href(id: id, query: ["v": $0]) }
+  }
+
+  /// The photo for API clients (Bearer token or session).
+  var apiPhotoHref: String? {
+    photoVersion.map { Routes.apiProductPhoto.href(id: id, query: ["v": $0]) }
+  }
+}
+
+/// The account's formatting settings, read once per request.
+struct AccountFormat: Sendable, Equatable {
+  var locale: BackofficeLocale
+  var currency: String
+
+  init(locale: BackofficeLocale, currency: String) {
+    self.locale = locale
+    self.currency = currency
+  }
+
+  init(_ user: User) {
+    self.init(locale: .resolve(user.locale), currency: user.currency)
+  }
+}
+
+/// The native API's product: money as decimal strings, plus the account-formatted text the
+/// page's search overlay shows as is.
+struct ProductJSON: Codable, Equatable, Sendable {
+  var id: UUID
+  var number: Int
+  var name: String
+  var type: String
+  var price: String
+  var tax: String
+  var priceFormatted: String
+  var taxFormatted: String
+  var imageUrl: String?
+  var favorite: Bool
+  var createdAt: Date?
+  var updatedAt: Date?
+
+  init(_ summary: ProductSummary) {
+    id = summary.id
+    number = summary.number
+    name = summary.name
+    type = summary.type
+    price = MoneyFormat.decimalString(summary.price, fractionDigits: 2)
+    tax = MoneyFormat.decimalString(summary.tax, fractionDigits: 2)
+    priceFormatted = summary.priceText
+    taxFormatted = summary.taxText
+    imageUrl = summary.apiPhotoHref
+    favorite = summary.favorite
+    createdAt = summary.createdAt
+    updatedAt = summary.updatedAt
+  }
+}
+
+extension ProductStore {
+  /// Summaries of `records` with their favourite flags, read in one query.
+  func summaries(_ records: [ProductRecord], account: AccountFormat) async throws
+    -> [ProductSummary]
+  {
+    let favorites = try await favoriteIDs(among: records.compactMap(\.id))
+    return try records.map { record in
+      try ProductSummary(
+        record, favorite: record.id.map(favorites.contains) ?? false, account: account)
+    }
+  }
+
+  func summary(_ record: ProductRecord, account: AccountFormat) async throws -> ProductSummary {
+    try await summaries([record], account: account)[0]
+  }
+}
+
+extension Request {
+  /// This server's address as the client reached it, for the absolute image URLs of the
+  /// Swipe-compatible API. A proxy in front announces https with `X-Forwarded-Proto`.
+  var publicBaseURL: String {
+    let forwarded = headers.first(name: "X-Forwarded-Proto")?
+      .split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    let scheme = forwarded == "https" || config.secureCookies ? "https" : "http"
+    let host = headers.first(name: .host).flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:8080"
+    return "\(scheme)://\(host)"
+  }
+}

@@ -1,0 +1,250 @@
+import BackofficeCore
+import Fluent
+import Vapor
+
+/// `/api/v1/products`, `/api/v1/product-types` and `/api/v1/favorites`: the same products,
+/// rules and messages as the pages, as JSON.
+struct ProductsAPIController: RouteCollection {
+  static let defaultPer = 50
+  static let maxPer = 100
+  /// A base64 photo is 4/3 of its bytes; the JSON body may hold one at the full limit.
+  let jsonBodyLimit: Int
+
+  init(maxUploadBytes: Int) {
+    jsonBodyLimit = maxUploadBytes / 3 * 4 + 1_048_576
+  }
+
+  func boot(routes: any RoutesBuilder) throws {
+    let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: jsonBodyLimit))
+    routes.on(Routes.apiProducts, use: list)
+    routes.on(Routes.apiProductCreate, body: body, use: create)
+    routes.on(Routes.apiProduct, use: get)
+    routes.on(Routes.apiProductUpdate, body: body, use: update)
+    routes.on(Routes.apiProductDelete, use: delete)
+    routes.on(Routes.apiProductPhoto, use: photo)
+    routes.on(Routes.apiProductTypes, use: types)
+    routes.on(Routes.apiFavorites, use: favorites)
+    routes.on(Routes.apiFavoriteAdd, use: addFavorite)
+    routes.on(Routes.apiFavoriteRemove, use: removeFavorite)
+  }
+
+  // MARK: bodies
+
+  struct ProductList: Codable {
+    var items: [ProductJSON]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  struct TypeList: Codable {
+    struct Item: Codable {
+      var key: String
+      var title: String
+      var count: Int
+    }
+    var items: [Item]
+  }
+
+  /// Missing fields get the same messages as blank form fields. `price` and `tax` are decimal
+  /// strings ("12.50") or JSON numbers, never locale-formatted.
+  struct Input: Decodable {
+    var name: String?
+    var type: String?
+    var price: DecimalInput?
+    var tax: DecimalInput?
+    /// Base64 JPEG/PNG bytes (or a `data:` URL); replaces the photo.
+    var photo: String?
+    /// `true` removes the photo (update only).
+    var removePhoto: Bool?
+    /// When set ("uk-UA"), `price` and `tax` are read the way the product form reads them in
+    /// that locale ("1 234,50"): the offline outbox sends what was typed into the form.
+    var locale: String?
+  }
+
+  // MARK: products
+
+  @Sendable func list(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    let account = AccountFormat(try req.user)
+    var problems: [String: String] = [:]
+    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
+    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    var sort = ProductStore.Sort.newest
+    if let raw = req.query[String.self, at: "sort"] {
+      if let parsed = ProductStore.Sort(rawValue: raw) {
+        sort = parsed
+      } else {
+        problems["sort"] = "Use newest, name, price or price_desc."
+      }
+    }
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let typeKey = req.query[String.self, at: "type"].map(SearchNormalizer.normalize)
+    let filter = ProductStore.Filter(
+      search: req.query[String.self, at: "q"] ?? "",
+      typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
+    let slice = try await store.list(filter, page: page, per: per)
+    let items = try await store.summaries(slice.items, account: account).map(ProductJSON.init)
+    let response = try APIResponse.json(
+      ProductList(items: items, page: page, per: per, total: slice.total))
+    response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+    return response
+  }
+
+  @Sendable func get(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      throw APIError.notFound
+    }
+    return try APIResponse.json(
+      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+  }
+
+  /// Reads and checks a body; every problem is reported at once.
+  func read(_ req: Request) throws -> (Input, Product, CheckedPhoto?) {
+    let input = try req.content.decode(Input.self, using: JSONDecoder.api)
+    var problems = ProductProblems()
+    var product: Product?
+    let result: Result<Product, ProductValidationError>
+    if let identifier = input.locale {
+      guard let locale = BackofficeLocale(identifier: identifier) else {
+        throw APIError.validation(["locale": "Use one of the supported locales, such as en-US."])
+      }
+      result = ProductDraft(
+        name: input.name ?? "", type: input.type ?? "", price: input.price?.text ?? "",
+        tax: input.tax?.text ?? "", locale: locale
+      ).validate()
+    } else {
+      result = ProductInput(name: input.name, type: input.type, price: input.price, tax: input.tax)
+        .validate()
+    }
+    switch result {
+    case .success(let valid): product = valid
+    case .failure(let error): problems.add(error)
+    }
+    var photo: CheckedPhoto?
+    switch PhotoInput.base64(input.photo, maxBytes: req.config.maxUploadBytes) {
+    case .success(let checked): photo = checked
+    case .failure(.notBase64): problems.fields[PhotoInput.field] = PhotoInput.notBase64
+    case .failure(.image(let error)): problems.add(photo: error)
+    }
+    guard problems.isEmpty, let product else { throw problems.apiError }
+    return (input, product, photo)
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let userID = try req.userID
+    let account = AccountFormat(try req.user)
+    let key = try IdempotencyKey.read(req)
+    let (input, product, photo) = try read(req)
+    let fingerprint = IdempotencyKey.fingerprint([
+      "POST /api/v1/products", input.name ?? "", input.type ?? "",
+      input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
+    ])
+    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+      key: key, fingerprint: fingerprint
+    ) { db in
+      let store = ProductStore(db: db, userID: userID)
+      let record = try await store.create(product, photo: photo)
+      let summary = try await store.summary(record, account: account)
+      var answer = try StoredAnswer.json(ProductJSON(summary), status: .created)
+      answer.location = Routes.apiProduct.href(id: summary.id)
+      return answer
+    }
+    return outcome.answer.response(replayed: outcome.replayed)
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      throw APIError.notFound
+    }
+    let (input, product, photo) = try read(req)
+    let change: ProductStore.PhotoChange =
+      if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else { .keep }
+    let userID = store.userID
+    try await req.db.transaction { db in
+      try await ProductStore(db: db, userID: userID).update(record, with: product, photo: change)
+    }
+    return try APIResponse.json(
+      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      throw APIError.notFound
+    }
+    let userID = store.userID
+    try await req.db.transaction { db in
+      try await ProductStore(db: db, userID: userID).delete(record)
+    }
+    return Response(status: .noContent)
+  }
+
+  @Sendable func photo(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id,
+      let photo = try await store.photo(productID: id)
+    else { throw APIError.notFound }
+    return PhotoResponse.make(photo, request: req)
+  }
+
+  @Sendable func types(req: Request) async throws -> Response {
+    let chips = try await ProductsController.store(req).chips()
+    return try APIResponse.json(
+      TypeList(items: chips.map { .init(key: $0.key, title: $0.title, count: $0.count) }))
+  }
+
+  // MARK: favourites
+
+  @Sendable func favorites(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    let account = AccountFormat(try req.user)
+    var problems: [String: String] = [:]
+    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
+    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let slice = try await store.favorites(page: page, per: per)
+    let items = try slice.items.map {
+      ProductJSON(try ProductSummary($0, favorite: true, account: account))
+    }
+    return try APIResponse.json(
+      ProductList(items: items, page: page, per: per, total: slice.total))
+  }
+
+  /// Idempotent: favouriting a favourite is fine and answers the same.
+  @Sendable func addFavorite(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
+    else { throw APIError.notFound }
+    try await store.setFavorite(id, true)
+    return try APIResponse.json(
+      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+  }
+
+  @Sendable func removeFavorite(req: Request) async throws -> Response {
+    let store = try ProductsController.store(req)
+    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
+    else { throw APIError.notFound }
+    try await store.setFavorite(id, false)
+    return Response(status: .noContent)
+  }
+
+  // MARK: helpers
+
+  func number(
+    _ req: Request, _ name: String, default value: Int, range: ClosedRange<Int>,
+    into problems: inout [String: String]
+  ) -> Int {
+    guard let raw = req.query[String.self, at: name] else { return value }
+    guard let parsed = Int(raw), range.contains(parsed) else {
+      problems[name] =
+        range.upperBound == Int.max
+        ? "Use a whole number of at least \(range.lowerBound)."
+        : "Use a whole number from \(range.lowerBound) to \(range.upperBound)."
+      return value
+    }
+    return parsed
+  }
+}

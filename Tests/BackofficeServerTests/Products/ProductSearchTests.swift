@@ -1,0 +1,141 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+@Suite("Products: prefix search")
+struct ProductSearchTests {
+  static let names = [
+    "iPhone 15", "IPHONE case", "Phone stand", "Crème brûlée", "Creme fraiche", "Ґанок",
+    "Ёлка", "елка игрушка", "Йогурт", "Иней", "Ångström meter", "100% cotton", "100_tea",
+    "Straße sign", "мʼясо",
+  ]
+
+  static func search(_ client: TestClient, _ token: String, _ term: String) async throws
+    -> [String]
+  {
+    let query = term.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? term
+    let response = try await client.productAPI(
+      .GET, "/api/v1/products?q=\(query)&sort=name&per=100", token: token)
+    #expect(response.status == .ok)
+    let items = try #require(try response.json()["items"] as? [[String: Any]])
+    return items.compactMap { $0["name"] as? String }.sorted()
+  }
+
+  @Test(
+    "case, accents, Cyrillic, literal symbols",
+    arguments: [
+      ("iph", ["IPHONE case", "iPhone 15"]),
+      ("IPHONE C", ["IPHONE case"]),
+      ("phone", ["Phone stand"]),  // a prefix, not a substring: iPhone is not found
+      ("creme", ["Creme fraiche", "Crème brûlée"]),
+      ("CRÈME B", ["Crème brûlée"]),
+      ("ґан", ["Ґанок"]),
+      ("ган", []),  // Ґ is its own letter
+      ("ел", ["елка игрушка", "Ёлка"]),
+      ("ЁЛ", ["елка игрушка", "Ёлка"]),
+      ("й", ["Йогурт"]),  // й is not и
+      ("и", ["Иней"]),
+      ("angst", ["Ångström meter"]),
+      ("100%", ["100% cotton"]),
+      ("100_", ["100_tea"]),
+      ("strass", ["Straße sign"]),
+      ("м'яс", ["мʼясо"]),
+      ("  iphone   15 ", ["iPhone 15"]),
+      ("zzz", []),
+    ])
+  func prefixSearch(term: String, expected: [String]) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      for name in Self.names { try await client.createProduct(token: token, name: name) }
+      let other = t.client()
+      try await other.signUp()
+      let otherToken = try await other.createToken()
+      try await other.createProduct(token: otherToken, name: "iPhone of someone else")
+
+      #expect(try await Self.search(client, token, term) == expected.sorted())
+    }
+  }
+
+  @Test func emptySearchListsEverything() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      for name in ["B", "A"] { try await client.createProduct(token: token, name: name) }
+      #expect(try await Self.search(client, token, "") == ["A", "B"])
+      #expect(try await Self.search(client, token, "   ") == ["A", "B"])
+    }
+  }
+
+  /// Not timed: the plan SQLite picks for the search on a few thousand products must use the
+  /// (user_id, name_key) index, or search would scan the whole table.
+  @Test func theSearchUsesTheNameKeyIndex() async throws {
+    try await withApp { t in
+      guard !isPostgresRun else {
+        // PostgreSQL plans depend on table statistics; its "C" collation is checked below.
+        return
+      }
+      let client = t.client()
+      try await client.signUp()
+      let user = try #require(try await User.query(on: t.db).first())
+      let userID = try user.requireID()
+      let sql = try #require(t.db as? any SQLDatabase)
+      let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+      try await t.db.transaction { db in
+        let sql = try #require(db as? any SQLDatabase)
+        for index in 0..<5_000 {
+          let name = "\(words[index % words.count]) \(index)"
+          try await sql.insert(into: ProductRecord.schema)
+            .columns(
+              "id", "user_id", "number", "name", "name_key", "type", "type_key", "price_minor",
+              "tax_minor"
+            )
+            .values(
+              SQLBind(UUID()), SQLBind(userID), SQLBind(index + 1), SQLBind(name), SQLBind(name),
+              SQLBind("Product"), SQLBind("product"), SQLBind(100 + index), SQLBind(0)
+            )
+            .run()
+        }
+      }
+      try await sql.raw("ANALYZE").run()
+
+      // The same filters ProductStore.list builds for ?q=char&sort=name.
+      let rows = try await sql.raw(
+        """
+        EXPLAIN QUERY PLAN SELECT id FROM products
+        WHERE user_id = \(bind: userID) AND name_key >= \(bind: "char") AND name_key < \(bind: "chas")
+        ORDER BY name_key LIMIT 24
+        """
+      ).all()
+      let plan = try rows.map { try $0.decode(column: "detail", as: String.self) }
+        .joined(separator: "\n")
+      #expect(plan.contains(ProductIndexes.nameKey), "plan: \(plan)")
+      #expect(plan.contains("name_key>? AND name_key<?"), "plan: \(plan)")
+
+      let store = ProductStore(db: t.db, userID: userID)
+      let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)
+      #expect(found.total == 625)
+    }
+  }
+
+  @Test func postgresCompareNamesByteWise() async throws {
+    try await withApp { t in
+      guard isPostgresRun else { return }
+      let sql = try #require(t.db as? any SQLDatabase)
+      let rows = try await sql.raw(
+        """
+        SELECT collation_name FROM information_schema.columns
+        WHERE table_name = 'products' AND column_name = 'name_key'
+        AND table_schema = current_schema()
+        """
+      ).all()
+      #expect(try rows.first?.decode(column: "collation_name", as: String.self) == "C")
+    }
+  }
+}

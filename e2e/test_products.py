@@ -1,0 +1,388 @@
+"""Products: add with a photo, one-tap favourite, search as you type, and the offline outbox,
+clicked through as a person would."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import tempfile
+import time
+import urllib.request
+import zlib
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from conftest import (
+    PageFactory,
+    at_desktop,
+    at_phone,
+    scroll_width,
+    shot,
+    sign_up,
+    wait_for_path,
+)
+
+# ---------------------------------------------------------------- helpers
+
+
+def png_file(width: int, height: int, name: str) -> Path:
+    """A real (decodable) PNG: a diagonal gradient, so the square crop is visible."""
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)  # filter: none
+        for x in range(width):
+            rows += bytes(((x * 255) // width, (y * 255) // height, 160))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
+
+    data = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + chunk(b"IEND", b"")
+    )
+    path = Path(tempfile.mkdtemp(prefix="products-e2e-")) / name
+    path.write_bytes(data)
+    return path
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a JPEG's start-of-frame segment."""
+    offset = 2
+    while offset < len(data):
+        marker = data[offset + 1]
+        length = struct.unpack(">H", data[offset + 2 : offset + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[offset + 5 : offset + 9])
+            return width, height
+        offset += 2 + length
+    raise AssertionError("no frame header in the JPEG")
+
+
+def server_get(context: BrowserContext, base_url: str, path: str) -> tuple[int, str, bytes]:
+    """GET with the browser's session cookie, straight to the server (never through the
+    browser, so it works while the browser is offline and never touches its caches)."""
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies(base_url))
+    request = urllib.request.Request(base_url + path, headers={"Cookie": cookies})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+
+
+def server_products(context: BrowserContext, base_url: str) -> list[dict]:
+    _, _, body = server_get(context, base_url, "/api/v1/products?per=100&sort=name")
+    return json.loads(body)["items"]
+
+
+def fill_product(page: Page, name: str, type_: str, price: str, tax: str) -> None:
+    page.get_by_label("Product name").fill(name)
+    page.get_by_label("Product type").fill(type_)
+    page.get_by_label("Price (USD)").fill(price)
+    page.get_by_label("Tax (%)").fill(tax)
+
+
+def wait_for_service_worker(page: Page) -> None:
+    """Waits until the service worker controls the page (reloading once if it took over
+    after the first load)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    if not page.evaluate("Boolean(navigator.serviceWorker.controller)"):
+        page.reload()
+    page.wait_for_function("Boolean(navigator.serviceWorker.controller)")
+
+
+def only_offline_errors(errors: list[str], expected: tuple[str, ...] = ()) -> list[str]:
+    """Console errors other than requests that failed because the browser was offline (and
+    the `expected` ones)."""
+    allowed = ("ERR_INTERNET_DISCONNECTED", *expected)
+    return [e for e in errors if not any(text in e for text in allowed)]
+
+
+# ---------------------------------------------------------------- add, favourite, search
+
+
+def test_add_with_photo_favourite_and_search(new_page: PageFactory, base_url: str) -> None:
+    page = new_page("phone")
+    sign_up(page, base_url)
+    page.goto(base_url + "/products")
+    expect(page.get_by_role("heading", name="No products yet")).to_be_visible()
+    shot(page, "products-empty-phone")
+
+    # The floating "+" opens Add product.
+    page.get_by_role("link", name="Add product").last.click()
+    wait_for_path(page, "/products/new")
+    fill_product(page, "Nord CE 3 Lite", "Phone", "1,694.92", "18")
+    photo = png_file(640, 400, "wide-photo.png")
+    page.get_by_label("Photo (optional)").set_input_files(str(photo))
+    crop = page.locator("#photo-crop-canvas")
+    expect(crop).to_be_visible()
+    # Drag the square a little to the right, as a person choosing the part to keep.
+    box = crop.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 40, box["y"] + box["height"] / 2, steps=4)
+    page.mouse.up()
+    shot(page, "products-form-photo-phone")
+    assert scroll_width(page) <= 375
+
+    page.get_by_role("button", name="Upload Product").click()
+    wait_for_path(page, "/products")
+    expect(page.get_by_text("Upload Successful: “Nord CE 3 Lite” was added.")).to_be_visible()
+    card = page.locator(".product-card").filter(has_text="Nord CE 3 Lite")
+    expect(card).to_have_count(1)
+    expect(card.get_by_text("$1,694.92")).to_be_visible()
+    expect(card.get_by_text("Tax: 18%")).to_be_visible()
+    image = card.locator("img")
+    expect(image).to_have_count(1)
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0", arg=image.element_handle()
+    )
+
+    # The browser cropped the photo to a square JPEG before upload; the server kept it as sent.
+    product = server_products(page.context, base_url)[0]
+    status, content_type, data = server_get(page.context, base_url, product["image_url"])
+    assert status == 200 and content_type == "image/jpeg", (status, content_type)
+    width, height = jpeg_size(data)
+    assert width == height == 400, (width, height)
+
+    # One tap on the heart makes it a favourite at once, with one request.
+    writes: list[str] = []
+    page.on(
+        "request",
+        lambda request: writes.append(f"{request.method} {urlparse(request.url).path}")
+        if "/favorite" in request.url
+        else None,
+    )
+    heart = card.get_by_role("button", name="Add “Nord CE 3 Lite” to favourites")
+    heart.click()
+    expect(card.get_by_role("button", name="Remove “Nord CE 3 Lite” from favourites")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    favourites = page.locator("#favorites")
+    expect(favourites.get_by_role("heading", name="Favourite")).to_be_visible()
+    expect(favourites.get_by_text("Nord CE 3 Lite")).to_be_visible()
+    assert writes == [f"PUT /api/v1/favorites/{product['id'].lower()}"], writes
+    page.reload()
+    expect(page.locator("#favorites").get_by_text("Nord CE 3 Lite")).to_be_visible()
+    shot(page, "products-listing-phone")
+    assert scroll_width(page) <= 375
+
+    # More products, then search by prefix: one request once typing pauses.
+    for name, price in (("Nord Buds", "29.99"), ("Pixel 8", "699"), ("Nokia 3310", "59")):
+        page.get_by_role("link", name="Add product").first.click()
+        fill_product(page, name, "Phone", price, "5")
+        page.get_by_role("button", name="Upload Product").click()
+        wait_for_path(page, "/products")
+    searches: list[str] = []
+    page.on(
+        "request",
+        lambda request: searches.append(request.url)
+        if urlparse(request.url).path == "/api/v1/products" and "q=" in request.url
+        else None,
+    )
+    box = page.get_by_placeholder("Search for what you are looking..")
+    box.press_sequentially("nord", delay=60)
+    overlay = page.locator("#product-search-results")
+    expect(overlay.get_by_text("Nord CE 3 Lite")).to_be_visible()
+    expect(overlay.get_by_text("Nord Buds")).to_be_visible()
+    expect(overlay.get_by_text("Nokia 3310")).to_have_count(0)
+    page.wait_for_timeout(500)
+    assert len(searches) == 1, searches
+    shot(page, "products-search-phone")
+
+    box.fill("")
+    box.press_sequentially("NO", delay=60)
+    expect(overlay.get_by_text("Nokia 3310")).to_be_visible()
+    expect(overlay.get_by_text("Nord Buds")).to_be_visible()
+    box.fill("zzz")
+    expect(overlay.get_by_text("Not found")).to_be_visible()
+    box.press("Escape")
+    expect(overlay).to_be_hidden()
+
+    at_desktop(page)
+    page.goto(base_url + "/products")
+    columns = page.evaluate(
+        "getComputedStyle(document.querySelector('.product-grid')).gridTemplateColumns.split(' ').length"
+    )
+    assert columns >= 4, columns
+    shot(page, "products-listing-desktop")
+    with page.expect_navigation():
+        page.get_by_label("Sort").select_option("price")
+    assert page.url.endswith("/products?sort=price"), page.url
+    names = page.locator(".product-name").all_inner_texts()
+    assert names == ["Nord Buds", "Nokia 3310", "Pixel 8", "Nord CE 3 Lite"], names
+    page.goto(base_url + "/products/new")
+    shot(page, "products-form-desktop")
+
+    at_phone(page)
+    page.goto(base_url + "/products")
+    columns = page.evaluate(
+        "getComputedStyle(document.querySelector('.product-grid')).gridTemplateColumns.split(' ').length"
+    )
+    assert columns == 2, columns
+
+
+def test_edit_and_delete(new_page: PageFactory, base_url: str) -> None:
+    page = new_page("desktop")
+    sign_up(page, base_url)
+    page.goto(base_url + "/products/new")
+    fill_product(page, "Desk lamp", "Home", "30", "12.5")
+    page.get_by_role("button", name="Upload Product").click()
+    wait_for_path(page, "/products")
+    page.get_by_role("link", name="Desk lamp").click()
+    expect(page.get_by_label("Price (USD)")).to_have_value("30.00")
+    page.get_by_label("Product name").fill("")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_text("Product name cannot be blank.")).to_be_visible()
+    page.get_by_label("Product name").fill("Desk lamp XL")
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_text("Saved: “Desk lamp XL” was updated.")).to_be_visible()
+    page.get_by_role("link", name="Desk lamp XL").click()
+    shot(page, "products-edit-desktop")
+    page.get_by_text("Delete product").click()
+    page.get_by_role("button", name="Yes, delete").click()
+    expect(page.get_by_text("“Desk lamp XL” was deleted.")).to_be_visible()
+    expect(page.get_by_role("heading", name="No products yet")).to_be_visible()
+
+
+def test_app_is_installable(new_page: PageFactory, base_url: str) -> None:
+    page = new_page("desktop")
+    sign_up(page, base_url)
+    page.goto(base_url + "/products")
+    wait_for_service_worker(page)
+    session = page.context.new_cdp_session(page)
+    errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Playwright's contexts are incognito windows, where Chromium never offers to install;
+    # every other criterion (manifest, icons, start URL, service worker) must be met.
+    errors = [e for e in errors if e["errorId"] != "in-incognito"]
+    assert errors == [], errors
+    manifest = session.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest.get("errors")
+    assert json.loads(manifest["data"])["name"] == "Backoffice"
+
+
+# ---------------------------------------------------------------- offline
+
+
+@pytest.mark.console_errors_ok
+def test_offline_products_wait_in_the_outbox_and_sync_once(
+    new_page: PageFactory, base_url: str, console_errors: list[str]
+) -> None:
+    page = new_page("phone")
+    context = page.context
+    sign_up(page, base_url)
+    page.goto(base_url + "/products/new")
+    fill_product(page, "Online first", "Stock", "10", "0")
+    page.get_by_role("button", name="Upload Product").click()
+    wait_for_path(page, "/products")
+    wait_for_service_worker(page)
+    # Visit the pages once online, so the service worker keeps a copy of each.
+    page.goto(base_url + "/products/new")
+    page.goto(base_url + "/products")
+    expect(page.get_by_text("Online first")).to_be_visible()
+
+    context.set_offline(True)
+    # The service worker serves the form and the listing from its cache.
+    page.goto(base_url + "/products/new")
+    expect(page.get_by_role("button", name="Upload Product")).to_be_visible()
+    for name, price in (("Offline kettle", "25.50"), ("Offline mug", "7")):
+        fill_product(page, name, "Kitchen", price, "5")
+        page.get_by_role("button", name="Upload Product").click()
+        expect(page.locator("#product-form-status")).to_contain_text(
+            "Internet unavailable! Product saved on this device."
+        )
+        expect(page.get_by_label("Product name")).to_have_value("")
+    expect(page.locator("#product-outbox")).to_contain_text("2 products waiting to sync")
+    shot(page, "products-offline-form-phone")
+
+    page.goto(base_url + "/products")
+    outbox = page.locator("#product-outbox")
+    expect(outbox).to_contain_text("2 products waiting to sync")
+    expect(outbox).to_contain_text("You are offline.")
+    expect(outbox.get_by_text("Offline kettle")).to_be_visible()
+    expect(outbox.get_by_text("Offline mug")).to_be_visible()
+    expect(page.locator(".product-card").filter(has_text="Online first")).to_be_visible()
+    shot(page, "products-offline-listing-phone")
+    names = [p["name"] for p in server_products(context, base_url)]
+    assert names == ["Online first"], names
+
+    context.set_offline(False)
+    expect(outbox).to_contain_text("Upload Successful", timeout=20_000)
+    expect(outbox).not_to_contain_text("waiting to sync")
+    expect(page.locator(".product-card").filter(has_text="Offline kettle")).to_be_visible()
+    expect(page.locator(".product-card").filter(has_text="Offline mug")).to_be_visible()
+    shot(page, "products-synced-phone")
+
+    # Exactly once each, even after more loads (which sync again) and a while to settle.
+    page.reload()
+    page.wait_for_timeout(1000)
+    names = sorted(p["name"] for p in server_products(context, base_url))
+    assert names == ["Offline kettle", "Offline mug", "Online first"], names
+    left = page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const open = indexedDB.open("backoffice-outbox");
+            open.onsuccess = () => {
+              const all = open.result.transaction("products").objectStore("products").getAll();
+              all.onsuccess = () => resolve(all.result.length);
+              all.onerror = () => reject(all.error);
+            };
+            open.onerror = () => reject(open.error);
+        })"""
+    )
+    assert left == 0, left
+    assert only_offline_errors(console_errors) == [], console_errors
+
+
+@pytest.mark.console_errors_ok
+def test_a_refused_offline_product_can_be_fixed(
+    new_page: PageFactory, base_url: str, console_errors: list[str]
+) -> None:
+    page = new_page("desktop")
+    context = page.context
+    sign_up(page, base_url)
+    page.goto(base_url + "/products/new")
+    wait_for_service_worker(page)
+    page.goto(base_url + "/products/new")
+
+    context.set_offline(True)
+    fill_product(page, "Typo price", "Misc", "12.3456", "5")
+    page.get_by_role("button", name="Upload Product").click()
+    expect(page.locator("#product-outbox")).to_contain_text("1 product waiting to sync")
+    fill_product(page, "To discard", "Misc", "abc", "5")
+    page.get_by_role("button", name="Upload Product").click()
+    expect(page.locator("#product-outbox")).to_contain_text("2 products waiting to sync")
+
+    context.set_offline(False)
+    outbox = page.locator("#product-outbox")
+    expect(outbox).to_contain_text("2 products could not be uploaded", timeout=20_000)
+    expect(outbox).to_contain_text("Price can have at most 2 decimal places.")
+    shot(page, "products-refused-desktop")
+
+    outbox.get_by_role("button", name="Discard “To discard”").click()
+    outbox.get_by_role("button", name="Discard “To discard”").click()  # confirms
+    expect(outbox).to_contain_text("1 product could not be uploaded")
+
+    outbox.get_by_role("link", name="Fix “Typo price”").click()
+    expect(page.get_by_label("Product name")).to_have_value("Typo price")
+    expect(page.locator("#field-price-error")).to_have_text("Price can have at most 2 decimal places.")
+    page.get_by_label("Price (USD)").fill("12.34")
+    page.get_by_role("button", name="Save and upload").click()
+    wait_for_path(page, "/products")
+    expect(page.locator(".product-card").filter(has_text="Typo price")).to_be_visible(timeout=20_000)
+    expect(page.locator("#product-outbox")).to_contain_text("Upload Successful")
+    expect(page.locator("#product-outbox")).not_to_contain_text("could not be uploaded")
+    products = server_products(context, base_url)
+    assert [(p["name"], p["price"]) for p in products] == [("Typo price", "12.34")], products
+    # The two refusals are the server's 422 answers the test asked for.
+    refusals = [e for e in console_errors if "/api/v1/products answered 422" in e]
+    assert len(refusals) == 2, console_errors
+    assert only_offline_errors(console_errors, ("/api/v1/products answered 422",)) == []
