@@ -106,9 +106,40 @@ enum Routes {
     apiFavoriteRemove, swipeGet, swipeAdd,
   ]
 
+  // MARK: fundraisers
+  static let fundraisers = AppRoute(.GET, "/fundraisers")
+  static let fundraiserNew = AppRoute(.GET, "/fundraisers/new")
+  static let fundraiserCreate = AppRoute(.POST, "/fundraisers")
+  static let fundraiserPreview = AppRoute(.GET, "/fundraisers/preview.svg")
+  static let fundraiserRefreshAll = AppRoute(.POST, "/fundraisers/refresh")
+  static let fundraiserPhoto = AppRoute(.GET, "/fundraisers/photos/:photoID")
+  static let fundraiser = AppRoute(.GET, "/fundraisers/:fundraiserID")
+  static let fundraiserEdit = AppRoute(.GET, "/fundraisers/:fundraiserID/edit")
+  static let fundraiserUpdate = AppRoute(.POST, "/fundraisers/:fundraiserID")
+  static let fundraiserDelete = AppRoute(.POST, "/fundraisers/:fundraiserID/delete")
+  static let fundraiserRefresh = AppRoute(.POST, "/fundraisers/:fundraiserID/refresh")
+  static let fundraiserPoster = AppRoute(.GET, "/fundraisers/:fundraiserID/poster.svg")
+  static let apiFundraisers = AppRoute(.GET, "/api/v1/fundraisers")
+  static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers")
+  static let apiFundraiser = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID")
+  static let apiFundraiserUpdate = AppRoute(.PUT, "/api/v1/fundraisers/:fundraiserID")
+  static let apiFundraiserDelete = AppRoute(.DELETE, "/api/v1/fundraisers/:fundraiserID")
+  static let apiFundraiserPoster = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID/poster.svg")
+  static let apiFundraiserPhoto = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID/photo")
+  static let apiFundraiserSnapshots = AppRoute(
+    .GET, "/api/v1/fundraisers/:fundraiserID/snapshots")
+  static let apiFundraiserRefresh = AppRoute(.POST, "/api/v1/fundraisers/:fundraiserID/refresh")
+  static let fundraiserRoutes: [AppRoute] = [
+    fundraisers, fundraiserNew, fundraiserCreate, fundraiserPreview, fundraiserRefreshAll,
+    fundraiserPhoto, fundraiser, fundraiserEdit, fundraiserUpdate, fundraiserDelete,
+    fundraiserRefresh, fundraiserPoster,
+    apiFundraisers, apiFundraiserCreate, apiFundraiser, apiFundraiserUpdate, apiFundraiserDelete,
+    apiFundraiserPoster, apiFundraiserPhoto, apiFundraiserSnapshots, apiFundraiserRefresh,
+  ]
+
   static let all: [AppRoute] = [
     health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
     settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
     apiMe,
-  ] + productRoutes
+  ] + productRoutes + fundraiserRoutes
 }

@@ -14,6 +14,9 @@ func routes(_ app: Application) throws {
   try pages.register(collection: SettingsController())
   // MARK: products
   try pages.register(collection: ProductsController(maxUploadBytes: app.config.maxUploadBytes))
+  // MARK: fundraisers
+  try pages.register(collection: FundraisersController())
+  app.lifecycle.use(JarRefreshLifecycle())
 
   // MARK: JSON API — bearer token or session
   let api = app.grouped(APIAuthMiddleware())
@@ -21,4 +24,6 @@ func routes(_ app: Application) throws {
   // MARK: products API (and the Swipe-compatible /api/public)
   try api.register(collection: ProductsAPIController(maxUploadBytes: app.config.maxUploadBytes))
   try api.register(collection: SwipeAPIController(maxUploadBytes: app.config.maxUploadBytes))
+  // MARK: fundraisers API
+  try api.register(collection: FundraisersAPIController(maxUploadBytes: app.config.maxUploadBytes))
 }

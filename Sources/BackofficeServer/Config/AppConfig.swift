@@ -19,6 +19,12 @@ public struct AppConfig: Sendable {
   public var autoMigrate: Bool
   /// Bcrypt work factor; tests lower it to keep the suite fast.
   public var passwordCost: Int
+  /// Monobank's jar API base (`{base}api/handler`); tests point it at a local stub.
+  public var monobankBaseURL: String = "https://send.monobank.ua/"
+  /// Minutes between background jar refreshes; 0 turns them off.
+  public var jarRefreshMinutes: Int = 15
+  /// Longest wait for one jar answer, in seconds.
+  public var jarRequestTimeout: Double = 5
 
   public init(
     dataDirectory: String = "./data",
@@ -87,6 +93,27 @@ public struct AppConfig: Sendable {
       case "1", "true", "yes": config.secureCookies = true
       case "0", "false", "no": config.secureCookies = false
       default: problems.append("BACKOFFICE_SECURE_COOKIES must be true or false.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_MONOBANK_URL"]) {
+      let components = URLComponents(string: raw)
+      if ["http", "https"].contains(components?.scheme?.lowercased() ?? ""),
+        !(components?.host ?? "").isEmpty
+      {
+        config.monobankBaseURL = raw.hasSuffix("/") ? raw : raw + "/"
+      } else {
+        problems.append(
+          "BACKOFFICE_MONOBANK_URL must be an http(s) URL such as https://send.monobank.ua/.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_JAR_REFRESH_MINUTES"]) {
+      if let minutes = Int(raw), (0...1440).contains(minutes) {
+        config.jarRefreshMinutes = minutes
+      } else {
+        problems.append(
+          "BACKOFFICE_JAR_REFRESH_MINUTES must be a whole number from 0 (off) to 1440.")
       }
     }
 

@@ -10,5 +10,7 @@ extension Application {
     migrations.add(M003_CreateLoginAttempts())
     migrations.add(M040_CreateProducts())
     migrations.add(M041_CreateIdempotencyKeys())
+    migrations.add(M050_CreateFundraisers())
+    migrations.add(M051_CreateJobLeases())
   }
 }

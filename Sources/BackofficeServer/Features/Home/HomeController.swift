@@ -7,7 +7,9 @@ struct HomeController: RouteCollection {
 
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
-    return req.page(HomeIndex(model: HomeIndex.Model(email: user.email)))
+    var model = HomeIndex.Model(email: user.email)
+    model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
+    return req.page(HomeIndex(model: model))
   }
 }
 
@@ -15,6 +17,7 @@ struct HomeController: RouteCollection {
 struct HomeIndex: PageView {
   struct Model: Sendable {
     var email: String
+    var fundraisers = FundraisersHome()
   }
   var model: Model
 
@@ -36,7 +39,8 @@ struct HomeIndex: PageView {
                 [],
                 "Set your locale and currency so amounts and dates look the way you write them."),
               H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
-            ])
+            ]),
+          model.fundraisers.card(),
         ]),
     ])
   }

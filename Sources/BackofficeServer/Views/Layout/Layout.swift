@@ -24,12 +24,14 @@ extension PageView {
 enum NavSection: String, CaseIterable, Sendable {
   case home, settings
   case products
+  case fundraisers
 
   var label: String {
     switch self {
     case .home: "Home"
     case .settings: "Settings"
     case .products: "Products"
+    case .fundraisers: "Збори"
     }
   }
 
@@ -38,11 +40,12 @@ enum NavSection: String, CaseIterable, Sendable {
     case .home: Routes.home.href()
     case .settings: Routes.settings.href()
     case .products: Routes.products.href()
+    case .fundraisers: Routes.fundraisers.href()
     }
   }
 
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
-  static let areas: [NavSection] = [.home, .products]
+  static let areas: [NavSection] = [.home, .products, .fundraisers]
 }
 
 enum Layout {

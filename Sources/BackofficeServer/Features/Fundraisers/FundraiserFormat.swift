@@ -1,0 +1,154 @@
+import BackofficeCore
+import Foundation
+
+/// How this area writes amounts and times: the Ukrainian way, whatever the account's locale,
+/// because the whole area speaks Ukrainian.
+enum FundraiserFormat {
+  /// Kyiv time: the volunteers this area is for, and the time their donors see on Monobank.
+  static let timeZone =
+    TimeZone(identifier: "Europe/Kyiv") ?? TimeZone(identifier: "Europe/Kiev")
+    ?? TimeZone(identifier: "UTC") ?? .current
+
+  /// "15 000 грн." (no-break spaces), as on the original app's cards.
+  static func amount(_ value: Decimal) -> String {
+    Hryvnia.formatNumber(value) + "\u{00A0}\(Hryvnia.unit)."
+  }
+
+  /// "14.03.2025, 10:15".
+  static func dateTime(_ date: Date) -> String {
+    BackofficeLocale.ukUA.formatDateTime(date, timeZone: timeZone)
+  }
+
+  /// "14.03".
+  static func shortDate(_ date: Date) -> String {
+    String(BackofficeLocale.ukUA.formatDate(date, timeZone: timeZone).prefix(5))
+  }
+
+  /// `<time datetime="…">14.03.2025, 10:15</time>`.
+  static func time(_ date: Date, _ attributes: [Attr] = []) -> HTMLNode {
+    H.el(
+      "time", [.custom("datetime", iso(date))] + attributes, [H.text(dateTime(date))])
+  }
+
+  static func iso(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+
+  /// The API's money: a plain decimal string with two places, "15000.50".
+  static func apiAmount(_ value: Decimal) -> String {
+    guard let kopiykas = Hryvnia.kopiykas(value) else { return "0.00" }
+    let sign = kopiykas < 0 ? "-" : ""
+    let magnitude = kopiykas.magnitude
+    let cents = magnitude % 100
+    return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
+  }
+
+  static func apiAmount(kopiykas: Int64) -> String {
+    apiAmount(Hryvnia.fromKopiykas(kopiykas))
+  }
+}
+
+/// A small line chart of the collected amount over time, drawn as inline SVG (no styles, no
+/// scripts: colours come from the stylesheet through classes).
+struct FundraiserChart {
+  struct Point: Sendable, Equatable {
+    var at: Date
+    var amount: Decimal
+  }
+
+  var points: [Point]
+  /// Drawn as a dashed line when known.
+  var goal: Decimal?
+
+  static let width = 640.0
+  static let height = 220.0
+  static let maxPoints = 200
+  private static let left = 12.0
+  private static let right = 12.0
+  private static let top = 28.0
+  private static let bottom = 30.0
+
+  /// Keeps the last point of each of `maxPoints` equal time buckets, so a long history stays a
+  /// light drawing with the same shape.
+  static func thinned(_ points: [Point]) -> [Point] {
+    guard points.count > maxPoints, let first = points.first, let last = points.last else {
+      return points
+    }
+    let span = max(last.at.timeIntervalSince(first.at), 1)
+    var buckets: [Int: Point] = [:]
+    for point in points {
+      let index = min(
+        maxPoints - 1, Int(point.at.timeIntervalSince(first.at) / span * Double(maxPoints)))
+      buckets[index] = point
+    }
+    return buckets.keys.sorted().compactMap { buckets[$0] }
+  }
+
+  func render() -> String {
+    let points = Self.thinned(points)
+    guard let first = points.first, let last = points.last else { return "" }
+    let values = points.map { NSDecimalNumber(decimal: $0.amount).doubleValue }
+    let goalValue = goal.map { NSDecimalNumber(decimal: $0).doubleValue }
+    let top = max(values.max() ?? 0, goalValue ?? 0, 1)
+    let span = last.at.timeIntervalSince(first.at)
+    let plotWidth = Self.width - Self.left - Self.right
+    let plotHeight = Self.height - Self.top - Self.bottom
+    func x(_ date: Date) -> Double {
+      span > 0 ? Self.left + date.timeIntervalSince(first.at) / span * plotWidth : Self.width / 2
+    }
+    func y(_ value: Double) -> Double { Self.top + plotHeight * (1 - value / top) }
+    func n(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    let label =
+      "Зібрано з \(FundraiserFormat.dateTime(first.at)) по \(FundraiserFormat.dateTime(last.at)): "
+      + "від \(FundraiserFormat.amount(first.amount)) до \(FundraiserFormat.amount(last.amount))"
+    var svg =
+      "<svg class=\"fr-chart\" viewBox=\"0 0 \(n(Self.width)) \(n(Self.height))\""
+      + " role=\"img\" aria-label=\"\(H.escapeAttribute(label))\">"
+    svg += "<title>\(H.escapeText(label))</title>"
+    let baseline = y(0)
+    svg +=
+      "<line class=\"fr-chart-axis\" x1=\"\(n(Self.left))\" y1=\"\(n(baseline))\""
+      + " x2=\"\(n(Self.width - Self.right))\" y2=\"\(n(baseline))\"/>"
+    if let goalValue, goalValue > 0 {
+      svg +=
+        "<line class=\"fr-chart-goal\" x1=\"\(n(Self.left))\" y1=\"\(n(y(goalValue)))\""
+        + " x2=\"\(n(Self.width - Self.right))\" y2=\"\(n(y(goalValue)))\"/>"
+      svg +=
+        "<text class=\"fr-chart-label\" x=\"\(n(Self.width - Self.right))\""
+        + " y=\"\(n(y(goalValue) - 6))\" text-anchor=\"end\">"
+        + H.escapeText("Ціль: \(FundraiserFormat.amount(goal ?? 0))") + "</text>"
+    }
+    let coordinates = zip(points, values).map { point, value in
+      "\(n(x(point.at))),\(n(y(value)))"
+    }
+    if points.count > 1 {
+      let area =
+        "\(n(x(first.at))),\(n(baseline)) " + coordinates.joined(separator: " ")
+        + " \(n(x(last.at))),\(n(baseline))"
+      svg += "<polygon class=\"fr-chart-area\" points=\"\(area)\"/>"
+      svg += "<polyline class=\"fr-chart-line\" points=\"\(coordinates.joined(separator: " "))\"/>"
+    }
+    if points.count <= 60 {
+      for (point, value) in zip(points, values) {
+        svg +=
+          "<circle class=\"fr-chart-dot\" cx=\"\(n(x(point.at)))\" cy=\"\(n(y(value)))\" r=\"4\">"
+          + "<title>\(H.escapeText(FundraiserFormat.dateTime(point.at) + ": " + FundraiserFormat.amount(point.amount)))</title></circle>"
+      }
+    }
+    svg +=
+      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"18\">"
+      + H.escapeText(FundraiserFormat.amount(last.amount)) + "</text>"
+    svg +=
+      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"\(n(Self.height - 8))\">"
+      + H.escapeText(FundraiserFormat.shortDate(first.at)) + "</text>"
+    svg +=
+      "<text class=\"fr-chart-label\" x=\"\(n(Self.width - Self.right))\""
+      + " y=\"\(n(Self.height - 8))\" text-anchor=\"end\">"
+      + H.escapeText(FundraiserFormat.shortDate(last.at)) + "</text>"
+    svg += "</svg>"
+    return svg
+  }
+}

@@ -1,0 +1,380 @@
+import BackofficeCore
+import Fluent
+import Vapor
+
+/// `/api/v1/fundraisers`: the same fundraisers, rules and Ukrainian messages as the pages, as
+/// JSON; posters as SVG; jar snapshots and refreshing.
+struct FundraisersAPIController: RouteCollection {
+  static let defaultPer = 50
+  static let maxPer = 100
+
+  /// A base64 photo is 4/3 of its bytes; the JSON body may hold one at the full limit.
+  let jsonBodyLimit: Int
+
+  init(maxUploadBytes: Int) {
+    jsonBodyLimit = maxUploadBytes / 3 * 4 + 1_048_576
+  }
+
+  func boot(routes: any RoutesBuilder) throws {
+    let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: jsonBodyLimit))
+    routes.on(Routes.apiFundraisers, use: list)
+    routes.on(Routes.apiFundraiserCreate, body: body, use: create)
+    routes.on(Routes.apiFundraiser, use: get)
+    routes.on(Routes.apiFundraiserUpdate, body: body, use: update)
+    routes.on(Routes.apiFundraiserDelete, use: delete)
+    routes.on(Routes.apiFundraiserPoster, use: poster)
+    routes.on(Routes.apiFundraiserPhoto, use: photo)
+    routes.on(Routes.apiFundraiserSnapshots, use: snapshots)
+    routes.on(Routes.apiFundraiserRefresh, use: refresh)
+  }
+
+  // MARK: bodies
+
+  struct Progress: Codable, Equatable {
+    var percent: Int
+    var collected: String
+    var goal: String
+    /// "target" or "jar_goal".
+    var basis: String
+  }
+
+  struct Jar: Codable, Equatable {
+    var id: String
+    var link: String
+    /// "active" or "closed", from the last good snapshot.
+    var status: String?
+    var amount: String?
+    var goal: String?
+    var takenAt: Date?
+    var lastAttemptAt: Date?
+    /// Why the last attempt failed, when it did (the good data above is kept).
+    var lastError: String?
+  }
+
+  struct Fundraiser: Codable, Equatable {
+    var id: UUID
+    var purpose: String
+    var target: String?
+    var jar: Jar?
+    var template: Int
+    var scale: Double
+    var offsetX: Double
+    var offsetY: Double
+    var showProgress: Bool
+    var progress: Progress?
+    var posterUrl: String
+    var photoUrl: String
+    var createdAt: Date?
+    var updatedAt: Date?
+  }
+
+  struct FundraiserList: Codable {
+    var items: [Fundraiser]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  struct Snapshot: Codable, Equatable {
+    var id: UUID
+    var jarId: String
+    var takenAt: Date
+    var ok: Bool
+    var amount: String?
+    var goal: String?
+    var status: String?
+    var error: String?
+  }
+
+  struct SnapshotList: Codable {
+    var items: [Snapshot]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  struct RefreshResult: Codable {
+    var snapshot: Snapshot
+    var fundraiser: Fundraiser
+  }
+
+  /// Missing text fields count as empty, so they get the same messages as blank form fields.
+  struct Input: Decodable {
+    var purpose: String?
+    var target: FlexibleText?
+    var jarLink: String?
+    var template: Int?
+    var scale: Double?
+    var offsetX: Double?
+    var offsetY: Double?
+    var showProgress: Bool?
+    /// The photo's bytes, base64 (a `data:` URL prefix is allowed).
+    var photo: String?
+  }
+
+  /// An amount as a string ("15000.50") or, leniently, a JSON number.
+  struct FlexibleText: Decodable {
+    var text: String
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let text = try? container.decode(String.self) {
+        self.text = text
+      } else if let number = try? container.decode(Decimal.self) {
+        self.text = "\(number)"
+      } else if container.decodeNil() {
+        self.text = ""
+      } else {
+        throw DecodingError.dataCorruptedError(
+          in: container, debugDescription: "Expected a decimal string")
+      }
+    }
+  }
+
+  // MARK: handlers
+
+  @Sendable func list(req: Request) async throws -> Response {
+    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    var problems: [String: String] = [:]
+    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
+    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let slice = try await store.list(page: page, per: per)
+    let states = try await JarSnapshots.states(for: slice.items, on: req.db)
+    let items = slice.items.compactMap { record in
+      record.id.map { body(record, id: $0, state: states[$0] ?? .none) }
+    }
+    return try APIResponse.json(
+      FundraiserList(items: items, page: page, per: per, total: slice.total))
+  }
+
+  @Sendable func get(req: Request) async throws -> Response {
+    let record = try await found(req)
+    return try APIResponse.json(try await detail(record, db: req.db))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let userID = try req.userID
+    let (campaign, photo) = try validated(req, existingPhoto: false)
+    guard let photo else { throw APIError.validation(["photo": CampaignMessages.noImage]) }
+    let record = FundraiserRecord(userID: userID, campaign: campaign)
+    try await req.db.transaction { db in
+      try await record.create(on: db)
+      let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
+      try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
+    }
+    let response = try APIResponse.json(try await detail(record, db: req.db), status: .created)
+    response.headers.replaceOrAdd(
+      name: .location, value: Routes.apiFundraiser.href(id: try record.requireID()))
+    return response
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let userID = try req.userID
+    let record = try await found(req)
+    let id = try record.requireID()
+    let (campaign, photo) = try validated(req, existingPhoto: true)
+    record.apply(campaign)
+    try await req.db.transaction { db in
+      try await record.save(on: db)
+      if let photo {
+        let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
+        try await FundraiserPhotos.attach(draftID: draft, to: id, on: db)
+      }
+    }
+    return try APIResponse.json(try await detail(record, db: req.db))
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    try await req.db.transaction { db in
+      try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await record.delete(on: db)
+    }
+    return Response(status: .noContent)
+  }
+
+  @Sendable func poster(req: Request) async throws -> Response {
+    let record = try await found(req)
+    if let raw = req.query[String.self, at: "format"], PosterFormat(rawValue: raw) == nil {
+      throw APIError.validation(["format": "Формат: post, portrait або story"])
+    }
+    if req.query[String.self, at: "template"] != nil, FundraiserPosters.template(req) == nil {
+      throw APIError.validation(["template": "Шаблон: число від 1 до 15"])
+    }
+    return try await FundraiserPosters.posterResponse(
+      record, req: req, download: req.query[String.self, at: "download"] == "1")
+  }
+
+  @Sendable func photo(req: Request) async throws -> Response {
+    let record = try await found(req)
+    guard let photo = try await FundraiserPhotos.photo(for: try record.requireID(), on: req.db)
+    else { throw APIError.notFound }
+    return FundraiserPosters.photoResponse(photo, req: req)
+  }
+
+  @Sendable func snapshots(req: Request) async throws -> Response {
+    let record = try await found(req)
+    var problems: [String: String] = [:]
+    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
+    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let result = try await JarSnapshots.page(
+      for: try record.requireID(), page: page, per: per, on: req.db)
+    return try APIResponse.json(
+      SnapshotList(
+        items: result.items.compactMap(snapshot), page: page, per: per, total: result.total))
+  }
+
+  /// Asks the jar now. A failed fetch is still a stored snapshot (`ok: false` with the reason),
+  /// so the answer is 200 either way; the fundraiser keeps its last good figures.
+  @Sendable func refresh(req: Request) async throws -> Response {
+    let record = try await found(req)
+    guard record.jarID != nil else {
+      throw APIError(
+        .conflict, code: "no_jar", message: "У цього збору немає банки (jar_link).")
+    }
+    let app = req.application
+    guard
+      let stored = try await JarRefresh.refresh(
+        record, client: app.jarClient, on: req.db, now: app.clients.now),
+      let snapshot = snapshot(stored)
+    else { throw Abort(.internalServerError) }
+    return try APIResponse.json(
+      RefreshResult(snapshot: snapshot, fundraiser: try await detail(record, db: req.db)))
+  }
+
+  // MARK: helpers
+
+  func found(_ req: Request) async throws -> FundraiserRecord {
+    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    guard let record = try await store.find(req.parameters.get("fundraiserID")) else {
+      throw APIError.notFound
+    }
+    return record
+  }
+
+  /// The body as a valid campaign (and photo, when one was sent), or a 422 naming every
+  /// failing field with Core's Ukrainian message.
+  func validated(_ req: Request, existingPhoto: Bool) throws -> (Campaign, ValidPhoto?) {
+    let input: Input
+    do {
+      input = try req.content.decode(Input.self, using: JSONDecoder.api)
+    } catch {
+      throw APIError(
+        .badRequest, code: "bad_request", message: "The body is not a valid fundraiser JSON object."
+      )
+    }
+    var photo: ValidPhoto?
+    var photoError: String?
+    if let encoded = input.photo, !encoded.isEmpty {
+      var text = Substring(encoded)
+      if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") {
+        text = text[text.index(after: comma)...]
+      }
+      if let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters) {
+        switch ValidPhoto.check(data, maxBytes: req.config.maxUploadBytes) {
+        case .success(let valid)?: photo = valid
+        case .failure(let error)?: photoError = error.message
+        case nil: photoError = CampaignPhotoError(.empty).message
+        }
+      } else {
+        photoError = "Фото має бути закодоване в base64"
+      }
+    }
+    var template: PosterTemplate?
+    var templateError: String?
+    if let number = input.template {
+      template = PosterTemplate(number: number)
+      if template == nil { templateError = "Шаблон: число від 1 до 15" }
+    }
+    let draft = CampaignDraft(
+      purpose: input.purpose ?? "", targetText: input.target?.text ?? "",
+      jarLinkText: input.jarLink ?? "", hasPhoto: existingPhoto || photo != nil,
+      template: template,
+      imagePlacement: ImagePlacement(
+        scale: input.scale ?? 1, offsetX: input.offsetX ?? 0, offsetY: input.offsetY ?? 0),
+      showProgress: input.showProgress ?? false)
+    var fields: [String: String] = [:]
+    var campaign: Campaign?
+    do throws(CampaignValidationErrors) {
+      campaign = try draft.validate()
+    } catch {
+      for (field, message) in error.messages { fields[field.rawValue] = message }
+    }
+    if let photoError { fields[CampaignField.image.rawValue] = photoError }
+    if let templateError { fields[CampaignField.template.rawValue] = templateError }
+    guard fields.isEmpty, let campaign else {
+      // The API names fields as they are sent.
+      var renamed = fields
+      if let message = renamed.removeValue(forKey: CampaignField.jarLink.rawValue) {
+        renamed["jar_link"] = message
+      }
+      if let message = renamed.removeValue(forKey: CampaignField.image.rawValue) {
+        renamed["photo"] = message
+      }
+      throw APIError.validation(renamed)
+    }
+    return (campaign, photo)
+  }
+
+  func detail(_ record: FundraiserRecord, db: any Database) async throws -> Fundraiser {
+    let id = try record.requireID()
+    return body(record, id: id, state: try await JarSnapshots.state(for: record, on: db))
+  }
+
+  func body(_ record: FundraiserRecord, id: UUID, state: JarState) -> Fundraiser {
+    let campaign = record.campaign
+    let progress = state.progress(target: campaign.target)
+    return Fundraiser(
+      id: id, purpose: campaign.purpose,
+      target: campaign.target.map(FundraiserFormat.apiAmount),
+      jar: campaign.jar.map { jar in
+        Jar(
+          id: jar.rawValue, link: jar.link, status: state.lastGood?.status.rawValue,
+          amount: state.lastGood.map { FundraiserFormat.apiAmount(kopiykas: $0.amountKopiykas) },
+          goal: state.lastGood?.goalKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
+          takenAt: state.lastGoodAt, lastAttemptAt: state.lastAttemptAt,
+          lastError: state.lastError)
+      },
+      template: campaign.template.number, scale: campaign.imagePlacement.scale,
+      offsetX: campaign.imagePlacement.offsetX, offsetY: campaign.imagePlacement.offsetY,
+      showProgress: campaign.showProgress,
+      progress: progress.map { progress in
+        Progress(
+          percent: progress.percent, collected: FundraiserFormat.apiAmount(progress.collected),
+          goal: FundraiserFormat.apiAmount(progress.goal),
+          basis: progress.basis == .target ? "target" : "jar_goal")
+      },
+      posterUrl: Routes.apiFundraiserPoster.href(id: id),
+      photoUrl: Routes.apiFundraiserPhoto.href(id: id),
+      createdAt: record.createdAt, updatedAt: record.updatedAt)
+  }
+
+  func snapshot(_ record: JarSnapshotRecord) -> Snapshot? {
+    record.id.map { id in
+      Snapshot(
+        id: id, jarId: record.jarID, takenAt: record.takenAt, ok: record.ok,
+        amount: record.amountKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
+        goal: record.goalKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
+        status: record.value?.status.rawValue, error: record.error)
+    }
+  }
+
+  /// A whole-number query parameter within `range`; a problem is added for anything else.
+  func number(
+    _ req: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>,
+    into problems: inout [String: String]
+  ) -> Int {
+    guard let raw = req.query[String.self, at: name] else { return fallback }
+    guard let value = Int(raw), range.contains(value) else {
+      problems[name] =
+        range.upperBound == Int.max
+        ? "Ціле число від \(range.lowerBound)"
+        : "Ціле число від \(range.lowerBound) до \(range.upperBound)"
+      return fallback
+    }
+    return value
+  }
+}

@@ -1,0 +1,410 @@
+import BackofficeCore
+import Crypto
+import Fluent
+import Vapor
+
+/// The fundraiser pages: cards, one fundraiser with its poster and progress, the form with the
+/// template picker and live preview, posters, photos, and refreshing jars by hand.
+struct FundraisersController: RouteCollection {
+  static let saveFailed = "Не вдалося зберегти збір. Спробуйте ще раз."
+  /// How far back the progress chart looks.
+  static let chartDays = 90.0
+  /// Jars asked at once by "Оновити прогрес" on the list.
+  static let refreshConcurrency = 4
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.fundraisers, use: index)
+    routes.on(Routes.fundraiserNew, use: new)
+    routes.on(Routes.fundraiserCreate, use: create)
+    routes.on(Routes.fundraiserPreview, use: preview)
+    routes.on(Routes.fundraiserRefreshAll, use: refreshAll)
+    routes.on(Routes.fundraiserPhoto, use: photo)
+    routes.on(Routes.fundraiser, use: show)
+    routes.on(Routes.fundraiserEdit, use: edit)
+    routes.on(Routes.fundraiserUpdate, use: update)
+    routes.on(Routes.fundraiserDelete, use: delete)
+    routes.on(Routes.fundraiserRefresh, use: refresh)
+    routes.on(Routes.fundraiserPoster, use: poster)
+  }
+
+  func store(_ req: Request) throws -> FundraiserStore {
+    FundraiserStore(db: req.db, userID: try req.userID)
+  }
+
+  func found(_ req: Request) async throws -> FundraiserRecord {
+    guard let record = try await store(req).find(req.parameters.get("fundraiserID")) else {
+      throw Abort(.notFound)
+    }
+    return record
+  }
+
+  // MARK: list
+
+  @Sendable func index(req: Request) async throws -> Response {
+    let store = try store(req)
+    let per = FundraiserIndex.perPage
+    let requested = max(1, req.query[Int.self, at: "page"] ?? 1)
+    var slice = try await store.list(page: requested, per: per)
+    let pageCount = max(1, (slice.total + per - 1) / per)
+    let page = min(requested, pageCount)
+    if page != requested { slice = try await store.list(page: page, per: per) }
+    let states = try await JarSnapshots.states(for: slice.items, on: req.db)
+    let cards = slice.items.compactMap { record in
+      record.id.map { FundraiserSummary(record, id: $0, state: states[$0] ?? .none) }
+    }
+    return req.page(
+      FundraiserIndex(cards: cards, page: page, pageCount: pageCount, total: slice.total))
+  }
+
+  // MARK: one fundraiser
+
+  @Sendable func show(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    let state = try await JarSnapshots.state(for: record, on: req.db)
+    let since = req.now.addingTimeInterval(-Self.chartDays * 86_400)
+    let history = try await JarSnapshots.history(for: record, since: since, on: req.db)
+    let summary = FundraiserSummary(record, id: id, state: state)
+    let chart = FundraiserChart(
+      points: history.compactMap { snapshot in
+        snapshot.value.map { FundraiserChart.Point(at: snapshot.takenAt, amount: $0.amount) }
+      }, goal: summary.progress?.goal)
+    let recent = try await JarSnapshots.recent(for: record, limit: 10, on: req.db)
+    return req.page(
+      FundraiserShow(
+        summary: summary, format: FundraiserPosters.format(req), chart: chart,
+        recent: recent.map(JarSnapshotRecordView.init)))
+  }
+
+  @Sendable func poster(req: Request) async throws -> Response {
+    let record = try await found(req)
+    return try await FundraiserPosters.posterResponse(
+      record, req: req, download: req.query[String.self, at: "download"] == "1")
+  }
+
+  @Sendable func photo(req: Request) async throws -> Response {
+    guard
+      let photo = try await FundraiserPhotos.photo(
+        id: req.parameters.get("photoID"), userID: try req.userID, on: req.db)
+    else { throw Abort(.notFound) }
+    return FundraiserPosters.photoResponse(photo, req: req)
+  }
+
+  // MARK: form
+
+  struct FormInput: Content {
+    var purpose: String?
+    var target: String?
+    var jarLink: String?
+    var template: String?
+    var scale: String?
+    var offsetX: String?
+    var offsetY: String?
+    var showProgress: String?
+    var format: String?
+    var photo: File?
+    var photoDraft: String?
+
+    enum CodingKeys: String, CodingKey {
+      case purpose, target, template, scale, format, photo
+      case jarLink = "jar_link"
+      case offsetX = "offset_x"
+      case offsetY = "offset_y"
+      case showProgress = "show_progress"
+      case photoDraft = "photo_draft"
+    }
+
+    var placement: ImagePlacement {
+      ImagePlacement(
+        scale: scale.flatMap(Double.init) ?? 1, offsetX: offsetX.flatMap(Double.init) ?? 0,
+        offsetY: offsetY.flatMap(Double.init) ?? 0
+      ).clamped()
+    }
+
+    var chosenTemplate: PosterTemplate? {
+      template.flatMap { Int($0) }.flatMap(PosterTemplate.init(number:))
+    }
+
+    var posterFormat: PosterFormat { format.flatMap(PosterFormat.init(rawValue:)) ?? .post }
+
+    func draft(hasPhoto: Bool) -> CampaignDraft {
+      CampaignDraft(
+        purpose: purpose ?? "", targetText: target ?? "", jarLinkText: jarLink ?? "",
+        hasPhoto: hasPhoto, template: chosenTemplate, imagePlacement: placement,
+        showProgress: showProgress.map { !$0.isEmpty && $0 != "0" } ?? false)
+    }
+  }
+
+  @Sendable func new(req: Request) async throws -> Response {
+    req.page(FundraiserForm(mode: .create, maxUploadBytes: req.config.maxUploadBytes))
+  }
+
+  @Sendable func edit(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    let draft = CampaignDraft(editing: record.campaign)
+    return req.page(
+      FundraiserForm(
+        mode: .edit(id), purpose: draft.purpose, target: draft.targetText,
+        jarLink: draft.jarLinkText, template: draft.template, placement: draft.imagePlacement,
+        showProgress: draft.showProgress, format: FundraiserPosters.format(req),
+        photoID: try await FundraiserPhotos.reference(for: id, on: req.db)?.id,
+        maxUploadBytes: req.config.maxUploadBytes))
+  }
+
+  /// A new upload becomes a draft (so a form that fails keeps it); without one, an earlier
+  /// draft named by the form is used. The error is Core's Ukrainian reason for a refused file.
+  func photoDraft(_ input: FormInput, req: Request) async throws -> (
+    draft: UUID?, error: String?
+  ) {
+    let userID = try req.userID
+    let earlier = try await FundraiserPhotos.draft(id: input.photoDraft, userID: userID, on: req.db)
+    let bytes = input.photo.map { Data($0.data.readableBytesView) }
+    switch ValidPhoto.check(bytes, maxBytes: req.config.maxUploadBytes) {
+    case nil:
+      return (earlier, nil)
+    case .failure(let error)?:
+      return (earlier, error.message)
+    case .success(let photo)?:
+      return (try await FundraiserPhotos.saveDraft(photo, userID: userID, on: req.db), nil)
+    }
+  }
+
+  func formView(_ mode: FundraiserForm.Mode, _ input: FormInput, req: Request) -> FundraiserForm {
+    let draft = input.draft(hasPhoto: true)
+    return FundraiserForm(
+      mode: mode, purpose: draft.purpose, target: draft.targetText, jarLink: draft.jarLinkText,
+      template: draft.template, placement: draft.imagePlacement, showProgress: draft.showProgress,
+      format: input.posterFormat, maxUploadBytes: req.config.maxUploadBytes)
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let userID = try req.userID
+    let input = try req.content.decode(FormInput.self)
+    let photo = try await photoDraft(input, req: req)
+    var view = formView(.create, input, req: req)
+    view.draftPhotoID = photo.draft
+    let campaign: Campaign
+    do throws(CampaignValidationErrors) {
+      if let error = photo.error { throw photoRefused(error, input, hasPhoto: photo.draft != nil) }
+      campaign = try input.draft(hasPhoto: photo.draft != nil).validate()
+    } catch {
+      view.errors = error.messages
+      return req.page(view, status: .unprocessableEntity)
+    }
+    guard let draftID = photo.draft else { throw Abort(.internalServerError) }
+    let record = FundraiserRecord(userID: userID, campaign: campaign)
+    do {
+      try await req.db.transaction { db in
+        try await record.create(on: db)
+        try await FundraiserPhotos.attach(draftID: draftID, to: record.requireID(), on: db)
+      }
+    } catch {
+      req.logger.report(error: error)
+      view.formError = Self.saveFailed
+      return req.page(view, status: .internalServerError)
+    }
+    try? await FundraiserPhotos.pruneDrafts(
+      olderThan: Date().addingTimeInterval(-86_400), on: req.db)
+    req.flash(.success, "Збір збережено.")
+    return req.redirect(to: try showHref(record, format: input.posterFormat))
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    let input = try req.content.decode(FormInput.self)
+    let photo = try await photoDraft(input, req: req)
+    let saved = try await FundraiserPhotos.reference(for: id, on: req.db)
+    var view = formView(.edit(id), input, req: req)
+    view.photoID = saved?.id
+    view.draftPhotoID = photo.draft
+    let hasPhoto = photo.draft != nil || saved != nil
+    let campaign: Campaign
+    do throws(CampaignValidationErrors) {
+      if let error = photo.error { throw photoRefused(error, input, hasPhoto: hasPhoto) }
+      campaign = try input.draft(hasPhoto: hasPhoto).validate()
+    } catch {
+      view.errors = error.messages
+      return req.page(view, status: .unprocessableEntity)
+    }
+    record.apply(campaign)
+    do {
+      try await req.db.transaction { db in
+        try await record.save(on: db)
+        if let draftID = photo.draft {
+          try await FundraiserPhotos.attach(draftID: draftID, to: id, on: db)
+        }
+      }
+    } catch {
+      req.logger.report(error: error)
+      view.formError = Self.saveFailed
+      return req.page(view, status: .internalServerError)
+    }
+    req.flash(.success, "Збір збережено.")
+    return req.redirect(to: try showHref(record, format: input.posterFormat))
+  }
+
+  /// Every field's message at once, the refused photo's reason in place of "no photo".
+  func photoRefused(_ message: String, _ input: FormInput, hasPhoto: Bool)
+    -> CampaignValidationErrors
+  {
+    var errors: CampaignValidationErrors
+    do throws(CampaignValidationErrors) {
+      _ = try input.draft(hasPhoto: hasPhoto).validate()
+      errors = CampaignValidationErrors()
+    } catch {
+      errors = error
+    }
+    errors[.image] = message
+    return errors
+  }
+
+  func showHref(_ record: FundraiserRecord, format: PosterFormat) throws -> String {
+    Routes.fundraiser.href(
+      id: try record.requireID(), query: ["format": format == .post ? nil : format.rawValue])
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    try await req.db.transaction { db in
+      try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await record.delete(on: db)
+    }
+    req.flash(.success, "Збір видалено.")
+    return req.redirect(to: Routes.fundraisers.href())
+  }
+
+  // MARK: jar progress
+
+  @Sendable func refresh(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let back = try showHref(record, format: FundraiserPosters.format(req))
+    guard record.jarID != nil else {
+      req.flash(
+        .error, "У цього збору немає банки. Додайте посилання на банку, щоб бачити прогрес.")
+      return req.redirect(to: back)
+    }
+    let app = req.application
+    let snapshot = try await JarRefresh.refresh(
+      record, client: app.jarClient, on: req.db, now: app.clients.now)
+    if let value = snapshot?.value {
+      req.flash(.success, "Прогрес оновлено: зібрано \(FundraiserFormat.amount(value.amount))")
+    } else {
+      req.flash(
+        .error,
+        "Не вдалося оновити: \(snapshot?.error ?? "невідома помилка"). Показано останні отримані дані."
+      )
+    }
+    return req.redirect(to: back)
+  }
+
+  @Sendable func refreshAll(req: Request) async throws -> Response {
+    let records = try await store(req).all().filter { $0.jarID != nil }
+    let app = req.application
+    let client = app.jarClient
+    let db = req.db
+    var succeeded = 0
+    var failed = 0
+    // A few at a time: quick for a volunteer with several jars, gentle with the service.
+    for start in stride(from: 0, to: records.count, by: Self.refreshConcurrency) {
+      let batch = records[start..<min(start + Self.refreshConcurrency, records.count)]
+      try await withThrowingTaskGroup(of: Bool.self) { group in
+        for record in batch {
+          group.addTask {
+            try await JarRefresh.refresh(record, client: client, on: db, now: app.clients.now)?.ok
+              ?? false
+          }
+        }
+        for try await ok in group {
+          if ok { succeeded += 1 } else { failed += 1 }
+        }
+      }
+    }
+    if records.isEmpty {
+      req.flash(.info, "Немає зборів із банкою.")
+    } else if failed == 0 {
+      req.flash(.success, "Прогрес оновлено (\(succeeded)).")
+    } else {
+      req.flash(
+        .error,
+        "Оновлено: \(succeeded), не вдалося: \(failed). Для них показано останні отримані дані.")
+    }
+    return req.redirect(to: Routes.fundraisers.href())
+  }
+
+  // MARK: live preview
+
+  /// A poster drawn from form values that are not saved yet: the template picker's thumbnails
+  /// (`mode=thumb`), the preview picture without scripts (`mode=image`), and the live preview
+  /// the script places into the page (`mode=inline`: no embedded font, since the page's
+  /// stylesheet provides it and its policy forbids inline styles; the photo by address).
+  @Sendable func preview(req: Request) async throws -> Response {
+    let userID = try req.userID
+    let mode = req.query[String.self, at: "mode"] ?? "image"
+    let template = FundraiserPosters.template(req) ?? .blueLinear
+    let format = FundraiserPosters.format(req)
+    let purpose = String(
+      (req.query[String.self, at: "purpose"] ?? "").prefix(CampaignDraft.purposeMaxLength))
+    let target = (try? Hryvnia.parse(req.query[String.self, at: "target"] ?? "")).flatMap {
+      $0 > 0 ? $0 : nil
+    }
+    func number(_ name: String, _ fallback: Double) -> Double {
+      req.query[String.self, at: name].flatMap(Double.init) ?? fallback
+    }
+    let placement = ImagePlacement(
+      scale: number("scale", 1), offsetX: number("offset_x", 0), offsetY: number("offset_y", 0)
+    ).clamped()
+    let showProgress = req.query[String.self, at: "show_progress"] == "1"
+
+    var state = JarState.none
+    if let id = req.query[String.self, at: "id"] {
+      guard let record = try await store(req).find(id) else { throw Abort(.notFound) }
+      state = try await JarSnapshots.state(for: record, on: req.db)
+    }
+    var photoHref: String?
+    var photoTag = "-"
+    if mode != "thumb", let photoID = req.query[String.self, at: "photo"] {
+      if photoID == "local" {
+        // The script puts the photo chosen on this device in place of this transparent pixel.
+        photoHref = Self.transparentPixel
+        photoTag = "local"
+      } else {
+        guard let photo = try await FundraiserPhotos.photo(id: photoID, userID: userID, on: req.db)
+        else { throw Abort(.notFound) }
+        photoHref =
+          mode == "inline" ? Routes.fundraiserPhoto.href(id: try photo.requireID()) : photo.dataURI
+        photoTag = photo.etag
+      }
+    }
+    let campaign = Campaign(
+      purpose: purpose, target: target, template: template, imagePlacement: placement,
+      showProgress: showProgress)
+    let progress = state.progress(target: target)
+    let input = PosterInput(campaign: campaign, photoHref: photoHref, progress: progress)
+    let inline = mode == "inline"
+    let parts = [
+      "preview-v1", mode, String(template.number), format.rawValue, purpose, "\(target ?? 0)",
+      "\(placement.scale)/\(placement.offsetX)/\(placement.offsetY)", photoTag,
+      showProgress ? progress.map { "\($0.collected)/\($0.fraction)" } ?? "-" : "-",
+      photoHref.map { inline ? $0 : "" } ?? "",
+    ]
+    let etag =
+      "\""
+      + SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16)
+      .map { String(format: "%02x", $0) }.joined() + "\""
+    if FundraiserPosters.notModified(req, etag: etag) {
+      return FundraiserPosters.notModifiedResponse(etag: etag)
+    }
+    let svg = PosterRenderer.render(
+      input, template: template, format: format,
+      options: PosterRenderOptions(embedFont: !inline, idPrefix: inline ? "live" : nil))
+    return FundraiserPosters.svgResponse(svg, etag: etag)
+  }
+
+  /// A 1×1 transparent PNG.
+  static let transparentPixel =
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+}

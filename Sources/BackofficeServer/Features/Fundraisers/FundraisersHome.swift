@@ -1,0 +1,72 @@
+import BackofficeCore
+import Fluent
+import Foundation
+
+/// The fundraisers card of the overview page: how many, and how far they have got together.
+struct FundraisersHome: Sendable {
+  var count = 0
+  /// Fundraisers with a goal and jar data, which the overall progress is made of.
+  var measured = 0
+  var collected: Decimal = 0
+  var goal: Decimal = 0
+
+  /// Everything collected ÷ everything aimed for, over the fundraisers that have both.
+  var progress: FundraiserProgress? {
+    measured > 0 ? FundraiserProgress(collected: collected, target: goal, jarGoal: nil) : nil
+  }
+
+  static func load(db: any Database, userID: UUID) async throws -> FundraisersHome {
+    let records = try await FundraiserStore(db: db, userID: userID).all()
+    let states = try await JarSnapshots.states(for: records, on: db)
+    var home = FundraisersHome(count: records.count)
+    for record in records {
+      guard let id = record.id,
+        let progress = states[id]?.progress(target: record.campaign.target)
+      else { continue }
+      home.measured += 1
+      home.collected += progress.collected
+      home.goal += progress.goal
+    }
+    return home
+  }
+
+  func card() -> HTMLNode {
+    H.div(
+      [.class("card"), .id("home-fundraisers"), .custom("lang", "uk")],
+      [
+        H.h2("Збори"),
+        H.div(
+          [.class("fr-home-figures")],
+          [
+            H.el(
+              "p", [.class("home-figure")],
+              [H.el("strong", [], [H.text(String(count))]), H.text(" " + Self.noun(count))]),
+            progress.map { progress in
+              H.group([
+                FundraiserFigures.progressBar(progress),
+                H.p(
+                  [.class("fr-collected")],
+                  "Зібрано: \(FundraiserFormat.amount(collected)) з \(FundraiserFormat.amount(goal))"
+                ),
+              ])
+            } ?? H.empty,
+          ]),
+        count == 0
+          ? H.p([.class("muted")], "Створіть свою першу обкладинку для збору коштів")
+          : H.empty,
+        H.a(
+          count == 0 ? Routes.fundraiserNew.href() : Routes.fundraisers.href(), [.class("button")],
+          text: count == 0 ? "Новий збір" : "Відкрити збори"),
+      ])
+  }
+
+  /// "1 збір", "3 збори", "5 зборів".
+  static func noun(_ count: Int) -> String {
+    let lastTwo = count % 100
+    let last = count % 10
+    if (11...14).contains(lastTwo) { return "зборів" }
+    if last == 1 { return "збір" }
+    if (2...4).contains(last) { return "збори" }
+    return "зборів"
+  }
+}
