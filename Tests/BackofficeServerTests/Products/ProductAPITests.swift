@@ -6,7 +6,9 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Products: JSON API")
+// One app at a time per suite: every test starts its own app with a database pool, and
+// PostgreSQL allows only so many connections.
+@Suite("Products: JSON API", .serialized)
 struct ProductAPITests {
   @Test func everyRouteNeedsCredentials() async throws {
     try await withApp { t in

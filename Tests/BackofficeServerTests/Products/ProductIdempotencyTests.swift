@@ -5,7 +5,9 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Products: Idempotency-Key")
+// One app at a time per suite: every test starts its own app with a database pool, and
+// PostgreSQL allows only so many connections.
+@Suite("Products: Idempotency-Key", .serialized)
 struct ProductIdempotencyTests {
   @Test func theSameKeyTwiceMakesOneProductAndTheSameAnswer() async throws {
     try await withApp { t in

@@ -6,7 +6,9 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Products: pages")
+// One app at a time per suite: every test starts its own app with a database pool, and
+// PostgreSQL allows only so many connections.
+@Suite("Products: pages", .serialized)
 struct ProductPageTests {
   @Test func emptyListingSaysWhatToDo() async throws {
     try await withApp { t in

@@ -6,7 +6,9 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Products: Swipe-compatible API")
+// One app at a time per suite: every test starts its own app with a database pool, and
+// PostgreSQL allows only so many connections.
+@Suite("Products: Swipe-compatible API", .serialized)
 struct SwipeCompatibleAPITests {
   @discardableResult
   static func add(
