@@ -365,6 +365,22 @@ struct ProductPageTests {
     }
   }
 
+  @Test func theOverviewCountsProductsAndFavourites() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let empty = try await client.get("/")
+      #expect(empty.body.contains(#"<strong>0</strong> products"#))
+      #expect(empty.body.contains(#"href="/products/new" class="button">Add a product</a>"#))
+      let id = try await client.addProduct(name: "Counted", db: t.db)
+      try await client.addProduct(name: "Also counted", db: t.db)
+      try await client.post("/products/\(id.uuidString)/favorite", form: [("favorite", "1")])
+      let home = try await client.get("/")
+      #expect(home.body.contains(#"<strong>2</strong> products, 1 favourite"#))
+      #expect(home.body.contains(#"href="/products" class="button">Open products</a>"#))
+    }
+  }
+
   @Test func signedOutVisitorsGoToSignIn() async throws {
     try await withApp { t in
       let response = try await t.client().get("/products")

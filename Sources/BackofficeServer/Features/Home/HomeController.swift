@@ -8,6 +8,7 @@ struct HomeController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
     var model = HomeIndex.Model(email: user.email)
+    model.products = try await ProductsHome.load(db: req.db, userID: user.requireID())
     model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
     return req.page(HomeIndex(model: model))
   }
@@ -17,6 +18,7 @@ struct HomeController: RouteCollection {
 struct HomeIndex: PageView {
   struct Model: Sendable {
     var email: String
+    var products = ProductsHome()
     var fundraisers = FundraisersHome()
   }
   var model: Model
@@ -40,6 +42,7 @@ struct HomeIndex: PageView {
                 "Set your locale and currency so amounts and dates look the way you write them."),
               H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
             ]),
+          model.products.card(),
           model.fundraisers.card(),
         ]),
     ])
