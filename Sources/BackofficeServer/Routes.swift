@@ -137,9 +137,32 @@ enum Routes {
     apiFundraiserPoster, apiFundraiserPhoto, apiFundraiserSnapshots, apiFundraiserRefresh,
   ]
 
-  static let all: [AppRoute] = [
-    health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
-    settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
-    apiMe,
-  ] + productRoutes + fundraiserRoutes
+  // MARK: ad payments
+  static let adPayments = AppRoute(.GET, "/ad-payments")
+  static let adPaymentNew = AppRoute(.GET, "/ad-payments/new")
+  static let adPaymentCreate = AppRoute(.POST, "/ad-payments")
+  static let adPaymentEdit = AppRoute(.GET, "/ad-payments/:entryID/edit")
+  static let adPaymentUpdate = AppRoute(.POST, "/ad-payments/:entryID")
+  static let adPaymentDelete = AppRoute(.POST, "/ad-payments/:entryID/delete")
+  static let adPaymentCheck = AppRoute(.GET, "/ad-payments/check")
+  static let adPaymentExport = AppRoute(.GET, "/ad-payments/export.csv")
+  static let adPaymentImport = AppRoute(.GET, "/ad-payments/import")
+  static let adPaymentImportSubmit = AppRoute(.POST, "/ad-payments/import")
+  static let apiAdPayments = AppRoute(.GET, "/api/v1/ad-payments")
+  static let apiAdPaymentCreate = AppRoute(.POST, "/api/v1/ad-payments")
+  static let apiAdPayment = AppRoute(.GET, "/api/v1/ad-payments/:entryID")
+  static let apiAdPaymentUpdate = AppRoute(.PUT, "/api/v1/ad-payments/:entryID")
+  static let apiAdPaymentDelete = AppRoute(.DELETE, "/api/v1/ad-payments/:entryID")
+  static let adPaymentRoutes: [AppRoute] = [
+    adPayments, adPaymentNew, adPaymentCreate, adPaymentEdit, adPaymentUpdate, adPaymentDelete,
+    adPaymentCheck, adPaymentExport, adPaymentImport, adPaymentImportSubmit,
+    apiAdPayments, apiAdPaymentCreate, apiAdPayment, apiAdPaymentUpdate, apiAdPaymentDelete,
+  ]
+
+  static let all: [AppRoute] =
+    [
+      health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
+      settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
+      apiMe,
+    ] + productRoutes + adPaymentRoutes + fundraiserRoutes
 }

@@ -14,6 +14,8 @@ func routes(_ app: Application) throws {
   try pages.register(collection: SettingsController())
   // MARK: products
   try pages.register(collection: ProductsController(maxUploadBytes: app.config.maxUploadBytes))
+  // MARK: ad payments
+  try pages.register(collection: AdPaymentsController())
   // MARK: fundraisers
   try pages.register(collection: FundraisersController())
   app.lifecycle.use(JarRefreshLifecycle())
@@ -24,6 +26,8 @@ func routes(_ app: Application) throws {
   // MARK: products API (and the Swipe-compatible /api/public)
   try api.register(collection: ProductsAPIController(maxUploadBytes: app.config.maxUploadBytes))
   try api.register(collection: SwipeAPIController(maxUploadBytes: app.config.maxUploadBytes))
+  // MARK: ad payments API
+  try api.register(collection: AdPaymentsAPIController())
   // MARK: fundraisers API
   try api.register(collection: FundraisersAPIController(maxUploadBytes: app.config.maxUploadBytes))
 }

@@ -8,6 +8,7 @@ extension Application {
     migrations.add(SessionRecord.migration)
     migrations.add(M002_CreateAPITokens())
     migrations.add(M003_CreateLoginAttempts())
+    migrations.add(M010_CreateAdPayments())
     migrations.add(M040_CreateProducts())
     migrations.add(M041_CreateIdempotencyKeys())
     migrations.add(M050_CreateFundraisers())

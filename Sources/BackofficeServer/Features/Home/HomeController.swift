@@ -9,6 +9,7 @@ struct HomeController: RouteCollection {
     let user = try req.user
     var model = HomeIndex.Model(email: user.email)
     model.products = try await ProductsHome.load(db: req.db, userID: user.requireID())
+    model.adPaymentCount = try await AdPaymentsHome.count(db: req.db, userID: user.requireID())
     model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
     return req.page(HomeIndex(model: model))
   }
@@ -19,6 +20,7 @@ struct HomeIndex: PageView {
   struct Model: Sendable {
     var email: String
     var products = ProductsHome()
+    var adPaymentCount = 0
     var fundraisers = FundraisersHome()
   }
   var model: Model
@@ -43,6 +45,7 @@ struct HomeIndex: PageView {
               H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
             ]),
           model.products.card(),
+          AdPaymentsHome.card(count: model.adPaymentCount),
           model.fundraisers.card(),
         ]),
     ])

@@ -24,6 +24,7 @@ extension PageView {
 enum NavSection: String, CaseIterable, Sendable {
   case home, settings
   case products
+  case adPayments
   case fundraisers
 
   var label: String {
@@ -31,6 +32,7 @@ enum NavSection: String, CaseIterable, Sendable {
     case .home: "Home"
     case .settings: "Settings"
     case .products: "Products"
+    case .adPayments: "Ad payments"
     case .fundraisers: "Збори"
     }
   }
@@ -40,12 +42,13 @@ enum NavSection: String, CaseIterable, Sendable {
     case .home: Routes.home.href()
     case .settings: Routes.settings.href()
     case .products: Routes.products.href()
+    case .adPayments: Routes.adPayments.href()
     case .fundraisers: Routes.fundraisers.href()
     }
   }
 
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
-  static let areas: [NavSection] = [.home, .products, .fundraisers]
+  static let areas: [NavSection] = [.home, .products, .adPayments, .fundraisers]
 }
 
 enum Layout {

@@ -1,0 +1,41 @@
+import BackofficeCore
+import Fluent
+import Foundation
+
+/// A stored ad payment entry. `name` and `url` are kept as typed (trimmed); the other text
+/// columns are derived from them on every write so the database can sort, search and find
+/// duplicates with plain indexed comparisons.
+final class AdPaymentEntry: Model, @unchecked Sendable {
+  static let schema = "ad_payments"
+
+  @ID(key: .id) var id: UUID?
+  @Parent(key: "user_id") var user: User
+  @Field(key: "name") var name: String
+  @Field(key: "url") var url: String
+  /// `AdPaymentOrdering.sortKey(name)`: the list's order and the name half of the search.
+  @Field(key: "sort_key") var sortKey: String
+  /// `SearchNormalizer.normalize(url)`: the URL half of the search.
+  @Field(key: "url_search") var urlSearch: String
+  /// `AdPaymentURL.duplicateKey(url)`: entries sharing it get the duplicate warning.
+  @Field(key: "url_key") var urlKey: String
+  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+  @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+  init() {}
+
+  init(userID: UUID, payment: AdPayment) {
+    self.$user.id = userID
+    apply(payment)
+  }
+
+  /// Sets the entry's values and everything derived from them.
+  func apply(_ payment: AdPayment) {
+    name = payment.name
+    url = payment.url
+    sortKey = AdPaymentOrdering.sortKey(payment.name)
+    urlSearch = SearchNormalizer.normalize(payment.url)
+    urlKey = AdPaymentURL.duplicateKey(payment.url)
+  }
+
+  var payment: AdPayment { AdPayment(name: name, url: url) }
+}

@@ -1,0 +1,96 @@
+import BackofficeCore
+import Foundation
+import SwiftCSV
+
+/// The CSV file of the ad payments area: writing the export and reading an upload. The
+/// column mapping and the row rules are Core's (`AdPaymentCSV`, `AdPaymentCSVRow`).
+enum AdPaymentCSVFile {
+  // MARK: export
+
+  /// A byte-order mark, the header and one line per entry, with CRLF line ends (RFC 4180). The
+  /// mark makes spreadsheet apps read names in any script as UTF-8.
+  static func export(_ entries: [AdPayment]) -> String {
+    var lines = [line(AdPaymentCSV.header)]
+    lines += entries.map { line(AdPaymentCSV.fields(for: $0)) }
+    return "\u{FEFF}" + lines.map { $0 + "\r\n" }.joined()
+  }
+
+  static func line(_ fields: [String]) -> String {
+    fields.map(quoted).joined(separator: ",")
+  }
+
+  /// A field in quotes (with inner quotes doubled) when it holds a separator, a quote or a line
+  /// break; as is otherwise.
+  static func quoted(_ field: String) -> String {
+    let special = field.unicodeScalars.contains { ",\"\r\n;".unicodeScalars.contains($0) }
+    guard special else { return field }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  static func filename(on date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    let day = String(
+      format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    return "ad-payments-\(day).csv"
+  }
+
+  // MARK: import
+
+  /// A read upload: the rows that make entries, and one line per row that does not.
+  struct Parsed: Equatable {
+    var payments: [AdPayment] = []
+    /// "Row 3: Name cannot be blank.", numbered as a spreadsheet shows them (the header is
+    /// row 1).
+    var problems: [String] = []
+  }
+
+  /// Why a file could not be read at all.
+  enum ReadError: Error, Equatable {
+    case notText
+    case notCSV
+    case missingHeader
+    case noRows
+
+    var message: String {
+      switch self {
+      case .notText:
+        "The file is not UTF-8 text. Save it as \u{201C}CSV UTF-8\u{201D} and try again."
+      case .notCSV: "The file is not valid CSV: check the quotes around fields."
+      case .missingHeader: AdPaymentCSV.missingHeaderMessage
+      case .noRows: "The file has no payments below the header row."
+      }
+    }
+  }
+
+  static func read(_ data: Data) -> Result<Parsed, ReadError> {
+    guard let text = String(data: data, encoding: .utf8) else { return .failure(.notText) }
+    let csv: CSV<Enumerated>
+    do {
+      // Spreadsheets in many locales save with `;`; the header line tells which it is.
+      csv = try CSV<Enumerated>(
+        string: text, delimiter: CSVDelimiter.guessed(string: text), loadColumns: false)
+    } catch {
+      return .failure(.notCSV)
+    }
+    guard let columns = AdPaymentCSV.columns(inHeader: csv.header) else {
+      return .failure(.missingHeader)
+    }
+    var parsed = Parsed()
+    var seenRows = false
+    for (index, fields) in csv.rows.enumerated() {
+      // Blank lines (often one at the end) are not rows anyone meant to import.
+      if fields.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { continue }
+      seenRows = true
+      switch AdPaymentCSVRow(fields: fields, columns: columns).validate() {
+      case .success(let payment):
+        parsed.payments.append(payment)
+      case .failure(let error):
+        parsed.problems.append("Row \(index + 2): \(error.message)")
+      }
+    }
+    guard seenRows else { return .failure(.noRows) }
+    return .success(parsed)
+  }
+}

@@ -1,0 +1,99 @@
+import BackofficeCore
+import Fluent
+import FluentSQL
+import Foundation
+import SQLKit
+
+/// Every ad payment query, always scoped to one account. Pages and the API both go through
+/// here, so an entry of another account is simply never found.
+struct AdPaymentStore {
+  var db: any Database
+  var userID: UUID
+
+  /// One page of the list in name order, narrowed by `search` (name or URL, ignoring case and
+  /// accents), with the number of matching entries.
+  struct Slice {
+    var items: [AdPaymentEntry]
+    var total: Int
+  }
+
+  func list(search: String, page: Int, per: Int) async throws -> Slice {
+    let query = filtered(search: search)
+    let total = try await query.copy().count()
+    let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
+    guard !overflow, offset < total else { return Slice(items: [], total: total) }
+    let items = try await sorted(query).offset(offset).limit(per).all()
+    return Slice(items: items, total: total)
+  }
+
+  /// Every entry in name order (for the CSV export).
+  func all() async throws -> [AdPaymentEntry] {
+    try await sorted(scoped()).all()
+  }
+
+  func count() async throws -> Int {
+    try await scoped().count()
+  }
+
+  /// The entry with this id in this account; nil for another account's id, an unknown id or
+  /// text that is not an id at all.
+  func find(_ id: String?) async throws -> AdPaymentEntry? {
+    guard let id = id.flatMap(UUID.init(uuidString:)) else { return nil }
+    return try await scoped().filter(\.$id == id).first()
+  }
+
+  /// Other entries whose link is the same as `url` by `AdPaymentURL.duplicateKey`, in name
+  /// order. Only valid links are compared: a warning about a link that cannot be saved anyway
+  /// would be noise.
+  func sameURL(as url: String, excluding id: UUID? = nil, limit: Int = 5) async throws
+    -> [AdPaymentEntry]
+  {
+    guard !AdPaymentDraft(name: "", url: url).errors.contains(.invalidURL) else { return [] }
+    var query = scoped().filter(\.$urlKey == AdPaymentURL.duplicateKey(url))
+    if let id { query = query.filter(\.$id != id) }
+    return try await sorted(query).limit(limit).all()
+  }
+
+  private func scoped() -> QueryBuilder<AdPaymentEntry> {
+    AdPaymentEntry.query(on: db).filter(\.$user.$id == userID)
+  }
+
+  private func filtered(search: String) -> QueryBuilder<AdPaymentEntry> {
+    let needle = SearchNormalizer.normalize(search)
+    let query = scoped()
+    guard !needle.isEmpty else { return query }
+    return query.group(.or) { group in
+      group.filter(.sql(ContainsPattern(column: "sort_key", needle: needle)))
+      group.filter(.sql(ContainsPattern(column: "url_search", needle: needle)))
+    }
+  }
+
+  /// The order of `AdPaymentOrdering`: sort key, then the exact name, then input order.
+  private func sorted(_ query: QueryBuilder<AdPaymentEntry>) -> QueryBuilder<AdPaymentEntry> {
+    query.sort(\.$sortKey).sort(\.$name).sort(\.$createdAt).sort(\.$id)
+  }
+}
+
+/// `column LIKE '%needle%'` with `%`, `_` and `\` in the needle matched literally (URLs are full
+/// of `_` and `%`). Both sides are already folded by `SearchNormalizer`, so the comparison is
+/// the same on SQLite (case-insensitive LIKE) and PostgreSQL (case-sensitive LIKE).
+struct ContainsPattern: SQLExpression {
+  var column: String
+  var needle: String
+
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "\\" || character == "%" || character == "_" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+
+  func serialize(to serializer: inout SQLSerializer) {
+    SQLColumn(column, table: AdPaymentEntry.schema).serialize(to: &serializer)
+    serializer.write(" LIKE ")
+    SQLBind("%" + Self.escaped(needle) + "%").serialize(to: &serializer)
+    serializer.write(#" ESCAPE '\'"#)
+  }
+}

@@ -1,0 +1,443 @@
+import BackofficeCore
+import Foundation
+
+/// Another entry with the same link, for the duplicate warning.
+struct AdPaymentRef: Sendable, Equatable {
+  var id: UUID
+  var name: String
+
+  var href: String { Routes.adPaymentEdit.href(id: id) }
+}
+
+/// The warning shown after saving an entry whose link another entry already has.
+struct AdPaymentDuplicateNotice: Codable, Sendable, Equatable {
+  var savedName: String
+  var existingID: UUID
+  var existingName: String
+}
+
+/// "This link is already saved as …" with a link to the other entry; `id` lets the form's script
+/// find and refill it.
+func adPaymentDuplicateWarning(_ others: [AdPaymentRef], id: String? = nil) -> HTMLNode {
+  var attributes: [Attr] = [.class("flash ad-payment-warning"), .custom("role", "status")]
+  if let id { attributes.append(.id(id)) }
+  guard let first = others.first else {
+    return H.div(attributes + [.flag("hidden")], [])
+  }
+  var nodes: [HTMLNode] = [
+    H.text("This URL is already saved as "),
+    H.a(first.href, text: "\u{201C}\(first.name)\u{201D}"),
+  ]
+  if others.count > 1 {
+    nodes.append(H.text(" and \(others.count - 1) more"))
+  }
+  nodes.append(H.text(". You can still save it."))
+  return H.div(attributes, [H.el("p", [], nodes)])
+}
+
+// MARK: - list
+
+struct AdPaymentIndex: PageView {
+  struct Row: Sendable, Equatable {
+    var id: UUID
+    var name: String
+    var url: String
+  }
+
+  var rows: [Row]
+  var search: String = ""
+  var page: Int = 1
+  var pageCount: Int = 1
+  /// Entries matching the search (all entries when there is none).
+  var matching: Int
+  /// Entries in the account, to tell "nothing saved yet" from "nothing matches".
+  var accountTotal: Int
+  var duplicateNotice: AdPaymentDuplicateNotice? = nil
+
+  static let perPage = 50
+
+  var title: String { "Ad payments" }
+  var section: NavSection? { .adPayments }
+  var scripts: [String] { ["ad-payments.js"] }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("ad-payments-page")],
+      [
+        H.div(
+          [.class("page-head")],
+          [
+            H.h1("Ad payments"),
+            H.div(
+              [.class("page-actions")],
+              [
+                H.a(Routes.adPaymentNew.href(), [.class("button button-primary")], text: "Add"),
+                H.a(Routes.adPaymentImport.href(), [.class("button")], text: "Import CSV"),
+                accountTotal > 0
+                  ? H.a(
+                    Routes.adPaymentExport.href(), [.class("button"), .custom("download", "")],
+                    text: "Export CSV")
+                  : H.empty,
+              ]),
+          ]),
+        duplicateNotice.map(noticeNode) ?? H.empty,
+        accountTotal > 0 ? searchForm : H.empty,
+        H.div([.id("ad-payment-results"), .aria("live", "polite")], [results(context: context)]),
+      ])
+  }
+
+  func noticeNode(_ notice: AdPaymentDuplicateNotice) -> HTMLNode {
+    H.div(
+      [.class("flash ad-payment-warning"), .custom("role", "status")],
+      [
+        H.el(
+          "p", [],
+          [
+            H.text("\u{201C}\(notice.savedName)\u{201D} has the same URL as "),
+            H.a(
+              Routes.adPaymentEdit.href(id: notice.existingID),
+              text: "\u{201C}\(notice.existingName)\u{201D}"),
+            H.text("."),
+          ])
+      ])
+  }
+
+  var searchForm: HTMLNode {
+    H.el(
+      "form",
+      [
+        .custom("action", Routes.adPayments.href()), .custom("method", "get"),
+        .custom("role", "search"), .class("search-form"), .id("ad-payment-search"),
+      ],
+      [
+        H.el("label", [.custom("for", "ad-payment-q")], [H.text("Search by name or URL")]),
+        H.div(
+          [.class("search-row")],
+          [
+            H.void(
+              "input",
+              [
+                .type("search"), .id("ad-payment-q"), .name("q"), .value(search),
+                .custom("autocomplete", "off"), .custom("enterkeyhint", "search"),
+              ]),
+            H.button("Search", [.class("button")]),
+            search.isEmpty
+              ? H.empty
+              : H.a(Routes.adPayments.href(), [.class("button")], text: "Clear"),
+          ]),
+      ])
+  }
+
+  func results(context: PageContext) -> HTMLNode {
+    if accountTotal == 0 {
+      return emptyState(
+        title: "No payments added yet",
+        message: "Use the Add button to create your first payment entry",
+        action: H.a(Routes.adPaymentNew.href(), [.class("button button-primary")], text: "Add"))
+    }
+    if rows.isEmpty {
+      return H.div(
+        [.class("empty-state")],
+        [
+          H.h2(
+            search.isEmpty
+              ? "Nothing on this page" : "No payments match \u{201C}\(search)\u{201D}"),
+          H.p([], "Try another part of the name or the URL."),
+          H.a(Routes.adPayments.href(), [.class("button")], text: "Show all payments"),
+        ])
+    }
+    return H.group([
+      H.p([.class("muted list-count")], countText),
+      H.el(
+        "ul", [.class("ad-payment-list")],
+        rows.map { row in rowNode(row, context: context) }),
+      pagination,
+    ])
+  }
+
+  var countText: String {
+    let noun = matching == 1 ? "payment" : "payments"
+    if search.isEmpty { return "\(matching) \(noun)" }
+    return "\(matching) \(noun) match \u{201C}\(search)\u{201D}"
+  }
+
+  /// The list's own query, so a delete returns to the same search and page.
+  var listQuery: [String: String?] {
+    ["q": search.isEmpty ? nil : search, "page": page > 1 ? String(page) : nil]
+  }
+
+  func rowNode(_ row: Row, context: PageContext) -> HTMLNode {
+    let link: HTMLNode =
+      AdPaymentURL.isValid(row.url)
+      ? H.a(
+        row.url,
+        [
+          .class("ad-payment-url"), .custom("rel", "noopener noreferrer nofollow"),
+          .custom("target", "_blank"),
+        ], text: row.url)
+      : H.span([.class("ad-payment-url")], row.url)
+    return H.el(
+      "li", [.class("ad-payment-row"), .id("entry-\(row.id.uuidString.lowercased())")],
+      [
+        H.div(
+          [.class("ad-payment-main")],
+          [H.el("strong", [.class("ad-payment-name")], [H.text(row.name)]), link]),
+        H.div(
+          [.class("row-actions")],
+          [
+            H.a(
+              Routes.adPaymentEdit.href(id: row.id),
+              [.class("button"), .aria("label", "Edit \u{201C}\(row.name)\u{201D}")],
+              text: "Edit"),
+            confirmButton(
+              action: Routes.adPaymentDelete.href(id: row.id, query: listQuery),
+              csrf: context.csrf, label: "Delete",
+              confirm: "Delete \u{201C}\(row.name)\u{201D}? This cannot be undone.",
+              confirmLabel: "Yes, delete"),
+          ]),
+      ])
+  }
+
+  var pagination: HTMLNode {
+    guard pageCount > 1 else { return H.empty }
+    func href(_ number: Int) -> String {
+      Routes.adPayments.href(query: [
+        "q": search.isEmpty ? nil : search, "page": number > 1 ? String(number) : nil,
+      ])
+    }
+    var items: [HTMLNode] = []
+    if page > 1 {
+      items.append(
+        H.a(href(page - 1), [.class("button"), .custom("rel", "prev")], text: "Previous"))
+    }
+    var previous = 0
+    for number in Self.pageNumbers(current: page, count: pageCount) {
+      if number > previous + 1 { items.append(H.span([.class("page-gap")], "…")) }
+      if number == page {
+        items.append(
+          H.span([.class("button page-current"), .aria("current", "page")], String(number)))
+      } else {
+        items.append(
+          H.a(
+            href(number), [.class("button"), .aria("label", "Page \(number)")],
+            text: String(number)))
+      }
+      previous = number
+    }
+    if page < pageCount {
+      items.append(H.a(href(page + 1), [.class("button"), .custom("rel", "next")], text: "Next"))
+    }
+    return H.el("nav", [.class("pagination"), .aria("label", "Pages")], items)
+  }
+
+  /// The first and last page and the two on each side of the current one.
+  static func pageNumbers(current: Int, count: Int) -> [Int] {
+    let wanted = Set([1, count] + Array((current - 2)...(current + 2)))
+    return wanted.filter { (1...count).contains($0) }.sorted()
+  }
+}
+
+// MARK: - add and edit
+
+struct AdPaymentForm: PageView {
+  enum Mode: Sendable, Equatable {
+    case create
+    case edit(UUID)
+  }
+
+  var mode: Mode
+  var name: String = ""
+  var url: String = ""
+  var errors: [AdPaymentField: String] = [:]
+  /// A database failure, in the original app's words.
+  var formError: String? = nil
+  var sameURL: [AdPaymentRef] = []
+
+  var title: String {
+    switch mode {
+    case .create: "Add Payments"
+    case .edit: "Edit Ad Payment"
+    }
+  }
+  var section: NavSection? { .adPayments }
+  var scripts: [String] { ["ad-payments.js"] }
+
+  var action: String {
+    switch mode {
+    case .create: Routes.adPaymentCreate.href()
+    case .edit(let id): Routes.adPaymentUpdate.href(id: id)
+    }
+  }
+
+  var entryID: UUID? {
+    if case .edit(let id) = mode { return id }
+    return nil
+  }
+
+  func content(context: PageContext) -> HTMLNode {
+    // The first field with a problem gets the focus, in the order the rules are checked.
+    let firstInvalid = AdPaymentField.allCases.first { errors[$0] != nil }
+    var formAttributes: [Attr] = [
+      .class("stack"), .id("ad-payment-form"), .flag("novalidate"),
+      .data("check-url", Routes.adPaymentCheck.href()),
+    ]
+    if let entryID { formAttributes.append(.data("entry-id", entryID.uuidString.lowercased())) }
+    return H.div(
+      [.class("ad-payments-page")],
+      [
+        H.h1(title),
+        formError.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
+          ?? H.empty,
+        H.div(
+          [.class("card")],
+          [
+            postForm(
+              action: action, csrf: context.csrf, attributes: formAttributes,
+              [
+                FieldView(
+                  name: AdPaymentField.name.rawValue, label: "Name", value: name,
+                  error: errors[.name], required: true, autocomplete: "off",
+                  extra: firstInvalid == .name ? [.flag("autofocus")] : []
+                ).render(),
+                FieldView(
+                  name: AdPaymentField.url.rawValue, label: "URL", type: "url", value: url,
+                  error: errors[.url], hint: "For example https://www.example.com",
+                  required: true, autocomplete: "url",
+                  extra: [
+                    .custom("autocapitalize", "none"), .custom("spellcheck", "false"),
+                    .custom("inputmode", "url"),
+                  ] + (firstInvalid == .url ? [.flag("autofocus")] : [])
+                ).render(),
+                adPaymentDuplicateWarning(sameURL, id: "ad-payment-duplicate"),
+                H.div(
+                  [.class("form-actions")],
+                  [
+                    H.button("Save", [.class("button button-primary")]),
+                    H.a(Routes.adPayments.href(), [.class("button")], text: "Cancel"),
+                  ]),
+              ])
+          ]),
+        deleteSection(context: context),
+      ])
+  }
+
+  func deleteSection(context: PageContext) -> HTMLNode {
+    guard let entryID else { return H.empty }
+    return H.div(
+      [.class("danger-zone")],
+      [
+        confirmButton(
+          action: Routes.adPaymentDelete.href(id: entryID), csrf: context.csrf,
+          label: "Delete this payment",
+          confirm: "Delete \u{201C}\(name)\u{201D}? This cannot be undone.",
+          confirmLabel: "Yes, delete")
+      ])
+  }
+}
+
+// MARK: - import
+
+struct AdPaymentImportForm: PageView {
+  /// What happened to the last upload.
+  enum Outcome: Sendable, Equatable {
+    /// Nothing was imported: the file could not be read, or rows had errors.
+    case refused(message: String, rows: [String])
+    /// The valid rows were imported and the listed rows skipped.
+    case partial(imported: Int, skipped: [String])
+  }
+
+  var outcome: Outcome? = nil
+  var skipInvalid: Bool = false
+
+  static let shownProblems = 100
+
+  var title: String { "Import ad payments" }
+  var section: NavSection? { .adPayments }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("ad-payments-page")],
+      [
+        H.h1("Import ad payments"),
+        outcome.map(outcomeNode) ?? H.empty,
+        H.div(
+          [.class("card")],
+          [
+            H.p(
+              [],
+              "Upload a CSV file with a header row and one payment per row. The columns name and "
+                + "url are required (in any order; other columns are ignored):"),
+            H.el(
+              "pre", [.class("csv-sample")],
+              [H.text("name,url\nSpring campaign,https://www.example.com/spring\n")]),
+            H.p(
+              [.class("hint")],
+              "Every row is checked like the Add form. Comma, semicolon and tab separated files "
+                + "saved as UTF-8 are read."),
+            postForm(
+              action: Routes.adPaymentImportSubmit.href(), csrf: context.csrf,
+              attributes: [.class("stack")], multipart: true,
+              [
+                FieldView(
+                  name: "file", label: "CSV file", type: "file", required: true,
+                  extra: [.custom("accept", ".csv,text/csv")]
+                ).render(),
+                H.div(
+                  [.class("field-check")],
+                  [
+                    H.void(
+                      "input",
+                      [.type("checkbox"), .id("field-skip-invalid"), .name("skip_invalid")]
+                        + [.value("on")] + (skipInvalid ? [.flag("checked")] : [])
+                        + [.aria("describedby", "field-skip-invalid-hint")]),
+                    H.el(
+                      "label", [.custom("for", "field-skip-invalid")],
+                      [H.text("Skip rows with errors")]),
+                    H.p(
+                      [.class("hint"), .id("field-skip-invalid-hint")],
+                      "Import the valid rows and list the others. Without this, a file with any "
+                        + "error imports nothing."),
+                  ]),
+                H.div(
+                  [.class("form-actions")],
+                  [
+                    H.button("Import", [.class("button button-primary")]),
+                    H.a(Routes.adPayments.href(), [.class("button")], text: "Cancel"),
+                  ]),
+              ]),
+          ]),
+      ])
+  }
+
+  func outcomeNode(_ outcome: Outcome) -> HTMLNode {
+    switch outcome {
+    case .refused(let message, let rows):
+      return H.div(
+        [.class("form-error import-report"), .custom("role", "alert")],
+        [H.p([], message), problemList(rows)])
+    case .partial(let imported, let skipped):
+      return H.div(
+        [.class("flash flash-success import-report"), .custom("role", "status")],
+        [
+          H.p(
+            [],
+            "Imported \(imported) payment\(imported == 1 ? "" : "s"). "
+              + "Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") with errors:"),
+          problemList(skipped),
+          H.a(Routes.adPayments.href(), text: "Go to the list"),
+        ])
+    }
+  }
+
+  func problemList(_ rows: [String]) -> HTMLNode {
+    guard !rows.isEmpty else { return H.empty }
+    let shown = rows.prefix(Self.shownProblems).map { H.text($0) }
+    var items = H.ul([.class("problem-list")], Array(shown))
+    if rows.count > Self.shownProblems {
+      items = H.group([
+        items, H.p([], "…and \(rows.count - Self.shownProblems) more rows with errors."),
+      ])
+    }
+    return items
+  }
+}

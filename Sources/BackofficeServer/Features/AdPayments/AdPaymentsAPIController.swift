@@ -1,0 +1,186 @@
+import BackofficeCore
+import Fluent
+import Vapor
+
+/// `/api/v1/ad-payments`: the same entries, rules and messages as the pages, as JSON.
+struct AdPaymentsAPIController: RouteCollection {
+  static let defaultPer = 50
+  static let maxPer = 100
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.apiAdPayments, use: list)
+    routes.on(Routes.apiAdPaymentCreate, use: create)
+    routes.on(Routes.apiAdPayment, use: get)
+    routes.on(Routes.apiAdPaymentUpdate, use: update)
+    routes.on(Routes.apiAdPaymentDelete, use: delete)
+  }
+
+  // MARK: bodies
+
+  struct Entry: Codable, Equatable {
+    var id: UUID
+    var name: String
+    var url: String
+    var createdAt: Date?
+    var updatedAt: Date?
+  }
+
+  /// One entry with the other entries that have the same link (the form's duplicate warning).
+  struct EntryDetail: Codable, Equatable {
+    var id: UUID
+    var name: String
+    var url: String
+    var createdAt: Date?
+    var updatedAt: Date?
+    var sameUrl: [Ref]
+  }
+
+  struct Ref: Codable, Equatable {
+    var id: UUID
+    var name: String
+    var url: String
+  }
+
+  struct EntryList: Codable {
+    var items: [Entry]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  /// Missing fields count as empty, so they get the same messages as a blank form field.
+  struct Input: Decodable {
+    var name: String?
+    var url: String?
+  }
+
+  // MARK: handlers
+
+  @Sendable func list(req: Request) async throws -> Response {
+    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    var problems: [String: String] = [:]
+    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
+    let per = number(
+      req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+
+    let items: [AdPaymentEntry]
+    let total: Int
+    if let sameURL = req.query[String.self, at: "same_url"] {
+      // Few by nature (one account's duplicates of one link), so one page holds them all.
+      let others = try await store.sameURL(as: sameURL, limit: Self.maxPer)
+      items = page == 1 ? Array(others.prefix(per)) : []
+      total = others.count
+    } else {
+      let slice = try await store.list(
+        search: req.query[String.self, at: "q"] ?? "", page: page, per: per)
+      items = slice.items
+      total = slice.total
+    }
+    return try APIResponse.json(
+      EntryList(items: items.compactMap(entry), page: page, per: per, total: total))
+  }
+
+  @Sendable func get(req: Request) async throws -> Response {
+    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    guard let found = try await store.find(req.parameters.get("entryID")) else {
+      throw APIError.notFound
+    }
+    return try APIResponse.json(try await detail(found, store: store))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let payment = try validated(req)
+    let created = AdPaymentEntry(userID: store.userID, payment: payment)
+    do {
+      try await created.create(on: req.db)
+    } catch {
+      req.logger.report(error: error)
+      throw Self.writeFailed(AdPaymentsController.saveFailed)
+    }
+    let response = try APIResponse.json(try await detail(created, store: store), status: .created)
+    if let id = created.id {
+      response.headers.replaceOrAdd(name: .location, value: Routes.apiAdPayment.href(id: id))
+    }
+    return response
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    guard let found = try await store.find(req.parameters.get("entryID")) else {
+      throw APIError.notFound
+    }
+    found.apply(try validated(req))
+    do {
+      try await found.save(on: req.db)
+    } catch {
+      req.logger.report(error: error)
+      throw Self.writeFailed(AdPaymentsController.updateFailed)
+    }
+    return try APIResponse.json(try await detail(found, store: store))
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    guard let found = try await store.find(req.parameters.get("entryID")) else {
+      throw APIError.notFound
+    }
+    try await found.delete(on: req.db)
+    return Response(status: .noContent)
+  }
+
+  // MARK: helpers
+
+  /// The request body as a valid entry, or a 422 naming every failing field with Core's message.
+  func validated(_ req: Request) throws -> AdPayment {
+    let input = try req.content.decode(Input.self, using: JSONDecoder.api)
+    let draft = AdPaymentDraft(name: input.name ?? "", url: input.url ?? "")
+    switch draft.validate() {
+    case .success(let payment):
+      return payment
+    case .failure:
+      throw APIError.validation(
+        Dictionary(uniqueKeysWithValues: draft.fieldErrors.map { ($0.key.rawValue, $0.value) }))
+    }
+  }
+
+  static func writeFailed(_ message: String) -> APIError {
+    APIError(.internalServerError, code: "save_failed", message: message)
+  }
+
+  func entry(_ model: AdPaymentEntry) -> Entry? {
+    model.id.map {
+      Entry(
+        id: $0, name: model.name, url: model.url, createdAt: model.createdAt,
+        updatedAt: model.updatedAt)
+    }
+  }
+
+  func detail(_ model: AdPaymentEntry, store: AdPaymentStore) async throws -> EntryDetail {
+    let id = try model.requireID()
+    let others = try await store.sameURL(as: model.url, excluding: id)
+    return EntryDetail(
+      id: id, name: model.name, url: model.url, createdAt: model.createdAt,
+      updatedAt: model.updatedAt,
+      sameUrl: others.compactMap { other in
+        other.id.map { Ref(id: $0, name: other.name, url: other.url) }
+      })
+  }
+
+  /// A whole-number query parameter within `range`; a problem is added for anything else.
+  func number(
+    _ req: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>,
+    into problems: inout [String: String]
+  ) -> Int {
+    guard let raw = req.query[String.self, at: name] else { return fallback }
+    guard let value = Int(raw), range.contains(value) else {
+      problems[name] =
+        range.upperBound == Int.max
+        ? "Use a whole number of \(range.lowerBound) or more."
+        : "Use a whole number from \(range.lowerBound) to \(range.upperBound)."
+      return fallback
+    }
+    return value
+  }
+}

@@ -1,0 +1,277 @@
+import BackofficeCore
+import Fluent
+import Vapor
+
+/// The ad payments pages: list with search, add, edit, delete, CSV export and import, and the
+/// small JSON check the form's script asks while someone types.
+struct AdPaymentsController: RouteCollection {
+  static let saveFailed = "Failed to save payment. Please try again."
+  static let updateFailed = "Failed to update payment. Please try again."
+  static let importFailed = "Failed to import payments. Please try again."
+  /// Session key of the duplicate warning shown on the page after a save.
+  static let noticeKey = "ad_payments.duplicate"
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.adPayments, use: index)
+    routes.on(Routes.adPaymentNew, use: new)
+    routes.on(Routes.adPaymentCreate, use: create)
+    routes.on(Routes.adPaymentEdit, use: edit)
+    routes.on(Routes.adPaymentUpdate, use: update)
+    routes.on(Routes.adPaymentDelete, use: delete)
+    routes.on(Routes.adPaymentCheck, use: check)
+    routes.on(Routes.adPaymentExport, use: export)
+    routes.on(Routes.adPaymentImport, use: importForm)
+    routes.on(Routes.adPaymentImportSubmit, use: importUpload)
+  }
+
+  func store(_ req: Request) throws -> AdPaymentStore {
+    AdPaymentStore(db: req.db, userID: try req.userID)
+  }
+
+  // MARK: list
+
+  @Sendable func index(req: Request) async throws -> Response {
+    let store = try store(req)
+    let search = req.query[String.self, at: "q"] ?? ""
+    let requested = req.query[Int.self, at: "page"] ?? 1
+    let per = AdPaymentIndex.perPage
+    let accountTotal = try await store.count()
+    var slice = try await store.list(search: search, page: max(1, requested), per: per)
+    let pageCount = max(1, (slice.total + per - 1) / per)
+    // A page past the end (an old link after deletes) shows the last page instead.
+    let page = min(max(1, requested), pageCount)
+    if page != max(1, requested) {
+      slice = try await store.list(search: search, page: page, per: per)
+    }
+    let view = AdPaymentIndex(
+      rows: slice.items.compactMap { entry in
+        entry.id.map { AdPaymentIndex.Row(id: $0, name: entry.name, url: entry.url) }
+      },
+      search: search, page: page, pageCount: pageCount, matching: slice.total,
+      accountTotal: accountTotal, duplicateNotice: takeNotice(req))
+    return req.page(view)
+  }
+
+  // MARK: add and edit
+
+  struct EntryForm: Content {
+    var name: String?
+    var url: String?
+  }
+
+  @Sendable func new(req: Request) async throws -> Response {
+    req.page(AdPaymentForm(mode: .create))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let store = try store(req)
+    let form = try req.content.decode(EntryForm.self)
+    let draft = AdPaymentDraft(name: form.name ?? "", url: form.url ?? "")
+    var view = AdPaymentForm(mode: .create, name: draft.name, url: draft.url)
+    let payment: AdPayment
+    switch draft.validate() {
+    case .failure:
+      view.errors = draft.fieldErrors
+      view.sameURL = try await refs(store.sameURL(as: draft.url))
+      return req.page(view, status: .unprocessableEntity)
+    case .success(let valid):
+      payment = valid
+    }
+    let entry = AdPaymentEntry(userID: store.userID, payment: payment)
+    do {
+      try await entry.create(on: req.db)
+    } catch {
+      req.logger.report(error: error)
+      view.formError = Self.saveFailed
+      return req.page(view, status: .internalServerError)
+    }
+    await remember(duplicateOf: entry, store: store, req: req)
+    req.flash(.success, "Payment \u{201C}\(payment.name)\u{201D} saved.")
+    return req.redirect(to: Routes.adPayments.href())
+  }
+
+  @Sendable func edit(req: Request) async throws -> Response {
+    let store = try store(req)
+    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
+    else { throw Abort(.notFound) }
+    let others = try await store.sameURL(as: entry.url, excluding: id)
+    return req.page(
+      AdPaymentForm(mode: .edit(id), name: entry.name, url: entry.url, sameURL: refs(others)))
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let store = try store(req)
+    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
+    else { throw Abort(.notFound) }
+    let form = try req.content.decode(EntryForm.self)
+    let draft = AdPaymentDraft(name: form.name ?? "", url: form.url ?? "")
+    var view = AdPaymentForm(mode: .edit(id), name: draft.name, url: draft.url)
+    let payment: AdPayment
+    switch draft.validate() {
+    case .failure:
+      view.errors = draft.fieldErrors
+      view.sameURL = try await refs(store.sameURL(as: draft.url, excluding: id))
+      return req.page(view, status: .unprocessableEntity)
+    case .success(let valid):
+      payment = valid
+    }
+    entry.apply(payment)
+    do {
+      try await entry.save(on: req.db)
+    } catch {
+      req.logger.report(error: error)
+      view.formError = Self.updateFailed
+      return req.page(view, status: .internalServerError)
+    }
+    await remember(duplicateOf: entry, store: store, req: req)
+    req.flash(.success, "Payment \u{201C}\(payment.name)\u{201D} updated.")
+    return req.redirect(to: Routes.adPayments.href())
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let store = try store(req)
+    guard let entry = try await store.find(req.parameters.get("entryID")) else {
+      throw Abort(.notFound)
+    }
+    try await entry.delete(on: req.db)
+    req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
+    // Back to the list the delete was made from (its search and page), when there was one.
+    let search = req.query[String.self, at: "q"]
+    let page = req.query[Int.self, at: "page"].flatMap { $0 > 1 ? String($0) : nil }
+    return req.redirect(to: Routes.adPayments.href(query: ["q": search, "page": page]))
+  }
+
+  // MARK: live check
+
+  struct CheckResult: Content {
+    struct Other: Codable {
+      var id: UUID
+      var name: String
+      var href: String
+    }
+    /// Every failing field with Core's message (empty when the draft is valid).
+    var fields: [String: String]
+    var sameUrl: [Other]
+  }
+
+  /// What saving `name` and `url` would say, without saving: the form's script shows the
+  /// messages as fields are left, so the browser never needs its own copy of the rules.
+  @Sendable func check(req: Request) async throws -> Response {
+    let store = try store(req)
+    let draft = AdPaymentDraft(
+      name: req.query[String.self, at: "name"] ?? "", url: req.query[String.self, at: "url"] ?? "")
+    let excluding = req.query[String.self, at: "id"].flatMap(UUID.init(uuidString:))
+    let others = try await store.sameURL(as: draft.url, excluding: excluding)
+    let result = CheckResult(
+      fields: Dictionary(
+        uniqueKeysWithValues: draft.fieldErrors.map { ($0.key.rawValue, $0.value) }),
+      sameUrl: refs(others).map { CheckResult.Other(id: $0.id, name: $0.name, href: $0.href) })
+    let response = try APIResponse.json(result)
+    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    return response
+  }
+
+  // MARK: CSV
+
+  @Sendable func export(req: Request) async throws -> Response {
+    let entries = try await store(req).all()
+    let csv = AdPaymentCSVFile.export(entries.map(\.payment))
+    let response = Response(status: .ok, body: .init(string: csv))
+    response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
+    response.headers.replaceOrAdd(
+      name: .contentDisposition,
+      value: "attachment; filename=\"\(AdPaymentCSVFile.filename(on: req.now))\"")
+    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    return response
+  }
+
+  @Sendable func importForm(req: Request) async throws -> Response {
+    req.page(AdPaymentImportForm())
+  }
+
+  struct ImportUpload: Content {
+    var file: File?
+    var skipInvalid: String?
+
+    enum CodingKeys: String, CodingKey {
+      case file
+      case skipInvalid = "skip_invalid"
+    }
+  }
+
+  @Sendable func importUpload(req: Request) async throws -> Response {
+    let store = try store(req)
+    let upload = try? req.content.decode(ImportUpload.self)
+    let skip = upload?.skipInvalid.map { !$0.isEmpty } ?? false
+    func refuse(_ message: String, rows: [String] = []) -> Response {
+      req.page(
+        AdPaymentImportForm(outcome: .refused(message: message, rows: rows), skipInvalid: skip),
+        status: .unprocessableEntity)
+    }
+    guard let file = upload?.file, file.data.readableBytes > 0 else {
+      return refuse("Choose a CSV file to import.")
+    }
+    let parsed: AdPaymentCSVFile.Parsed
+    switch AdPaymentCSVFile.read(Data(file.data.readableBytesView)) {
+    case .failure(let error): return refuse(error.message)
+    case .success(let value): parsed = value
+    }
+    if !parsed.problems.isEmpty && !skip {
+      return refuse(
+        "Nothing was imported. Fix these rows, or tick \u{201C}Skip rows with errors\u{201D}:",
+        rows: parsed.problems)
+    }
+    if parsed.payments.isEmpty {
+      return refuse("Nothing was imported: no row is valid.", rows: parsed.problems)
+    }
+    do {
+      let userID = store.userID
+      let payments = parsed.payments
+      // One transaction: a failure part-way leaves the account as it was.
+      try await req.db.transaction { db in
+        for payment in payments {
+          try await AdPaymentEntry(userID: userID, payment: payment).create(on: db)
+        }
+      }
+    } catch {
+      req.logger.report(error: error)
+      let view = AdPaymentImportForm(
+        outcome: .refused(message: Self.importFailed, rows: []), skipInvalid: skip)
+      return req.page(view, status: .internalServerError)
+    }
+    let count = parsed.payments.count
+    if parsed.problems.isEmpty {
+      req.flash(.success, "Imported \(count) payment\(count == 1 ? "" : "s").")
+      return req.redirect(to: Routes.adPayments.href())
+    }
+    return req.page(
+      AdPaymentImportForm(
+        outcome: .partial(imported: count, skipped: parsed.problems), skipInvalid: skip))
+  }
+
+  // MARK: helpers
+
+  func refs(_ entries: [AdPaymentEntry]) -> [AdPaymentRef] {
+    entries.compactMap { entry in entry.id.map { AdPaymentRef(id: $0, name: entry.name) } }
+  }
+
+  /// Keeps the duplicate warning for the next page. A failed lookup only loses the warning:
+  /// the entry is saved either way.
+  func remember(duplicateOf entry: AdPaymentEntry, store: AdPaymentStore, req: Request) async {
+    guard let id = entry.id,
+      let other = try? await store.sameURL(as: entry.url, excluding: id, limit: 1).first,
+      let otherID = other.id
+    else { return }
+    let notice = AdPaymentDuplicateNotice(
+      savedName: entry.name, existingID: otherID, existingName: other.name)
+    if let data = try? JSONEncoder().encode(notice) {
+      req.session.data[Self.noticeKey] = String(decoding: data, as: UTF8.self)
+    }
+  }
+
+  func takeNotice(_ req: Request) -> AdPaymentDuplicateNotice? {
+    guard req.hasSession, let raw = req.session.data[Self.noticeKey] else { return nil }
+    req.session.data[Self.noticeKey] = nil
+    return try? JSONDecoder().decode(AdPaymentDuplicateNotice.self, from: Data(raw.utf8))
+  }
+}
