@@ -160,6 +160,29 @@ struct SwipeCompatibleAPITests {
     }
   }
 
+  @Test func keyProblemsAreAnsweredInSwipesShape() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let malformed = try await Self.add(
+        client, token: token, Self.fields, headers: ["Idempotency-Key": "not ok"])
+      #expect(malformed.status == .badRequest)
+      #expect(try malformed.json()["success"] as? Bool == false)
+      #expect(malformed.productErrorCode == "invalid_idempotency_key")
+
+      try await Self.add(client, token: token, Self.fields, headers: ["Idempotency-Key": "k"])
+      var other = Self.fields
+      other[0] = .text("product_name", "Another app")
+      let reused = try await Self.add(
+        client, token: token, other, headers: ["Idempotency-Key": "k"])
+      #expect(reused.status == .conflict)
+      #expect(try reused.json()["success"] as? Bool == false)
+      #expect(reused.productErrorCode == "idempotency_key_reused")
+      #expect(try await ProductRecord.query(on: t.db).count() == 1)
+    }
+  }
+
   @Test func numbersAreNeverReused() async throws {
     try await withApp { t in
       let client = t.client()

@@ -47,7 +47,12 @@ struct SwipeAPIController: RouteCollection {
 
   @Sendable func add(req: Request) async throws -> Response {
     let userID = try req.userID
-    let key = try IdempotencyKey.read(req)
+    let key: String?
+    do {
+      key = try IdempotencyKey.read(req)
+    } catch let error as APIError {
+      return Self.failure(error)
+    }
     let form: AddForm
     do {
       form = try req.content.decode(AddForm.self)
@@ -94,18 +99,25 @@ struct SwipeAPIController: RouteCollection {
     ])
     let base = req.publicBaseURL
     let checkedPhoto = photo
-    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
-      key: key, fingerprint: fingerprint
-    ) { db in
-      let record = try await ProductStore(db: db, userID: userID).create(
-        product, photo: checkedPhoto)
-      let body = SwipeJSON.addResponse(
-        SwipeAddResponse(
-          productID: record.number,
-          productDetails: SwipeProduct(record.product, imageURL: Self.imageURL(record, base: base)))
-      )
-      return StoredAnswer(
-        status: .ok, contentType: "application/json; charset=utf-8", body: Data(body.utf8))
+    let outcome: IdempotencyStore.Outcome
+    do {
+      outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+        key: key, fingerprint: fingerprint
+      ) { db in
+        let record = try await ProductStore(db: db, userID: userID).create(
+          product, photo: checkedPhoto)
+        let body = SwipeJSON.addResponse(
+          SwipeAddResponse(
+            productID: record.number,
+            productDetails: SwipeProduct(
+              record.product, imageURL: Self.imageURL(record, base: base)))
+        )
+        return StoredAnswer(
+          status: .ok, contentType: "application/json; charset=utf-8", body: Data(body.utf8))
+      }
+    } catch let error as APIError {
+      // The same key with another request: answered in Swipe's shape like every refusal.
+      return Self.failure(error)
     }
     return outcome.answer.response(replayed: outcome.replayed)
   }
