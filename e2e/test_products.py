@@ -282,6 +282,8 @@ def test_offline_products_wait_in_the_outbox_and_sync_once(
     sign_up(page, base_url)
     page.goto(base_url + "/products/new")
     fill_product(page, "Online first", "Stock", "10", "0")
+    page.get_by_label("Photo (optional)").set_input_files(str(png_file(300, 300, "square.png")))
+    expect(page.locator("#photo-crop-canvas")).to_be_visible()
     page.get_by_role("button", name="Upload Product").click()
     wait_for_path(page, "/products")
     wait_for_service_worker(page)
@@ -310,7 +312,13 @@ def test_offline_products_wait_in_the_outbox_and_sync_once(
     expect(outbox).to_contain_text("You are offline.")
     expect(outbox.get_by_text("Offline kettle")).to_be_visible()
     expect(outbox.get_by_text("Offline mug")).to_be_visible()
-    expect(page.locator(".product-card").filter(has_text="Online first")).to_be_visible()
+    online_first = page.locator(".product-card").filter(has_text="Online first")
+    expect(online_first).to_be_visible()
+    # Its photo comes from the service worker's cache.
+    page.wait_for_function(
+        "img => img.complete && img.naturalWidth > 0",
+        arg=online_first.locator("img").element_handle(),
+    )
     shot(page, "products-offline-listing-phone")
     names = [p["name"] for p in server_products(context, base_url)]
     assert names == ["Online first"], names
@@ -386,3 +394,46 @@ def test_a_refused_offline_product_can_be_fixed(
     refusals = [e for e in console_errors if "/api/v1/products answered 422" in e]
     assert len(refusals) == 2, console_errors
     assert only_offline_errors(console_errors, ("/api/v1/products answered 422",)) == []
+
+
+def test_a_late_search_answer_never_replaces_a_newer_one(browser, base_url: str) -> None:
+    """The first search is held back by the network; the newer one answers first. The list
+    must show the newer answer only. (Service workers are blocked in this context so the test
+    can delay requests; the page itself does the debouncing and ordering.)"""
+    context = browser.new_context(service_workers="block", locale="en-US")
+    try:
+        page = context.new_page()
+        sign_up(page, base_url)
+        page.goto(base_url + "/products")
+        token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+        for name in ("Nord CE 3 Lite", "Nokia 3310", "Pixel 8"):
+            response = page.request.post(
+                base_url + "/api/v1/products",
+                data=json.dumps({"name": name, "type": "Phone", "price": "10", "tax": "5"}),
+                headers={"Content-Type": "application/json", "X-CSRF-Token": token or ""},
+            )
+            assert response.status == 201, response.text()
+        page.goto(base_url + "/products")
+
+        held: list = []
+
+        def hold_first(route) -> None:
+            if "q=n&" in route.request.url and not held:
+                held.append(route)  # answered later, after the newer search
+            else:
+                route.continue_()
+
+        page.route("**/api/v1/products?*", hold_first)
+        box = page.get_by_placeholder("Search for what you are looking..")
+        box.press_sequentially("n")
+        page.wait_for_timeout(450)  # the pause sends "n", which the network holds
+        assert len(held) == 1
+        box.press_sequentially("ok", delay=40)
+        overlay = page.locator("#product-search-results")
+        expect(overlay.get_by_text("Nokia 3310")).to_be_visible()
+        held[0].continue_()  # the stale answer (Nord and Nokia) arrives last
+        page.wait_for_timeout(500)
+        expect(overlay.get_by_text("Nord CE 3 Lite")).to_have_count(0)
+        expect(overlay.locator(".search-item")).to_have_count(1)
+    finally:
+        context.close()
