@@ -62,12 +62,12 @@ struct FundraiserChart {
   /// Drawn as a dashed line when known.
   var goal: Decimal?
 
-  static let width = 640.0
-  static let height = 220.0
+  static let width = 480.0
+  static let height = 200.0
   static let maxPoints = 200
   private static let left = 12.0
   private static let right = 12.0
-  private static let top = 28.0
+  private static let top = 30.0
   private static let bottom = 30.0
 
   /// Keeps the last point of each of `maxPoints` equal time buckets, so a long history stays a
@@ -118,7 +118,7 @@ struct FundraiserChart {
         + " x2=\"\(n(Self.width - Self.right))\" y2=\"\(n(y(goalValue)))\"/>"
       svg +=
         "<text class=\"fr-chart-label\" x=\"\(n(Self.width - Self.right))\""
-        + " y=\"\(n(y(goalValue) - 6))\" text-anchor=\"end\">"
+        + " y=\"\(n(max(16, y(goalValue) - 6)))\" text-anchor=\"end\">"
         + H.escapeText("Ціль: \(FundraiserFormat.amount(goal ?? 0))") + "</text>"
     }
     let coordinates = zip(points, values).map { point, value in
@@ -139,7 +139,7 @@ struct FundraiserChart {
       }
     }
     svg +=
-      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"18\">"
+      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"20\">"
       + H.escapeText(FundraiserFormat.amount(last.amount)) + "</text>"
     svg +=
       "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"\(n(Self.height - 8))\">"

@@ -326,7 +326,9 @@ struct FundraiserShow: PageView {
           "figure", [.class("fr-chart-figure")],
           [
             H.raw(chart.render()),
-            H.el("figcaption", [.class("muted small")], [H.text("Зібрано за весь час")]),
+            H.el(
+              "figcaption", [.class("muted small")],
+              [H.text("Зібрано за останні \(Int(FundraisersController.chartDays)) днів")]),
           ]))
     }
     if !recent.isEmpty {
