@@ -1,0 +1,204 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+@Suite("Ad payments: CSV export and import")
+struct AdPaymentCSVTests {
+  @Test func exportWritesEveryEntryInNameOrderAsADownload() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.addAdPayment(
+        name: "beta, \"quoted\"", url: "https://b.example.com/?a=1,2", db: t.db)
+      try await client.addAdPayment(name: "Alpha", url: "https://a.example.com", db: t.db)
+      try await client.addAdPayment(name: "=SUM(A1)", url: "https://f.example.com", db: t.db)
+      let response = try await client.get("/ad-payments/export.csv")
+      #expect(response.status == .ok)
+      #expect(response.headers.first(name: .contentType) == "text/csv; charset=utf-8")
+      #expect(
+        response.headers.first(name: .contentDisposition)
+          == #"attachment; filename="ad-payments-2026-09-21.csv""#)
+      #expect(
+        response.body
+          == "\u{FEFF}name,url\r\n'=SUM(A1),https://f.example.com\r\nAlpha,https://a.example.com\r\n"
+          + "\"beta, \"\"quoted\"\"\",\"https://b.example.com/?a=1,2\"\r\n")
+    }
+  }
+
+  @Test func exportThenImportGivesBackTheSameEntries() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let originals = [
+        ("Crème, \"brûlée\"", "https://приклад.укр/шлях"), ("+380 ads", "https://a.example.com"),
+        ("Line\nbreak", "https://b.example.com"),
+      ]
+      let userID = try #require(try await User.query(on: t.db).first()?.id)
+      for (name, url) in originals {
+        try await AdPaymentEntry(userID: userID, payment: AdPayment(name: name, url: url))
+          .create(on: t.db)
+      }
+      let csv = try await client.get("/ad-payments/export.csv").body
+      try await AdPaymentEntry.query(on: t.db).delete()
+      try await client.get("/ad-payments/import")
+      let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
+      #expect(response.status == .seeOther, "\(response.body)")
+      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      #expect(
+        Set(entries.map { "\($0.name)|\($0.url)" })
+          == Set(originals.map { "\($0.0)|\($0.1)" }))
+    }
+  }
+
+  @Test func importAddsValidRowsWithTheFormsRules() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let page = try await client.get("/ad-payments/import")
+      #expect(page.status == .ok)
+      #expect(page.body.contains(#"enctype="multipart/form-data""#))
+      #expect(page.body.contains("Skip rows with errors"))
+      let csv =
+        "URL;Name;Notes\r\n https://one.example.com ;  One  ;x\r\n\r\nhttps://two.example.com;Two;\r\n"
+      let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
+      #expect(response.status == .seeOther)
+      #expect(response.location == "/ad-payments")
+      let list = try await client.get("/ad-payments")
+      #expect(list.body.contains("Imported 2 payments."))
+      #expect(list.listedNames == ["One", "Two"])
+      let one = try #require(
+        try await AdPaymentEntry.query(on: t.db).filter(\.$name == "One").first())
+      #expect(one.url == "https://one.example.com")
+      #expect(one.sortKey == "one")
+    }
+  }
+
+  @Test func anyBadRowImportsNothingAndListsEveryProblem() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/ad-payments/import")
+      let csv = """
+        name,url
+        Good,https://good.example.com
+        ,http://google
+        Fine,https://fine.example.com
+        Bad link,ftp://x.com
+        ,
+        """
+      let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
+      #expect(response.status == .unprocessableEntity)
+      #expect(response.body.contains("Nothing was imported."))
+      #expect(
+        response.body.contains(
+          "<li>Row 3: Name cannot be blank. Please enter a valid URL (e.g., https://www.example.com)</li>"
+        ))
+      #expect(
+        response.body.contains(
+          "<li>Row 5: Please enter a valid URL (e.g., https://www.example.com)</li>"))
+      #expect(!response.body.contains("Row 6"), "an empty row is skipped, not reported")
+      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+    }
+  }
+
+  @Test func skippingBadRowsImportsTheRestAndReportsThem() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/ad-payments/import")
+      let csv = "name,url\nGood,https://good.example.com\n   ,https://blank.example.com\n"
+      let response = try await client.upload(
+        "/ad-payments/import", file: Data(csv.utf8), fields: [("skip_invalid", "on")])
+      #expect(response.status == .ok)
+      #expect(response.body.contains("Imported 1 payment. Skipped 1 row with errors:"))
+      #expect(response.body.contains("<li>Row 3: Name cannot be blank.</li>"))
+      #expect(response.body.contains(#"name="skip_invalid" value="on" checked"#))
+      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      #expect(entries.map(\.name) == ["Good"])
+
+      let allBad = try await client.upload(
+        "/ad-payments/import", file: Data("name,url\nx,http://test\n".utf8),
+        fields: [("skip_invalid", "on")])
+      #expect(allBad.status == .unprocessableEntity)
+      #expect(allBad.body.contains("no row is valid"))
+    }
+  }
+
+  @Test(arguments: [
+    ("", "Choose a CSV file to import."),
+    ("title,link\nA,https://a.com\n", "The first row must be the header name,url."),
+    ("name,url\n", "The file has no payments below the header row."),
+    ("name,url\n\"Open\"x,https://a.com\n", "The file is not valid CSV"),
+  ])
+  func unreadableFilesAreExplained(_ csv: String, _ message: String) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/ad-payments/import")
+      let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
+      #expect(response.status == .unprocessableEntity)
+      #expect(response.body.contains(message), "\(response.body)")
+      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+    }
+  }
+
+  @Test func nonUTF8FilesAreRefused() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/ad-payments/import")
+      let latin1 = try #require("name,url\nCrème,https://a.com\n".data(using: .isoLatin1))
+      let response = try await client.upload("/ad-payments/import", file: latin1)
+      #expect(response.status == .unprocessableEntity)
+      #expect(response.body.contains("The file is not UTF-8 text."))
+    }
+  }
+
+  @Test func aFailedImportLeavesNothingBehind() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/ad-payments/import")
+      try await failAdPaymentWrites(t, on: "INSERT")
+      let response = try await client.upload(
+        "/ad-payments/import", file: Data("name,url\nA,https://a.com\nB,https://b.com\n".utf8))
+      #expect(response.status == .internalServerError)
+      #expect(response.body.contains("Failed to import payments. Please try again."))
+      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+    }
+  }
+
+  @Test func importedEntriesBelongToTheUploader() async throws {
+    try await withApp { t in
+      let other = t.client()
+      try await other.signUp()
+      let client = t.client()
+      try await client.signUp(email: "uploader@example.com")
+      try await client.get("/ad-payments/import")
+      let response = try await client.upload(
+        "/ad-payments/import", file: Data("name,url\nA,https://a.com\n".utf8))
+      #expect(response.status == .seeOther)
+      let uploader = try #require(
+        try await User.query(on: t.db).filter(\.$email == "uploader@example.com").first())
+      let entry = try #require(try await AdPaymentEntry.query(on: t.db).first())
+      #expect(entry.$user.id == uploader.id)
+      #expect(try await other.get("/ad-payments").listedNames.isEmpty)
+    }
+  }
+
+  @Test func writerQuotesOnlyWhatNeedsIt() {
+    #expect(AdPaymentCSVFile.quoted("plain") == "plain")
+    #expect(AdPaymentCSVFile.quoted("a,b") == "\"a,b\"")
+    #expect(AdPaymentCSVFile.quoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    #expect(AdPaymentCSVFile.quoted("two\nlines") == "\"two\nlines\"")
+    #expect(AdPaymentCSVFile.quoted("cr\rhere") == "\"cr\rhere\"")
+    #expect(AdPaymentCSVFile.quoted("a;b") == "\"a;b\"")
+    #expect(
+      AdPaymentCSVFile.filename(on: Date(timeIntervalSince1970: 1_790_000_000))
+        == "ad-payments-2026-09-21.csv")
+  }
+}
