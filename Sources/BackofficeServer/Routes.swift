@@ -159,10 +159,34 @@ enum Routes {
     apiAdPayments, apiAdPaymentCreate, apiAdPayment, apiAdPaymentUpdate, apiAdPaymentDelete,
   ]
 
+  // MARK: expenses
+  static let expenses = AppRoute(.GET, "/expenses")
+  static let expenseNew = AppRoute(.GET, "/expenses/new")
+  static let expenseCreate = AppRoute(.POST, "/expenses")
+  static let expenseEdit = AppRoute(.GET, "/expenses/:expenseID/edit")
+  static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID")
+  static let expenseDelete = AppRoute(.POST, "/expenses/:expenseID/delete")
+  static let expenseRestore = AppRoute(.POST, "/expenses/:expenseID/restore")
+  static let expensesExport = AppRoute(.GET, "/expenses/export.csv")
+  static let expensesImport = AppRoute(.GET, "/expenses/import")
+  static let expensesImportSubmit = AppRoute(.POST, "/expenses/import")
+  static let apiExpenses = AppRoute(.GET, "/api/v1/expenses")
+  static let apiExpenseCreate = AppRoute(.POST, "/api/v1/expenses")
+  static let apiExpensesSummary = AppRoute(.GET, "/api/v1/expenses/summary")
+  static let apiExpense = AppRoute(.GET, "/api/v1/expenses/:expenseID")
+  static let apiExpenseUpdate = AppRoute(.PUT, "/api/v1/expenses/:expenseID")
+  static let apiExpenseDelete = AppRoute(.DELETE, "/api/v1/expenses/:expenseID")
+  static let expenseRoutes: [AppRoute] = [
+    expenses, expenseNew, expenseCreate, expenseEdit, expenseUpdate, expenseDelete,
+    expenseRestore, expensesExport, expensesImport, expensesImportSubmit,
+    apiExpenses, apiExpenseCreate, apiExpensesSummary, apiExpense, apiExpenseUpdate,
+    apiExpenseDelete,
+  ]
+
   static let all: [AppRoute] =
     [
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
       apiMe,
-    ] + productRoutes + adPaymentRoutes + fundraiserRoutes
+    ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes
 }

@@ -12,6 +12,8 @@ func routes(_ app: Application) throws {
   let pages = app.grouped(RequireUserMiddleware())
   try pages.register(collection: HomeController())
   try pages.register(collection: SettingsController())
+  // MARK: expenses
+  try pages.register(collection: ExpensesController())
   // MARK: products
   try pages.register(collection: ProductsController(maxUploadBytes: app.config.maxUploadBytes))
   // MARK: ad payments
@@ -23,6 +25,8 @@ func routes(_ app: Application) throws {
   // MARK: JSON API — bearer token or session
   let api = app.grouped(APIAuthMiddleware())
   try api.register(collection: AccountAPIController())
+  // MARK: expenses API
+  try api.register(collection: ExpensesAPIController())
   // MARK: products API (and the Swipe-compatible /api/public)
   try api.register(collection: ProductsAPIController(maxUploadBytes: app.config.maxUploadBytes))
   try api.register(collection: SwipeAPIController(maxUploadBytes: app.config.maxUploadBytes))

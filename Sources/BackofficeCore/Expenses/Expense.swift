@@ -25,10 +25,17 @@ public struct Expense: Hashable, Sendable {
   /// The title as it will be stored: line breaks become spaces, surrounding spaces go, and
   /// anything past 15 characters is cut off — the original app cut typing at 15 characters
   /// rather than refusing, and Backoffice does the same for forms, the API and imports.
+  /// Other control characters (NUL, escape codes) are dropped: nobody types them, and some
+  /// databases cannot store NUL.
   public static func normalizedTitle(_ text: String) -> String {
-    let flat = String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    let flat = String(
+      text.map { $0.isNewline || $0 == "\t" ? " " : $0 }.filter { !isControl($0) })
     let trimmed = flat.trimmingCharacters(in: .whitespaces)
     return String(trimmed.prefix(maxTitleLength)).trimmingCharacters(in: .whitespaces)
+  }
+
+  static func isControl(_ character: Character) -> Bool {
+    character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control }
   }
 }
 
@@ -84,6 +91,9 @@ public struct ExpenseDraft: Hashable, Sendable {
   public var category: String
   /// ISO 8601 date or date-time (see `ExpenseDate`); empty means no date.
   public var date: String
+  /// Set for a form whose "Date (optional)" switch is on: an empty date is then an error
+  /// rather than "no date".
+  public var dateRequired = false
 
   public init(
     title: String = "", amount: String = "",
@@ -144,6 +154,8 @@ public struct ExpenseDraft: Hashable, Sendable {
     if !dateText.isEmpty {
       date = ExpenseDate.parse(dateText, timeZone: timeZone)
       if date == nil { errors.date = ExpenseMessages.dateInvalid }
+    } else if dateRequired {
+      errors.date = ExpenseMessages.dateMissing
     }
 
     guard errors.isEmpty, let amount, let category else { return .failure(errors) }
@@ -201,13 +213,22 @@ public struct ExpenseDraft: Hashable, Sendable {
   }
 }
 
-/// The English messages of the expense rules, in one place.
-enum ExpenseMessages {
-  static let titleMissing = "Title must be filled!"
-  static let amountMissing = "Amount must be filled!"
-  static let categoryUnknown = "Choose a category: \(ExpenseCategory.choices)."
-  static let dateInvalid =
+/// The English messages of the expense rules, in one place. The public ones are also shown by
+/// the browser (the server hands them over), so both sides say the same thing.
+public enum ExpenseMessages {
+  public static let titleMissing = "Title must be filled!"
+  public static let amountMissing = "Amount must be filled!"
+  /// The green footer under a title or amount that is filled in.
+  public static let approved = "Approved!"
+  public static let categoryUnknown = "Choose a category: \(ExpenseCategory.choices)."
+  public static let dateInvalid =
     "Enter the date as 2025-11-22 or 2025-11-22T15:05, or leave it empty."
+  /// The form's "Date (optional)" switch is on but no date was picked.
+  public static let dateMissing = "Pick a date and time, or switch “Date (optional)” off."
+  public static let monthInvalid = "Enter the month as 2025-11."
+  public static let dayInvalid = "Enter the day as 2025-11-22."
+  public static let rangeReversed = "The last day is before the first day."
+  public static let monthAndRange = "Choose a month or a range of days, not both."
   static let tooLarge =
     "The amount is too large: use at most \(AmountParser.maxIntegerDigits) digits "
     + "before the decimals."

@@ -7,6 +7,12 @@ public struct ExpenseTotals: Hashable, Sendable {
     public let category: ExpenseCategory
     public let amount: Decimal
     public let count: Int
+
+    public init(category: ExpenseCategory, amount: Decimal, count: Int) {
+      self.category = category
+      self.amount = amount
+      self.count = count
+    }
   }
 
   public private(set) var total: Decimal = 0
@@ -19,6 +25,17 @@ public struct ExpenseTotals: Hashable, Sendable {
   /// Sums `(category, amount)` pairs, e.g. rows read for the current filter.
   public init<S: Sequence>(_ items: S) where S.Element == (ExpenseCategory, Decimal) {
     for (category, amount) in items { add(amount, to: category) }
+  }
+
+  /// Totals already summed per category, e.g. by a database's `GROUP BY`; several lines of
+  /// the same category add up.
+  public init<S: Sequence>(lines: S) where S.Element == Line {
+    for line in lines {
+      total += line.amount
+      count += line.count
+      amounts[line.category, default: 0] += line.amount
+      counts[line.category, default: 0] += line.count
+    }
   }
 
   /// Sums the given expenses.

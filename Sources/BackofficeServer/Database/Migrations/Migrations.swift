@@ -9,6 +9,7 @@ extension Application {
     migrations.add(M002_CreateAPITokens())
     migrations.add(M003_CreateLoginAttempts())
     migrations.add(M010_CreateAdPayments())
+    migrations.add(M020_CreateExpenses())
     migrations.add(M040_CreateProducts())
     migrations.add(M041_CreateIdempotencyKeys())
     migrations.add(M050_CreateFundraisers())

@@ -8,6 +8,7 @@ struct HomeController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
     var model = HomeIndex.Model(email: user.email)
+    model.expenses = try await ExpensesHome.load(db: req.db, user: user, now: req.now)
     model.products = try await ProductsHome.load(db: req.db, userID: user.requireID())
     model.adPaymentCount = try await AdPaymentsHome.count(db: req.db, userID: user.requireID())
     model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
@@ -19,6 +20,7 @@ struct HomeController: RouteCollection {
 struct HomeIndex: PageView {
   struct Model: Sendable {
     var email: String
+    var expenses: ExpensesHome? = nil
     var products = ProductsHome()
     var adPaymentCount = 0
     var fundraisers = FundraisersHome()
@@ -45,6 +47,7 @@ struct HomeIndex: PageView {
               H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
             ]),
           model.products.card(),
+          model.expenses?.card(locale: context.locale) ?? H.empty,
           AdPaymentsHome.card(count: model.adPaymentCount),
           model.fundraisers.card(),
         ]),

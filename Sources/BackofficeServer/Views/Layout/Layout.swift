@@ -24,6 +24,7 @@ extension PageView {
 enum NavSection: String, CaseIterable, Sendable {
   case home, settings
   case products
+  case expenses
   case adPayments
   case fundraisers
 
@@ -32,6 +33,7 @@ enum NavSection: String, CaseIterable, Sendable {
     case .home: "Home"
     case .settings: "Settings"
     case .products: "Products"
+    case .expenses: "Expenses"
     case .adPayments: "Ad payments"
     case .fundraisers: "Збори"
     }
@@ -42,13 +44,14 @@ enum NavSection: String, CaseIterable, Sendable {
     case .home: Routes.home.href()
     case .settings: Routes.settings.href()
     case .products: Routes.products.href()
+    case .expenses: Routes.expenses.href()
     case .adPayments: Routes.adPayments.href()
     case .fundraisers: Routes.fundraisers.href()
     }
   }
 
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
-  static let areas: [NavSection] = [.home, .products, .adPayments, .fundraisers]
+  static let areas: [NavSection] = [.home, .products, .expenses, .adPayments, .fundraisers]
 }
 
 enum Layout {

@@ -1,0 +1,28 @@
+import Fluent
+import Foundation
+
+/// One stored expense. The amount is kept exactly as whole hundredths of the account's
+/// currency (`amount_cents`), so sums are integer sums on SQLite and PostgreSQL alike.
+///
+/// The timestamps are set by `ExpenseStore` from the app's clock rather than by Fluent, so the
+/// list order and the undo window behave the same in tests as in use.
+final class ExpenseRecord: Model, @unchecked Sendable {
+  static let schema = "expenses"
+
+  @ID(key: .id) var id: UUID?
+  @Parent(key: "user_id") var user: User
+  @Field(key: "title") var title: String
+  /// `SearchNormalizer.normalize(title)`, what the text filter looks in.
+  @Field(key: "title_key") var titleKey: String
+  @Field(key: "amount_cents") var amountCents: Int64
+  /// The category label, e.g. "Food".
+  @Field(key: "category") var category: String
+  /// When the money was spent (UTC); nil for an undated expense.
+  @OptionalField(key: "spent_at") var spentAt: Date?
+  @Field(key: "created_at") var createdAt: Date
+  @Field(key: "updated_at") var updatedAt: Date
+  /// Set while a deleted expense can still be restored; see `ExpenseStore.undoWindow`.
+  @OptionalField(key: "deleted_at") var deletedAt: Date?
+
+  init() {}
+}

@@ -1,0 +1,226 @@
+import BackofficeCore
+import Foundation
+
+/// "Add expense" and "Edit expense". Like the original app, the title and the amount each have
+/// a footer that is red ("Title must be filled!") until the field is filled and then green
+/// ("Approved!"); the server renders it and `expenses.js` keeps it live while typing. Every rule
+/// is checked again by the server, so the form works the same without scripts.
+struct ExpenseForm: PageView {
+  enum Mode: Sendable, Equatable {
+    case new
+    case edit(UUID)
+  }
+
+  struct Model: Sendable {
+    var mode: Mode
+    var draft: ExpenseDraft
+    /// The "Date (optional)" switch.
+    var hasDate: Bool
+    var errors = ExpenseValidationErrors()
+    var currency: String
+    /// Decimals the amount may have in this currency (at most 2).
+    var places: Int
+    /// Shown in the date picker when the expense has no date yet: now, in UTC.
+    var defaultDate: String
+    /// The list address to return to.
+    var back: String?
+  }
+
+  var model: Model
+
+  var title: String { model.mode == .new ? "Add expense" : "Edit expense" }
+  var section: NavSection? { .expenses }
+  var scripts: [String] { ["expenses.js"] }
+
+  var action: String {
+    switch model.mode {
+    case .new: Routes.expenseCreate.href()
+    case .edit(let id): Routes.expenseUpdate.href(id: id)
+    }
+  }
+
+  var cancelHref: String { model.back ?? Routes.expenses.href() }
+
+  func content(context: PageContext) -> HTMLNode {
+    let locale = context.locale
+    var nodes: [HTMLNode] = [
+      H.a(cancelHref, [.class("back-link")], text: "← Expenses"),
+      H.h1(title),
+    ]
+    if !model.errors.isEmpty {
+      nodes.append(
+        H.div(
+          [.class("form-error"), .custom("role", "alert")],
+          [H.text("The expense was not saved: check the fields marked below.")]))
+    }
+    nodes.append(
+      postForm(
+        action: action, csrf: context.csrf,
+        attributes: [
+          .class("stack expense-form card"), .data("expense-form", ""),
+          .data("title-missing", ExpenseMessages.titleMissing),
+          .data("amount-missing", ExpenseMessages.amountMissing),
+          .data("approved", ExpenseMessages.approved),
+        ],
+        [
+          model.back.map { H.void("input", [.type("hidden"), .name("back"), .value($0)]) }
+            ?? H.empty,
+          titleField(),
+          amountField(locale: locale),
+          SelectView(
+            name: "category", label: "Category",
+            options: ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) },
+            selected: ExpenseCategory(label: model.draft.category)?.rawValue
+              ?? model.draft.category,
+            error: model.errors.category
+          ).render(),
+          dateFields(),
+          H.div(
+            [.class("form-actions")],
+            [
+              H.button(
+                model.mode == .new ? "Save" : "Update",
+                [.class("button button-primary"), .data("save", "")]),
+              H.a(cancelHref, [.class("button")], text: "Cancel"),
+            ]),
+        ]))
+    if case .edit(let id) = model.mode {
+      nodes.append(
+        postForm(
+          action: Routes.expenseDelete.href(id: id), csrf: context.csrf,
+          attributes: [.class("delete-form")],
+          [
+            model.back.map { H.void("input", [.type("hidden"), .name("back"), .value($0)]) }
+              ?? H.empty,
+            H.button("Delete expense", [.class("button button-danger-quiet")]),
+            H.p(
+              [.class("hint")],
+              "You can undo a delete for \(Int(ExpenseStore.undoWindow / 60)) minutes."),
+          ]))
+    }
+    return H.div([.class("expenses-page expense-form-page")], nodes)
+  }
+
+  // MARK: fields
+
+  /// The footer under the title: the server's message after a failed save, else the
+  /// original's red/green state.
+  var titleFeedback: (text: String, ok: Bool) {
+    if let error = model.errors.title { return (error, false) }
+    if Expense.normalizedTitle(model.draft.title).isEmpty {
+      return (ExpenseMessages.titleMissing, false)
+    }
+    return (ExpenseMessages.approved, true)
+  }
+
+  var amountFeedback: (text: String, ok: Bool) {
+    if let error = model.errors.amount { return (error, false) }
+    if model.draft.amount.trimmingCharacters(in: .whitespaces).isEmpty {
+      return (ExpenseMessages.amountMissing, false)
+    }
+    return (ExpenseMessages.approved, true)
+  }
+
+  func titleField() -> HTMLNode {
+    // Longer text is cut, as the original did while typing; the save cuts it again.
+    let value = String(model.draft.title.prefix(Expense.maxTitleLength))
+    let feedback = titleFeedback
+    return H.div(
+      [.class(model.errors.title == nil ? "field" : "field field-invalid")],
+      [
+        H.el("label", [.custom("for", "field-title")], [H.text("Title")]),
+        H.void(
+          "input",
+          [
+            .id("field-title"), .name("title"), .type("text"), .value(value),
+            .custom("autocomplete", "off"), .data("max-length", String(Expense.maxTitleLength)),
+            .aria("describedby", "field-title-feedback field-title-count"),
+          ] + (model.errors.title == nil ? [] : [.aria("invalid", "true")])),
+        H.div(
+          [.class("field-footer")],
+          [
+            feedbackNode(id: "field-title-feedback", feedback),
+            H.span(
+              [.class("counter muted"), .id("field-title-count")],
+              "\(value.count)/\(Expense.maxTitleLength)"),
+          ]),
+      ])
+  }
+
+  func amountField(locale: BackofficeLocale) -> HTMLNode {
+    let feedback = amountFeedback
+    let example = MoneyFormat.editable(
+      Decimal(125) / 10, fractionDigits: model.places, locale: locale)
+    let hint =
+      model.places == 0
+      ? "Whole amounts only, without separators, e.g. 12."
+      : "Up to \(model.places) decimals after \u{201C}\(locale.decimalSeparator)\u{201D}, "
+        + "without thousands separators, e.g. \(example)."
+    return H.div(
+      [.class(model.errors.amount == nil ? "field" : "field field-invalid")],
+      [
+        H.el(
+          "label", [.custom("for", "field-amount")], [H.text("Amount (\(model.currency))")]),
+        H.void(
+          "input",
+          [
+            .id("field-amount"), .name("amount"), .type("text"), .value(model.draft.amount),
+            .custom("inputmode", "decimal"), .custom("autocomplete", "off"),
+            .custom("placeholder", example),
+            .data(
+              "pattern", AmountTyping.regexPattern(for: locale, maxFractionDigits: model.places)),
+            .aria("describedby", "field-amount-hint field-amount-feedback"),
+          ] + (model.errors.amount == nil ? [] : [.aria("invalid", "true")])),
+        H.p([.class("hint"), .id("field-amount-hint")], hint),
+        feedbackNode(id: "field-amount-feedback", feedback),
+      ])
+  }
+
+  func feedbackNode(id: String, _ feedback: (text: String, ok: Bool)) -> HTMLNode {
+    H.el(
+      "p",
+      [
+        .class(feedback.ok ? "feedback feedback-ok" : "feedback feedback-error"), .id(id),
+        .aria("live", "polite"),
+      ],
+      [H.text(feedback.text)])
+  }
+
+  func dateFields() -> HTMLNode {
+    let error = model.errors.date
+    let value = model.draft.date.isEmpty ? model.defaultDate : model.draft.date
+    return H.group([
+      H.div(
+        [.class("field date-switch")],
+        [
+          H.el(
+            "label", [.class("switch"), .custom("for", "field-has-date")],
+            [
+              H.void(
+                "input",
+                [
+                  .id("field-has-date"), .name("has_date"), .type("checkbox"), .value("1"),
+                  .data("date-toggle", ""), .aria("controls", "date-picker"),
+                ] + (model.hasDate ? [.flag("checked")] : [])),
+              H.text("Date (optional)"),
+            ])
+        ]),
+      H.div(
+        [
+          .class(error == nil ? "field date-picker" : "field date-picker field-invalid"),
+          .id("date-picker"), .data("date-picker", ""),
+        ],
+        [
+          H.el("label", [.custom("for", "field-date")], [H.text("Date and time (UTC)")]),
+          H.void(
+            "input",
+            [
+              .id("field-date"), .name("date"), .type("datetime-local"), .custom("step", "60"),
+              .value(value), .data("now", model.defaultDate),
+              .aria("describedby", "field-date-error"),
+            ] + (error == nil ? [] : [.aria("invalid", "true")])),
+          FieldView(name: "date", label: "", error: error).errorNode,
+        ]),
+    ])
+  }
+}

@@ -1,0 +1,95 @@
+import BackofficeCore
+import Foundation
+
+/// The CSV import page: the expected format, a file field and "Skip rows with errors".
+struct ExpenseImportForm: PageView {
+  var error: String? = nil
+  var rowErrors: [String] = []
+  var skipErrors = false
+
+  var title: String { "Import expenses" }
+  var section: NavSection? { .expenses }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("expenses-page")],
+      [
+        H.a(Routes.expenses.href(), [.class("back-link")], text: "← Expenses"),
+        H.h1("Import expenses"),
+        error.map { message in
+          H.div(
+            [.class("form-error"), .custom("role", "alert"), .id("import-error")],
+            [
+              H.p([], message),
+              rowErrors.isEmpty
+                ? H.empty
+                : H.el(
+                  "ul", [.class("row-errors")], rowErrors.map { H.el("li", [], [H.text($0)]) }),
+            ])
+        } ?? H.empty,
+        H.section(
+          [.class("card")],
+          [
+            H.h2("File format"),
+            H.p(
+              [],
+              "A CSV file (UTF-8) whose first line names the columns date, title, category and "
+                + "amount, in any order. For example:"),
+            H.el(
+              "pre", [.class("csv-sample")],
+              [
+                H.text(
+                  "date,title,category,amount\n2025-11-22T15:05:00Z,Coffee,Food,3.50\n,Gym,Hobby,25\n"
+                )
+              ]),
+            H.ul(
+              [.class("format-notes")],
+              [
+                H.text(
+                  "amount: a dot before the decimals, at most 2 decimals, no thousands separators "
+                    + "(12.50)."),
+                H.text(
+                  "category: Personal, Hobby, Transport, Food, Insurance or Savings; empty means "
+                    + "Personal."),
+                H.text(
+                  "date: 2025-11-22, 2025-11-22T15:05 or with an offset (…Z, …+02:00); without an "
+                    + "offset it is read as UTC; empty means no date."),
+                H.text("title: longer than 15 characters is cut to 15."),
+              ]),
+            H.p(
+              [.class("hint")],
+              "The export of this page has exactly this format, so an exported file can be "
+                + "imported again."),
+          ]),
+        postForm(
+          action: Routes.expensesImportSubmit.href(), csrf: context.csrf,
+          attributes: [.class("stack card")], multipart: true,
+          [
+            H.div(
+              [.class("field")],
+              [
+                H.el("label", [.custom("for", "field-file")], [H.text("CSV file")]),
+                H.void(
+                  "input",
+                  [
+                    .id("field-file"), .name("file"), .type("file"),
+                    .custom("accept", ".csv,text/csv"), .flag("required"),
+                  ]),
+              ]),
+            H.el(
+              "label", [.class("switch"), .custom("for", "field-skip-errors")],
+              [
+                H.void(
+                  "input",
+                  [.id("field-skip-errors"), .name("skip_errors"), .type("checkbox"), .value("1")]
+                    + (skipErrors ? [.flag("checked")] : [])),
+                H.text("Skip rows with errors"),
+              ]),
+            H.p(
+              [.class("hint")],
+              "Without it, a file with any bad row imports nothing and lists what to fix."),
+            H.button("Import", [.class("button button-primary")]),
+          ]),
+      ])
+  }
+}

@@ -1,0 +1,320 @@
+import BackofficeCore
+import Foundation
+
+/// The expenses list: filters, totals for the filtered set and per category, the month's chart,
+/// one page of rows with edit and delete, and the "Undo" banner after a delete.
+struct ExpenseIndex: PageView {
+  struct Model: Sendable {
+    var currency: String
+    var rows: [ExpenseStore.Row]
+    var filter: ExpenseFilter
+    /// The filter values as typed, kept in the form even when one is wrong.
+    var typed: [String: String] = [:]
+    var filterErrors: [String: String] = [:]
+    var totals: ExpenseTotals
+    var chart: ExpenseChart
+    var page: Int
+    var pageCount: Int
+    /// The list's own address, so edit and delete come back to the same filter and page.
+    var back: String
+    var undo: Undo? = nil
+  }
+
+  /// A just-deleted expense that can still be restored.
+  struct Undo: Sendable {
+    var id: UUID
+    var title: String
+  }
+
+  var model: Model
+
+  var title: String { "Expenses" }
+  var section: NavSection? { .expenses }
+  var scripts: [String] { ["expenses.js"] }
+
+  func content(context: PageContext) -> HTMLNode {
+    let locale = context.locale
+    return H.div(
+      [.class("expenses-page")],
+      [
+        H.div(
+          [.class("page-head")],
+          [
+            H.h1("Expenses"),
+            H.div(
+              [.class("page-actions")],
+              [
+                H.a(
+                  Routes.expenseNew.href(query: ["back": model.back]),
+                  [.class("button button-primary")], text: "Add expense"),
+                H.a(Routes.expensesImport.href(), [.class("button")], text: "Import CSV"),
+                H.a(
+                  Routes.expensesExport.href(query: model.filter.query), [.class("button")],
+                  text: "Export CSV"),
+              ]),
+          ]),
+        undoBanner(context: context),
+        filters(),
+        H.div(
+          [.class("expense-overview")],
+          [totalsCard(locale: locale), chartCard(locale: locale)]),
+        list(context: context),
+        pagination(),
+      ])
+  }
+
+  // MARK: pieces
+
+  func undoBanner(context: PageContext) -> HTMLNode {
+    guard let undo = model.undo else { return H.empty }
+    return H.div(
+      [.class("flash flash-success undo-flash"), .custom("role", "status")],
+      [
+        H.p([], "Deleted \u{201C}\(undo.title)\u{201D}."),
+        postForm(
+          action: Routes.expenseRestore.href(id: undo.id), csrf: context.csrf,
+          attributes: [.class("inline-form")],
+          [
+            H.void("input", [.type("hidden"), .name("back"), .value(model.back)]),
+            H.button("Undo", [.class("button")]),
+          ]),
+      ])
+  }
+
+  func filters() -> HTMLNode {
+    let typed = model.typed
+    let categoryOptions =
+      [("", "All categories")] + ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) }
+    return H.el(
+      "form",
+      [
+        .custom("method", "get"), .custom("action", Routes.expenses.href()),
+        .class("card expense-filters"), .custom("role", "search"),
+        .aria("label", "Filter expenses"),
+      ],
+      [
+        H.div(
+          [.class("filter-grid")],
+          [
+            SelectView(
+              name: "category", label: "Category", options: categoryOptions,
+              selected: typed["category"] ?? model.filter.category?.rawValue ?? "",
+              error: model.filterErrors["category"]
+            ).render(),
+            FieldView(
+              name: "month", label: "Month", type: "month",
+              value: typed["month"] ?? model.filter.month?.description ?? "",
+              error: model.filterErrors["month"], extra: [.custom("placeholder", "2025-11")]
+            ).render(),
+            FieldView(
+              name: "from", label: "From day", type: "date",
+              value: typed["from"] ?? model.filter.from?.description ?? "",
+              error: model.filterErrors["from"]
+            ).render(),
+            FieldView(
+              name: "to", label: "To day", type: "date",
+              value: typed["to"] ?? model.filter.to?.description ?? "",
+              error: model.filterErrors["to"]
+            ).render(),
+            FieldView(
+              name: "q", label: "Title contains", type: "search",
+              value: typed["q"] ?? model.filter.text
+            ).render(),
+          ]),
+        H.div(
+          [.class("filter-actions")],
+          [
+            H.button("Apply filters", [.class("button button-primary")]),
+            model.filter.isEmpty && model.filterErrors.isEmpty
+              ? H.empty
+              : H.a(Routes.expenses.href(), [.class("button")], text: "Clear filters"),
+          ]),
+      ])
+  }
+
+  /// "Food · November 2025 · titles with “tea”", or "All expenses".
+  func filterSummary(locale: BackofficeLocale) -> String {
+    var parts: [String] = []
+    if let category = model.filter.category { parts.append(category.rawValue) }
+    if let month = model.filter.month { parts.append(month.title(locale: locale)) }
+    switch (model.filter.from, model.filter.to) {
+    case (let from?, let to?):
+      parts.append("\(from.formatted(locale: locale)) – \(to.formatted(locale: locale))")
+    case (let from?, nil): parts.append("from \(from.formatted(locale: locale))")
+    case (nil, let to?): parts.append("until \(to.formatted(locale: locale))")
+    case (nil, nil): break
+    }
+    if !model.filter.text.isEmpty {
+      parts.append("titles with \u{201C}\(model.filter.text)\u{201D}")
+    }
+    return parts.isEmpty ? "All expenses" : parts.joined(separator: " · ")
+  }
+
+  func totalsCard(locale: BackofficeLocale) -> HTMLNode {
+    let totals = model.totals
+    let money = { (amount: Decimal) in
+      MoneyFormat.currency(amount, currency: model.currency, locale: locale)
+    }
+    let lines = totals.nonEmptyLines
+    return H.section(
+      [.class("card expense-totals"), .aria("labelledby", "expense-totals-heading")],
+      [
+        H.h2("Total", [.id("expense-totals-heading")]),
+        H.p([.class("muted small")], filterSummary(locale: locale)),
+        H.el(
+          "p", [.class("total-figure")],
+          [
+            H.el("strong", [.id("expense-total")], [H.text(money(totals.total))]),
+            H.span(
+              [.class("muted")], totals.count == 1 ? " 1 expense" : " \(totals.count) expenses"),
+          ]),
+        lines.isEmpty
+          ? H.empty
+          : H.el(
+            "table", [.class("category-totals")],
+            [
+              H.el("caption", [.class("visually-hidden")], [H.text("Totals per category")]),
+              H.el(
+                "thead", [],
+                [
+                  H.el(
+                    "tr", [],
+                    [
+                      H.el("th", [.custom("scope", "col")], [H.text("Category")]),
+                      H.el("th", [.custom("scope", "col"), .class("num")], [H.text("Count")]),
+                      H.el("th", [.custom("scope", "col"), .class("num")], [H.text("Amount")]),
+                    ])
+                ]),
+              H.el(
+                "tbody", [],
+                lines.map { line in
+                  H.el(
+                    "tr", [.data("category", line.category.rawValue)],
+                    [
+                      H.el(
+                        "th", [.custom("scope", "row")],
+                        [
+                          H.span(
+                            [.class("swatch cat-\(line.category.rawValue.lowercased())")], ""),
+                          H.text(line.category.rawValue),
+                        ]),
+                      H.el("td", [.class("num")], [H.text(String(line.count))]),
+                      H.el("td", [.class("num")], [H.text(money(line.amount))]),
+                    ])
+                }),
+            ]),
+      ])
+  }
+
+  func chartCard(locale: BackofficeLocale) -> HTMLNode {
+    let month = model.chart.month
+    var keep = model.filter
+    keep.from = nil
+    keep.to = nil
+    func link(_ target: ExpenseMonth?, _ symbol: String, _ label: String) -> HTMLNode {
+      guard let target else { return H.empty }
+      keep.month = target
+      return H.a(
+        Routes.expenses.href(query: keep.query),
+        [.class("button month-step"), .aria("label", "\(label): \(target.title(locale: locale))")],
+        text: symbol)
+    }
+    return H.section(
+      [.class("card expense-chart-card"), .aria("labelledby", "expense-chart-heading")],
+      [
+        H.div(
+          [.class("chart-head")],
+          [
+            link(month.previous, "‹", "Previous month"),
+            H.h2(month.title(locale: locale), [.id("expense-chart-heading")]),
+            link(month.next, "›", "Next month"),
+          ]),
+        model.chart.totals.count == 0
+          ? H.p([.class("muted chart-empty")], "No dated expenses in this month.")
+          : H.el("figure", [.class("chart-figure")], [model.chart.render(locale: locale)]),
+      ])
+  }
+
+  func list(context: PageContext) -> HTMLNode {
+    guard !model.rows.isEmpty else {
+      if model.filter.isEmpty && model.page == 1 {
+        return emptyState(
+          title: "No expenses yet",
+          message:
+            "Add what you spend, with a category and an optional date, to see totals and a "
+            + "monthly chart. You can also import a CSV file.",
+          action: H.a(
+            Routes.expenseNew.href(), [.class("button button-primary")], text: "Add expense"))
+      }
+      return emptyState(
+        title: "No matching expenses",
+        message: "Nothing matches these filters. Change them or clear them to see every expense.",
+        action: H.a(Routes.expenses.href(), [.class("button")], text: "Clear filters"))
+    }
+    let locale = context.locale
+    return H.el(
+      "ul", [.class("expense-list"), .aria("label", "Expenses")],
+      model.rows.map { row in
+        let expense = row.expense
+        let edit = Routes.expenseEdit.href(id: row.id, query: ["back": model.back])
+        let slug = expense.category.rawValue.lowercased()
+        let when: HTMLNode =
+          expense.date.map { date in
+            H.el(
+              "time", [.custom("datetime", ExpenseDate.iso8601(date))],
+              [H.text(locale.formatDateTime(date, timeZone: ExpenseStore.timeZone))])
+          } ?? H.span([.class("no-date")], "No date")
+        return H.el(
+          "li", [.class("expense-row"), .id("expense-\(row.id.uuidString.lowercased())")],
+          [
+            H.div(
+              [.class("expense-text")],
+              [
+                H.a(edit, [.class("expense-title")], text: expense.title),
+                H.el(
+                  "p", [.class("expense-meta")],
+                  [H.span([.class("ex-chip cat-\(slug)")], expense.category.rawValue), when]),
+              ]),
+            H.p(
+              [.class("expense-amount")],
+              MoneyFormat.currency(expense.amount, currency: model.currency, locale: locale)),
+            H.div(
+              [.class("expense-actions")],
+              [
+                H.a(
+                  edit, [.class("button button-small"), .aria("label", "Edit \(expense.title)")],
+                  text: "Edit"),
+                postForm(
+                  action: Routes.expenseDelete.href(id: row.id), csrf: context.csrf,
+                  attributes: [.class("inline-form")],
+                  [
+                    H.void("input", [.type("hidden"), .name("back"), .value(model.back)]),
+                    H.button(
+                      "Delete",
+                      [
+                        .class("button button-small button-danger-quiet"),
+                        .aria("label", "Delete \(expense.title)"),
+                      ]),
+                  ]),
+              ]),
+          ])
+      })
+  }
+
+  func pagination() -> HTMLNode {
+    guard model.pageCount > 1 else { return H.empty }
+    func link(_ page: Int, _ text: String, _ rel: String) -> HTMLNode {
+      var query = model.filter.query
+      query["page"] = String(page)
+      return H.a(
+        Routes.expenses.href(query: query), [.class("button"), .custom("rel", rel)], text: text)
+    }
+    return H.el(
+      "nav", [.class("pagination"), .aria("label", "Pages")],
+      [
+        model.page > 1 ? link(model.page - 1, "← Newer", "prev") : H.empty,
+        H.span([.class("muted")], "Page \(model.page) of \(model.pageCount)"),
+        model.page < model.pageCount ? link(model.page + 1, "Older →", "next") : H.empty,
+      ])
+  }
+}

@@ -1,0 +1,260 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Every expense query of one account. Each one is limited to the owner's rows and leaves
+/// deleted ones out, so no handler can forget either.
+struct ExpenseStore: Sendable {
+  /// How long a deleted expense can be restored with "Undo".
+  static let undoWindow: TimeInterval = 10 * 60
+  /// Accounts have no time-zone setting yet: dates are typed, shown and grouped in UTC.
+  static let timeZone = ExpenseDate.utc
+  /// Rows written per INSERT while importing, well under SQLite's bound-parameter limit.
+  static let insertBatch = 500
+
+  let db: any Database
+  let userID: UUID
+
+  /// An expense as listed: its id, the value and when it was recorded.
+  struct Row: Sendable, Equatable {
+    var id: UUID
+    var expense: Expense
+    var createdAt: Date
+    var updatedAt: Date
+  }
+
+  // MARK: reading
+
+  /// One page of `filter`'s expenses in list order: newest date first, undated ones last,
+  /// then the most recently created. `limit` nil reads them all (for the export).
+  func rows(_ filter: ExpenseFilter, limit: Int? = nil, offset: Int = 0) async throws -> [Row] {
+    let query = try sql.select()
+      .columns(
+        "id", "title", "amount_cents", "category", "spent_at", "created_at", "updated_at"
+      )
+      .from(ExpenseRecord.schema)
+    narrow(query, to: filter)
+    // `spent_at IS NULL` sorts the same way on both databases, unlike NULLS FIRST/LAST
+    // defaults (PostgreSQL puts NULL first in DESC order, SQLite last).
+    query
+      .orderBy(SQLQueryString("CASE WHEN \(ident: "spent_at") IS NULL THEN 1 ELSE 0 END"))
+      .orderBy("spent_at", .descending)
+      .orderBy("created_at", .descending)
+      .orderBy("id", .descending)
+    if let limit { query.limit(limit).offset(offset) }
+    return try await query.all().map { row in
+      let category = try row.decode(column: "category", as: String.self)
+      return Row(
+        id: try row.decode(column: "id", as: UUID.self),
+        expense: Expense(
+          title: try row.decode(column: "title", as: String.self),
+          amount: ExpenseAmount.decimal(
+            cents: try row.decode(column: "amount_cents", as: Int64.self)),
+          category: ExpenseCategory(rawValue: category) ?? .default,
+          date: try row.decode(column: "spent_at", as: Date?.self)),
+        createdAt: try row.decode(column: "created_at", as: Date.self),
+        updatedAt: try row.decode(column: "updated_at", as: Date.self))
+    }
+  }
+
+  /// The exact totals of `filter`'s expenses, summed by the database in one `GROUP BY` query:
+  /// integer cents, read back as text so no driver turns the sum into a floating-point number.
+  func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
+    let query = try sql.select()
+      .column("category")
+      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "line_count")
+      .column(SQLQueryString("CAST(SUM(\(ident: "amount_cents")) AS TEXT)"), as: "line_cents")
+      .from(ExpenseRecord.schema)
+    narrow(query, to: filter)
+    query.groupBy("category")
+    let lines = try await query.all().map { row -> ExpenseTotals.Line in
+      let label = try row.decode(column: "category", as: String.self)
+      let cents = try row.decode(column: "line_cents", as: String.self)
+      guard let amount = ExpenseAmount.decimal(centsText: cents) else {
+        throw Abort(.internalServerError, reason: "Unreadable expense sum \(cents)")
+      }
+      return ExpenseTotals.Line(
+        category: ExpenseCategory(rawValue: label) ?? .default, amount: amount,
+        count: try row.decode(column: "line_count", as: Int.self))
+    }
+    return ExpenseTotals(lines: lines)
+  }
+
+  /// The account's expense `id`, unless it is deleted.
+  func record(_ id: UUID) async throws -> ExpenseRecord? {
+    try await ExpenseRecord.query(on: db)
+      .filter(\.$id == id).filter(\.$user.$id == userID).filter(\.$deletedAt == nil)
+      .first()
+  }
+
+  /// The account's deleted expense `id`, however long ago it was deleted.
+  func deletedRecord(_ id: UUID) async throws -> ExpenseRecord? {
+    try await ExpenseRecord.query(on: db)
+      .filter(\.$id == id).filter(\.$user.$id == userID).filter(\.$deletedAt != nil)
+      .first()
+  }
+
+  // MARK: writing
+
+  func create(_ expense: Expense, now: Date) async throws -> ExpenseRecord {
+    let record = ExpenseRecord()
+    record.$user.id = userID
+    try Self.assign(expense, to: record)
+    record.createdAt = now
+    record.updatedAt = now
+    try await record.create(on: db)
+    return record
+  }
+
+  func update(_ record: ExpenseRecord, with expense: Expense, now: Date) async throws {
+    try Self.assign(expense, to: record)
+    record.updatedAt = now
+    try await record.save(on: db)
+  }
+
+  /// Adds all `expenses` or none. Later lines of a file count as entered later, so among
+  /// equal dates the list shows them above the earlier ones, as if typed one by one.
+  func insertAll(_ expenses: [Expense], now: Date) async throws {
+    let owner = userID
+    try await db.transaction { transaction in
+      var start = 0
+      while start < expenses.count {
+        let batch = expenses[start..<min(start + Self.insertBatch, expenses.count)]
+        let records = try batch.enumerated().map { offset, expense in
+          let record = ExpenseRecord()
+          record.$user.id = owner
+          try Self.assign(expense, to: record)
+          record.createdAt = now.addingTimeInterval(Double(start + offset) / 1000)
+          record.updatedAt = record.createdAt
+          return record
+        }
+        try await records.create(on: transaction)
+        start += batch.count
+      }
+    }
+  }
+
+  /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
+  /// than that are removed for good at the same time.
+  func softDelete(_ record: ExpenseRecord, now: Date) async throws {
+    try await purge(now: now)
+    record.deletedAt = now
+    try await record.save(on: db)
+  }
+
+  /// True when `record` was deleted recently enough to come back.
+  static func canRestore(_ record: ExpenseRecord, now: Date) -> Bool {
+    guard let deletedAt = record.deletedAt else { return false }
+    return now.timeIntervalSince(deletedAt) <= undoWindow
+  }
+
+  func restore(_ record: ExpenseRecord) async throws {
+    record.deletedAt = nil
+    try await record.save(on: db)
+  }
+
+  /// Removes this account's deleted expenses that can no longer be restored.
+  func purge(now: Date) async throws {
+    try await ExpenseRecord.query(on: db)
+      .filter(\.$user.$id == userID)
+      .filter(\.$deletedAt < now.addingTimeInterval(-Self.undoWindow))
+      .delete()
+  }
+
+  func deletePermanently(_ record: ExpenseRecord) async throws {
+    try await record.delete(on: db)
+  }
+
+  // MARK: helpers
+
+  static func expense(from record: ExpenseRecord) -> Expense {
+    Expense(
+      title: record.title, amount: ExpenseAmount.decimal(cents: record.amountCents),
+      category: ExpenseCategory(rawValue: record.category) ?? .default, date: record.spentAt)
+  }
+
+  private static func assign(_ expense: Expense, to record: ExpenseRecord) throws {
+    guard let cents = ExpenseAmount.cents(expense.amount) else {
+      throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
+    }
+    record.title = expense.title
+    record.titleKey = SearchNormalizer.normalize(expense.title)
+    record.amountCents = cents
+    record.category = expense.category.rawValue
+    record.spentAt = expense.date
+  }
+
+  private var sql: any SQLDatabase {
+    get throws {
+      guard let sql = db as? any SQLDatabase else {
+        throw Abort(.internalServerError, reason: "Expenses need an SQL database.")
+      }
+      return sql
+    }
+  }
+
+  /// The owner, not deleted, and `filter`: the WHERE clause every list, total and export
+  /// shares.
+  private func narrow(_ query: SQLSelectBuilder, to filter: ExpenseFilter) {
+    query
+      .where("user_id", .equal, userID)
+      .where("deleted_at", .is, SQLLiteral.null)
+    if let category = filter.category {
+      query.where("category", .equal, category.rawValue)
+    }
+    if let period = filter.period(in: Self.timeZone) {
+      query.where("spent_at", .isNot, SQLLiteral.null)
+      if let lower = period.lower { query.where("spent_at", .greaterThanOrEqual, lower) }
+      if let upper = period.upper { query.where("spent_at", .lessThan, upper) }
+    }
+    let key = filter.searchKey
+    if !key.isEmpty {
+      // Both sides are normalised keys, so LIKE needs no case folding from either database.
+      let pattern = "%" + Self.escapedForLike(key) + "%"
+      query.where(SQLQueryString("\(ident: "title_key") LIKE \(bind: pattern) ESCAPE '\\'"))
+    }
+  }
+
+  static func escapedForLike(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "\\" || character == "%" || character == "_" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+}
+
+/// Amounts in storage: whole hundredths of the currency, as a 64-bit integer.
+enum ExpenseAmount {
+  /// `amount` in hundredths, or nil when it has more than two decimals or does not fit.
+  static func cents(_ amount: Decimal) -> Int64? {
+    guard DecimalMath.fractionDigitCount(amount) <= Expense.maxFractionDigits else { return nil }
+    let text = MoneyFormat.decimalString(amount, fractionDigits: Expense.maxFractionDigits)
+    return Int64(text.replacingOccurrences(of: ".", with: ""))
+  }
+
+  static func decimal(cents: Int64) -> Decimal {
+    Decimal(
+      sign: cents < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
+      significand: Decimal(cents.magnitude))
+  }
+
+  /// A sum of hundredths as the database printed it ("1234567"), as an exact amount.
+  static func decimal(centsText: String) -> Decimal? {
+    guard let value = AmountParser.parseStrictDecimalString(centsText), value == value.rounded()
+    else { return nil }
+    return Decimal(
+      sign: value < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
+      significand: value.magnitude)
+  }
+}
+
+extension Decimal {
+  /// Rounded to a whole number (for checks only; money is rounded with `DecimalMath`).
+  fileprivate func rounded() -> Decimal {
+    DecimalMath.rounded(self, fractionDigits: 0)
+  }
+}

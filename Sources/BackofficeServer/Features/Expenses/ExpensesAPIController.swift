@@ -1,0 +1,262 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `/api/v1/expenses`: list with filters and pages, create, read, replace, delete, and a
+/// summary of totals per category. Amounts are decimal strings ("12.50") in the account's
+/// currency, both ways.
+struct ExpensesAPIController: RouteCollection {
+  static let defaultPer = 50
+  static let maxPer = 100
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.apiExpenses, use: list)
+    routes.on(Routes.apiExpenseCreate, use: create)
+    routes.on(Routes.apiExpensesSummary, use: summary)
+    routes.on(Routes.apiExpense, use: show)
+    routes.on(Routes.apiExpenseUpdate, use: replace)
+    routes.on(Routes.apiExpenseDelete, use: delete)
+  }
+
+  // MARK: bodies
+
+  struct Item: Encodable {
+    var id: UUID
+    var title: String
+    var amount: String
+    var currency: String
+    var category: String
+    var date: Date?
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(id: UUID, expense: Expense, currency: String, createdAt: Date, updatedAt: Date) {
+      self.id = id
+      title = expense.title
+      amount = Money(amount: expense.amount, currency: currency).decimalString
+      self.currency = currency
+      category = expense.category.rawValue
+      date = expense.date
+      self.createdAt = createdAt
+      self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case id, title, amount, currency, category, date, createdAt, updatedAt
+    }
+
+    // `date` is written as null rather than left out, so every item has the same keys.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id, forKey: .id)
+      try container.encode(title, forKey: .title)
+      try container.encode(amount, forKey: .amount)
+      try container.encode(currency, forKey: .currency)
+      try container.encode(category, forKey: .category)
+      try container.encode(date, forKey: .date)
+      try container.encode(createdAt, forKey: .createdAt)
+      try container.encode(updatedAt, forKey: .updatedAt)
+    }
+  }
+
+  struct Page: Encodable {
+    var items: [Item]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  /// A request body. The amount must be a JSON string: a number would already have passed
+  /// through binary floating point in many clients.
+  struct Input: Decodable {
+    var title: String?
+    var amount: String?
+    var amountIsNotString = false
+    var category: String?
+    var date: String?
+
+    enum CodingKeys: String, CodingKey {
+      case title, amount, category, date
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      title = try container.decodeIfPresent(String.self, forKey: .title)
+      category = try container.decodeIfPresent(String.self, forKey: .category)
+      date = try container.decodeIfPresent(String.self, forKey: .date)
+      if let text = try? container.decodeIfPresent(String.self, forKey: .amount) {
+        amount = text
+      } else if container.contains(.amount), !(try container.decodeNil(forKey: .amount)) {
+        amountIsNotString = true
+      }
+    }
+  }
+
+  static let amountNotStringMessage =
+    "Send the amount as a JSON string with a dot before the decimals, e.g. \"12.50\"."
+
+  // MARK: handlers
+
+  @Sendable func list(req: Request) async throws -> Response {
+    let user = try req.user
+    let filter = try Self.filter(req)
+    let (page, per) = try Self.paging(req)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let total = try await store.totals(filter).count
+    let rows = try await store.rows(filter, limit: per, offset: (page - 1) * per)
+    return try APIResponse.json(
+      Page(
+        items: rows.map { Self.item($0, currency: user.currency) }, page: page, per: per,
+        total: total))
+  }
+
+  @Sendable func show(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await Self.owned(req, user: user)
+    return try APIResponse.json(Self.item(record, currency: user.currency))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let user = try req.user
+    let expense = try Self.validated(req, user: user)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let record = try await store.create(expense, now: req.now)
+    let response = try APIResponse.json(
+      Self.item(record, currency: user.currency), status: .created)
+    response.headers.replaceOrAdd(
+      name: .location, value: Routes.apiExpense.href(id: try record.requireID()))
+    return response
+  }
+
+  @Sendable func replace(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await Self.owned(req, user: user)
+    let expense = try Self.validated(req, user: user)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    try await store.update(record, with: expense, now: req.now)
+    return try APIResponse.json(Self.item(record, currency: user.currency))
+  }
+
+  /// Deletes for good: API clients have no "Undo" button to press.
+  @Sendable func delete(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await Self.owned(req, user: user)
+    try await ExpenseStore(db: req.db, userID: user.requireID()).deletePermanently(record)
+    return Response(status: .noContent)
+  }
+
+  struct Summary: Encodable {
+    struct Period: Encodable {
+      var category: String?
+      var month: String?
+      var from: String?
+      var to: String?
+      var q: String?
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(category, forKey: .category)
+        try container.encode(month, forKey: .month)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(q, forKey: .q)
+      }
+
+      enum CodingKeys: String, CodingKey { case category, month, from, to, q }
+    }
+
+    struct Line: Encodable {
+      var category: String
+      var total: String
+      var count: Int
+      var percent: Int
+    }
+
+    var currency: String
+    var filter: Period
+    var total: String
+    var count: Int
+    var categories: [Line]
+  }
+
+  /// Totals for the filter (usually a `month` or `from`/`to`), one line per category in the
+  /// standard order, empty ones included.
+  @Sendable func summary(req: Request) async throws -> Response {
+    let user = try req.user
+    let filter = try Self.filter(req)
+    let totals = try await ExpenseStore(db: req.db, userID: user.requireID()).totals(filter)
+    let money = { (amount: Decimal) in
+      Money(amount: amount, currency: user.currency).decimalString
+    }
+    let summary = Summary(
+      currency: user.currency,
+      filter: .init(
+        category: filter.category?.rawValue, month: filter.month?.description,
+        from: filter.from?.description, to: filter.to?.description,
+        q: filter.text.isEmpty ? nil : filter.text),
+      total: money(totals.total), count: totals.count,
+      categories: totals.lines.map { line in
+        Summary.Line(
+          category: line.category.rawValue, total: money(line.amount), count: line.count,
+          percent: totals.percent(of: line.category))
+      })
+    return try APIResponse.json(summary)
+  }
+
+  // MARK: helpers
+
+  static func item(_ row: ExpenseStore.Row, currency: String) -> Item {
+    Item(
+      id: row.id, expense: row.expense, currency: currency, createdAt: row.createdAt,
+      updatedAt: row.updatedAt)
+  }
+
+  static func item(_ record: ExpenseRecord, currency: String) throws -> Item {
+    Item(
+      id: try record.requireID(), expense: ExpenseStore.expense(from: record), currency: currency,
+      createdAt: record.createdAt, updatedAt: record.updatedAt)
+  }
+
+  static func filter(_ req: Request) throws -> ExpenseFilter {
+    let (filter, errors) = FilterQuery(req).parse()
+    guard errors.isEmpty else { throw APIError.validation(errors) }
+    return filter
+  }
+
+  static func paging(_ req: Request) throws -> (page: Int, per: Int) {
+    var errors: [String: String] = [:]
+    let pageText = req.query[String.self, at: "page"]
+    let perText = req.query[String.self, at: "per"]
+    let page = pageText.map { Int($0) ?? 0 } ?? 1
+    let per = perText.map { Int($0) ?? 0 } ?? defaultPer
+    if page < 1 { errors["page"] = "Use a page number from 1." }
+    if !(1...maxPer).contains(per) { errors["per"] = "Use per from 1 to \(maxPer)." }
+    guard errors.isEmpty else { throw APIError.validation(errors) }
+    return (page, per)
+  }
+
+  static func validated(_ req: Request, user: User) throws -> Expense {
+    let input = try req.content.decode(Input.self, using: JSONDecoder.api)
+    let draft = ExpenseDraft(
+      title: input.title ?? "", amount: input.amount ?? "", category: input.category ?? "",
+      date: input.date ?? "")
+    let result = draft.validate(
+      amountSyntax: .decimalString, timeZone: ExpenseStore.timeZone,
+      maxFractionDigits: ExpensesController.places(user))
+    var fields: [String: String] = [:]
+    if case .failure(let errors) = result { fields = errors.fields }
+    if input.amountIsNotString { fields["amount"] = amountNotStringMessage }
+    guard fields.isEmpty, case .success(let expense) = result else {
+      throw APIError.validation(fields)
+    }
+    return expense
+  }
+
+  static func owned(_ req: Request, user: User) async throws -> ExpenseRecord {
+    guard let id = req.parameters.get("expenseID", as: UUID.self),
+      let record = try await ExpenseStore(db: req.db, userID: user.requireID()).record(id)
+    else { throw APIError.notFound }
+    return record
+  }
+}

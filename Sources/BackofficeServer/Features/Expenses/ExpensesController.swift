@@ -1,0 +1,332 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// The expenses pages: list, add, edit, delete with undo, CSV export and import.
+struct ExpensesController: RouteCollection {
+  static let pageSize = 50
+  /// The session key of the expense the next list page offers to restore.
+  static let undoKey = "expenses_undo"
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.expenses, use: index)
+    routes.on(Routes.expenseNew, use: new)
+    routes.on(Routes.expenseCreate, use: create)
+    routes.on(Routes.expenseEdit, use: edit)
+    routes.on(Routes.expenseUpdate, use: update)
+    routes.on(Routes.expenseDelete, use: delete)
+    routes.on(Routes.expenseRestore, use: restore)
+    routes.on(Routes.expensesExport, use: export)
+    routes.on(Routes.expensesImport, use: importForm)
+    routes.on(Routes.expensesImportSubmit, use: importFile)
+  }
+
+  // MARK: list
+
+  @Sendable func index(req: Request) async throws -> Response {
+    let user = try req.user
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let query = FilterQuery(req)
+    let (filter, errors) = query.parse()
+    let page = max(1, req.query[Int.self, at: "page"] ?? 1)
+
+    let totals = try await store.totals(filter)
+    let rows = try await store.rows(
+      filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
+    let chartMonth =
+      filter.month ?? ExpenseMonth(containing: req.now, timeZone: ExpenseStore.timeZone)
+    let monthOnly = ExpenseFilter(month: chartMonth)
+    let chartTotals = filter == monthOnly ? totals : try await store.totals(monthOnly)
+
+    var undo: ExpenseIndex.Undo?
+    if let raw = req.session.data[Self.undoKey] {
+      req.session.data[Self.undoKey] = nil
+      if let id = UUID(uuidString: raw), let record = try await store.deletedRecord(id),
+        ExpenseStore.canRestore(record, now: req.now)
+      {
+        undo = ExpenseIndex.Undo(id: id, title: record.title)
+      }
+    }
+
+    let model = ExpenseIndex.Model(
+      currency: user.currency, rows: rows, filter: filter,
+      typed: errors.isEmpty ? [:] : query.values,
+      filterErrors: errors, totals: totals,
+      chart: ExpenseChart(month: chartMonth, totals: chartTotals, currency: user.currency),
+      page: page, pageCount: max(1, (totals.count + Self.pageSize - 1) / Self.pageSize),
+      back: req.url.string, undo: undo)
+    return req.page(ExpenseIndex(model: model), status: errors.isEmpty ? .ok : .unprocessableEntity)
+  }
+
+  // MARK: add and edit
+
+  struct FormInput: Content {
+    var title: String?
+    var amount: String?
+    var category: String?
+    var hasDate: String?
+    var date: String?
+    var back: String?
+
+    enum CodingKeys: String, CodingKey {
+      case title, amount, category, date, back
+      case hasDate = "has_date"
+    }
+
+    var dateSwitchedOn: Bool { !(hasDate ?? "").isEmpty }
+
+    var draft: ExpenseDraft {
+      var draft = ExpenseDraft(
+        title: title ?? "", amount: amount ?? "", category: category ?? "",
+        date: dateSwitchedOn ? (date ?? "") : "")
+      draft.dateRequired = dateSwitchedOn
+      return draft
+    }
+  }
+
+  @Sendable func new(req: Request) async throws -> Response {
+    let user = try req.user
+    let model = formModel(
+      req, user: user, mode: .new, draft: ExpenseDraft(), hasDate: false,
+      back: safeBack(req.query["back"]))
+    return req.page(ExpenseForm(model: model))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let user = try req.user
+    let input = try req.content.decode(FormInput.self)
+    switch validate(input, user: user) {
+    case .failure(let errors):
+      return invalid(req, user: user, mode: .new, input: input, errors: errors)
+    case .success(let expense):
+      let store = try ExpenseStore(db: req.db, userID: user.requireID())
+      _ = try await store.create(expense, now: req.now)
+      req.flash(.success, "Added \u{201C}\(expense.title)\u{201D}.")
+      return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
+    }
+  }
+
+  @Sendable func edit(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await owned(req, user: user)
+    let expense = ExpenseStore.expense(from: record)
+    let draft = ExpenseDraft(
+      editing: expense, locale: BackofficeLocale.resolve(user.locale),
+      timeZone: ExpenseStore.timeZone, maxFractionDigits: Self.places(user))
+    let model = formModel(
+      req, user: user, mode: .edit(try record.requireID()), draft: draft,
+      hasDate: expense.date != nil, back: safeBack(req.query["back"]))
+    return req.page(ExpenseForm(model: model))
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await owned(req, user: user)
+    let input = try req.content.decode(FormInput.self)
+    switch validate(input, user: user) {
+    case .failure(let errors):
+      return invalid(
+        req, user: user, mode: .edit(try record.requireID()), input: input, errors: errors)
+    case .success(let expense):
+      let store = try ExpenseStore(db: req.db, userID: user.requireID())
+      try await store.update(record, with: expense, now: req.now)
+      req.flash(.success, "Updated \u{201C}\(expense.title)\u{201D}.")
+      return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
+    }
+  }
+
+  // MARK: delete and undo
+
+  struct BackInput: Content {
+    var back: String?
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let user = try req.user
+    let record = try await owned(req, user: user)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    try await store.softDelete(record, now: req.now)
+    // The next list page offers "Undo" instead of a plain flash message.
+    req.session.data[Self.undoKey] = try record.requireID().uuidString
+    let back = try? req.content.decode(BackInput.self).back
+    return req.redirect(to: safeBack(back) ?? Routes.expenses.href())
+  }
+
+  @Sendable func restore(req: Request) async throws -> Response {
+    let user = try req.user
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    guard let id = req.parameters.get("expenseID", as: UUID.self),
+      let record = try await store.deletedRecord(id)
+    else { throw Abort(.notFound) }
+    let back = safeBack(try? req.content.decode(BackInput.self).back) ?? Routes.expenses.href()
+    guard ExpenseStore.canRestore(record, now: req.now) else {
+      try await store.purge(now: req.now)
+      req.flash(
+        .error,
+        "Too late to undo: a deleted expense can be restored for "
+          + "\(Int(ExpenseStore.undoWindow / 60)) minutes.")
+      return req.redirect(to: back)
+    }
+    try await store.restore(record)
+    req.flash(.success, "Restored \u{201C}\(record.title)\u{201D}.")
+    return req.redirect(to: back)
+  }
+
+  // MARK: CSV
+
+  @Sendable func export(req: Request) async throws -> Response {
+    let user = try req.user
+    let (filter, errors) = FilterQuery(req).parse()
+    if let message = errors.sorted(by: { $0.key < $1.key }).first?.value {
+      throw Abort(.unprocessableEntity, reason: message)
+    }
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let rows = try await store.rows(filter)
+    let response = Response(
+      status: .ok, body: .init(string: ExpenseCSVFile.export(rows.map(\.expense))))
+    response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
+    response.headers.replaceOrAdd(
+      name: .contentDisposition,
+      value: "attachment; filename=\"\(ExpenseCSVFile.filename(on: req.now))\"")
+    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    return response
+  }
+
+  @Sendable func importForm(req: Request) async throws -> Response {
+    req.page(ExpenseImportForm())
+  }
+
+  struct ImportInput: Content {
+    var file: File?
+    var skipErrors: String?
+
+    enum CodingKeys: String, CodingKey {
+      case file
+      case skipErrors = "skip_errors"
+    }
+  }
+
+  @Sendable func importFile(req: Request) async throws -> Response {
+    let user = try req.user
+    let input = try req.content.decode(ImportInput.self)
+    let skip = !(input.skipErrors ?? "").isEmpty
+    func refuse(_ message: String, rows: [String] = []) -> Response {
+      req.page(
+        ExpenseImportForm(error: message, rowErrors: rows, skipErrors: skip),
+        status: .unprocessableEntity)
+    }
+    guard let file = input.file, file.data.readableBytes > 0 else {
+      return refuse("Choose a CSV file to import.")
+    }
+    let parsed: ExpenseCSV.Import
+    switch ExpenseCSVFile.read(Data(buffer: file.data)) {
+    case .failure(let error): return refuse(error.message)
+    case .success(let result): parsed = result
+    }
+    let problems = parsed.errors.map(\.message)
+    if !problems.isEmpty && !skip {
+      let count = problems.count
+      return refuse(
+        "Nothing was imported: \(count) row\(count == 1 ? " has" : "s have") errors. Fix "
+          + (count == 1 ? "it" : "them") + ", or tick \u{201C}Skip rows with errors\u{201D}.",
+        rows: problems)
+    }
+    guard !parsed.expenses.isEmpty else {
+      return refuse("Nothing was imported: every row has errors.", rows: problems)
+    }
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    try await store.insertAll(parsed.expenses, now: req.now)
+    let imported = parsed.expenses.count
+    var message = "Imported \(imported) expense\(imported == 1 ? "" : "s")."
+    if !problems.isEmpty {
+      message += " Skipped \(problems.count) row\(problems.count == 1 ? "" : "s") with errors."
+    }
+    req.flash(.success, message)
+    // The skipped rows travel as flash messages so the result survives the redirect.
+    let shown = 20
+    for problem in problems.prefix(shown) { req.flash(.error, problem) }
+    if problems.count > shown {
+      req.flash(.error, "… and \(problems.count - shown) more rows with errors.")
+    }
+    return req.redirect(to: Routes.expenses.href())
+  }
+
+  // MARK: helpers
+
+  /// Decimals the account's currency allows in an amount, at most 2 (JPY: 0).
+  static func places(_ user: User) -> Int {
+    min(Currency.minorUnits(for: user.currency), Expense.maxFractionDigits)
+  }
+
+  func validate(_ input: FormInput, user: User) -> Result<Expense, ExpenseValidationErrors> {
+    input.draft.validate(
+      locale: BackofficeLocale.resolve(user.locale), timeZone: ExpenseStore.timeZone,
+      maxFractionDigits: Self.places(user))
+  }
+
+  func formModel(
+    _ req: Request, user: User, mode: ExpenseForm.Mode, draft: ExpenseDraft, hasDate: Bool,
+    back: String?
+  ) -> ExpenseForm.Model {
+    ExpenseForm.Model(
+      mode: mode, draft: draft, hasDate: hasDate, currency: user.currency,
+      places: Self.places(user),
+      defaultDate: ExpenseDate.inputValue(req.now, timeZone: ExpenseStore.timeZone), back: back)
+  }
+
+  func invalid(
+    _ req: Request, user: User, mode: ExpenseForm.Mode, input: FormInput,
+    errors: ExpenseValidationErrors
+  ) -> Response {
+    var draft = input.draft
+    draft.date = input.date ?? ""
+    var model = formModel(
+      req, user: user, mode: mode, draft: draft, hasDate: input.dateSwitchedOn,
+      back: safeBack(input.back))
+    model.errors = errors
+    return req.page(ExpenseForm(model: model), status: .unprocessableEntity)
+  }
+
+  /// The account's expense named in the path; another account's, a deleted one, an unknown
+  /// or a malformed id are all "not found".
+  func owned(_ req: Request, user: User) async throws -> ExpenseRecord {
+    guard let id = req.parameters.get("expenseID", as: UUID.self),
+      let record = try await ExpenseStore(db: req.db, userID: user.requireID()).record(id)
+    else { throw Abort(.notFound) }
+    return record
+  }
+
+  /// Only the expenses list itself is a place to return to, never another page or host.
+  func safeBack(_ raw: String?) -> String? {
+    guard let raw else { return nil }
+    let list = Routes.expenses.href()
+    guard raw == list || raw.hasPrefix(list + "?"), !raw.contains("\\") else { return nil }
+    return raw
+  }
+}
+
+/// The filter's query values: `category`, `month`, `from`, `to`, `q`.
+struct FilterQuery {
+  static let names = ["category", "month", "from", "to", "q"]
+  var values: [String: String]
+
+  init(_ req: Request) {
+    var values: [String: String] = [:]
+    for name in Self.names {
+      if let value = req.query[String.self, at: name] { values[name] = value }
+    }
+    self.values = values
+  }
+
+  func parse() -> (filter: ExpenseFilter, errors: [String: String]) {
+    ExpenseFilter.parse(
+      category: values["category"], month: values["month"], from: values["from"],
+      to: values["to"], text: values["q"])
+  }
+}
+
+extension ExpenseFilter {
+  /// `queryItems` in the shape `AppRoute.href(query:)` takes.
+  var query: [String: String?] { queryItems.mapValues { Optional($0) } }
+}

@@ -1,0 +1,47 @@
+import BackofficeCore
+import Fluent
+import Foundation
+
+/// The expenses card of the overview page: this month's total and count.
+struct ExpensesHome: Sendable {
+  var month: ExpenseMonth
+  var total: Decimal
+  var count: Int
+  var currency: String
+
+  static func load(db: any Database, user: User, now: Date) async throws -> ExpensesHome {
+    let month = ExpenseMonth(containing: now, timeZone: ExpenseStore.timeZone)
+    let totals = try await ExpenseStore(db: db, userID: user.requireID())
+      .totals(ExpenseFilter(month: month))
+    return ExpensesHome(
+      month: month, total: totals.total, count: totals.count, currency: user.currency)
+  }
+
+  func card(locale: BackofficeLocale) -> HTMLNode {
+    H.div(
+      [.class("card"), .id("home-expenses")],
+      [
+        H.h2("Expenses"),
+        H.p([.class("muted small")], month.title(locale: locale)),
+        H.el(
+          "p", [.class("home-figure")],
+          [
+            H.el(
+              "strong", [],
+              [H.text(MoneyFormat.currency(total, currency: currency, locale: locale))]),
+            H.text(count == 1 ? " · 1 expense" : " · \(count) expenses"),
+          ]),
+        count == 0
+          ? H.p([.class("muted")], "Nothing spent this month yet.")
+          : H.empty,
+        H.div(
+          [.class("card-actions")],
+          [
+            H.a(
+              Routes.expenses.href(query: ["month": month.description]), [.class("button")],
+              text: "Open expenses"),
+            H.a(Routes.expenseNew.href(), [.class("button")], text: "Add expense"),
+          ]),
+      ])
+  }
+}
