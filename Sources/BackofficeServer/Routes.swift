@@ -183,10 +183,53 @@ enum Routes {
     apiExpenseDelete,
   ]
 
+  // MARK: marketing plans
+  static let marketing = AppRoute(.GET, "/marketing")
+  static let marketingPlanCreate = AppRoute(.POST, "/marketing/plans")
+  static let marketingPlanTargets = AppRoute(.GET, "/marketing/plans/:planID/targets")
+  static let marketingPlanTargetToggle = AppRoute(.POST, "/marketing/plans/:planID/targets/toggle")
+  static let marketingPlanChannels = AppRoute(.GET, "/marketing/plans/:planID/channels")
+  static let marketingPlanChannel = AppRoute(.GET, "/marketing/plans/:planID/channels/:channelID")
+  static let marketingPlanChoose = AppRoute(
+    .POST, "/marketing/plans/:planID/channels/:channelID/choose")
+  static let marketingPlanReset = AppRoute(
+    .POST, "/marketing/plans/:planID/channels/:channelID/reset")
+  static let marketingPlanReview = AppRoute(.GET, "/marketing/plans/:planID/review")
+  static let marketingPlanRemove = AppRoute(.POST, "/marketing/plans/:planID/review/remove")
+  static let marketingPlanEmail = AppRoute(.POST, "/marketing/plans/:planID/email")
+  static let marketingPlanEmailDownload = AppRoute(.GET, "/marketing/plans/:planID/email.eml")
+  static let marketingPlanRename = AppRoute(.POST, "/marketing/plans/:planID/rename")
+  static let marketingPlanDuplicate = AppRoute(.POST, "/marketing/plans/:planID/duplicate")
+  static let marketingPlanDelete = AppRoute(.POST, "/marketing/plans/:planID/delete")
+  static let marketingCatalog = AppRoute(.GET, "/marketing/catalog")
+  static let marketingCatalogRefresh = AppRoute(.POST, "/marketing/catalog/refresh")
+  static let marketingCatalogImport = AppRoute(.POST, "/marketing/catalog/import")
+  static let marketingCatalogExport = AppRoute(.GET, "/marketing/catalog/export.json")
+  static let apiMarketingCatalog = AppRoute(.GET, "/api/v1/marketing/catalog")
+  static let apiMarketingCatalogRefresh = AppRoute(.POST, "/api/v1/marketing/catalog/refresh")
+  static let apiMarketingPlans = AppRoute(.GET, "/api/v1/marketing/plans")
+  static let apiMarketingPlanCreate = AppRoute(.POST, "/api/v1/marketing/plans")
+  static let apiMarketingPlan = AppRoute(.GET, "/api/v1/marketing/plans/:planID")
+  static let apiMarketingPlanUpdate = AppRoute(.PATCH, "/api/v1/marketing/plans/:planID")
+  static let apiMarketingPlanDelete = AppRoute(.DELETE, "/api/v1/marketing/plans/:planID")
+  static let apiMarketingPlanDuplicate = AppRoute(
+    .POST, "/api/v1/marketing/plans/:planID/duplicate")
+  static let apiMarketingPlanSummary = AppRoute(.GET, "/api/v1/marketing/plans/:planID/summary")
+  static let marketingRoutes: [AppRoute] = [
+    marketing, marketingPlanCreate, marketingPlanTargets, marketingPlanTargetToggle,
+    marketingPlanChannels, marketingPlanChannel, marketingPlanChoose, marketingPlanReset,
+    marketingPlanReview, marketingPlanRemove, marketingPlanEmail, marketingPlanEmailDownload,
+    marketingPlanRename, marketingPlanDuplicate, marketingPlanDelete, marketingCatalog,
+    marketingCatalogRefresh, marketingCatalogImport, marketingCatalogExport,
+    apiMarketingCatalog, apiMarketingCatalogRefresh, apiMarketingPlans, apiMarketingPlanCreate,
+    apiMarketingPlan, apiMarketingPlanUpdate, apiMarketingPlanDelete, apiMarketingPlanDuplicate,
+    apiMarketingPlanSummary,
+  ]
+
   static let all: [AppRoute] =
     [
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
       apiMe,
-    ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes
+    ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + marketingRoutes
 }

@@ -41,6 +41,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.middleware.use(CSRFMiddleware())
 
   app.asyncCommands.use(UserCommand(), as: "user")
+  app.asyncCommands.use(CatalogCommand(), as: "catalog")
 
   try routes(app)
 

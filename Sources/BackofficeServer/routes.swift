@@ -18,6 +18,8 @@ func routes(_ app: Application) throws {
   try pages.register(collection: ProductsController(maxUploadBytes: app.config.maxUploadBytes))
   // MARK: ad payments
   try pages.register(collection: AdPaymentsController())
+  // MARK: marketing plans
+  try pages.register(collection: MarketingPlansController())
   // MARK: fundraisers
   try pages.register(collection: FundraisersController())
   app.lifecycle.use(JarRefreshLifecycle())
@@ -32,6 +34,8 @@ func routes(_ app: Application) throws {
   try api.register(collection: SwipeAPIController(maxUploadBytes: app.config.maxUploadBytes))
   // MARK: ad payments API
   try api.register(collection: AdPaymentsAPIController())
+  // MARK: marketing plans API
+  try api.register(collection: MarketingPlansAPIController())
   // MARK: fundraisers API
   try api.register(collection: FundraisersAPIController(maxUploadBytes: app.config.maxUploadBytes))
 }

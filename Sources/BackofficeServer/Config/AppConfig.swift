@@ -19,6 +19,11 @@ public struct AppConfig: Sendable {
   public var autoMigrate: Bool
   /// Bcrypt work factor; tests lower it to keep the suite fast.
   public var passwordCost: Int
+  /// Where "Refresh catalog" fetches the marketing documents (`{base}{document id}`).
+  public var catalogBaseURL: String = "https://api.npoint.io/"
+  /// Marketing catalog fetches: connect and idle-read limit, and the limit per whole request.
+  public var catalogRequestTimeout: Double = 3
+  public var catalogTotalTimeout: Double = 6
   /// Monobank's jar API base (`{base}api/handler`); tests point it at a local stub.
   public var monobankBaseURL: String = "https://send.monobank.ua/"
   /// Minutes between background jar refreshes; 0 turns them off.
@@ -93,6 +98,18 @@ public struct AppConfig: Sendable {
       case "1", "true", "yes": config.secureCookies = true
       case "0", "false", "no": config.secureCookies = false
       default: problems.append("BACKOFFICE_SECURE_COOKIES must be true or false.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_CATALOG_URL"]) {
+      let components = URLComponents(string: raw)
+      if ["http", "https"].contains(components?.scheme?.lowercased() ?? ""),
+        !(components?.host ?? "").isEmpty
+      {
+        config.catalogBaseURL = raw.hasSuffix("/") ? raw : raw + "/"
+      } else {
+        problems.append(
+          "BACKOFFICE_CATALOG_URL must be an http(s) URL such as https://api.npoint.io/.")
       }
     }
 

@@ -12,6 +12,7 @@ struct HomeController: RouteCollection {
     model.products = try await ProductsHome.load(db: req.db, userID: user.requireID())
     model.adPaymentCount = try await AdPaymentsHome.count(db: req.db, userID: user.requireID())
     model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
+    model.marketing = try await MarketingHomeCard.load(req)
     return req.page(HomeIndex(model: model))
   }
 }
@@ -24,6 +25,7 @@ struct HomeIndex: PageView {
     var products = ProductsHome()
     var adPaymentCount = 0
     var fundraisers = FundraisersHome()
+    var marketing: MarketingHomeCard.Model? = nil
   }
   var model: Model
 
@@ -49,6 +51,7 @@ struct HomeIndex: PageView {
           model.products.card(),
           model.expenses?.card(locale: context.locale) ?? H.empty,
           AdPaymentsHome.card(count: model.adPaymentCount),
+          MarketingHomeCard.render(model.marketing),
           model.fundraisers.card(),
         ]),
     ])

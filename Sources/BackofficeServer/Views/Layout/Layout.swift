@@ -26,6 +26,7 @@ enum NavSection: String, CaseIterable, Sendable {
   case products
   case expenses
   case adPayments
+  case marketingPlans
   case fundraisers
 
   var label: String {
@@ -35,6 +36,7 @@ enum NavSection: String, CaseIterable, Sendable {
     case .products: "Products"
     case .expenses: "Expenses"
     case .adPayments: "Ad payments"
+    case .marketingPlans: "Marketing plans"
     case .fundraisers: "Збори"
     }
   }
@@ -46,12 +48,15 @@ enum NavSection: String, CaseIterable, Sendable {
     case .products: Routes.products.href()
     case .expenses: Routes.expenses.href()
     case .adPayments: Routes.adPayments.href()
+    case .marketingPlans: Routes.marketing.href()
     case .fundraisers: Routes.fundraisers.href()
     }
   }
 
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
-  static let areas: [NavSection] = [.home, .products, .expenses, .adPayments, .fundraisers]
+  static let areas: [NavSection] = [
+    .home, .products, .expenses, .adPayments, .marketingPlans, .fundraisers,
+  ]
 }
 
 enum Layout {

@@ -1,0 +1,173 @@
+import BackofficeCore
+import Foundation
+import NIOCore
+import Vapor
+
+/// Why fetching the catalog documents failed, in the two kinds people need to tell apart.
+enum MarketingFetchFailure: Error, Hashable, Sendable {
+  /// Nothing usable arrived: no connection, unknown host, or too slow.
+  case offline(reason: String)
+  /// The host answered, but not with a catalog: an HTTP error or a document that is not valid.
+  case error(message: String)
+
+  var status: MarketingRefreshStatus {
+    switch self {
+    case .offline(let reason): .offline(reason: reason)
+    case .error(let message): .error(message: message)
+    }
+  }
+}
+
+/// Time limits for one document, as the original app had them: `request` is the longest wait
+/// for a connection or for the next bytes, `total` the longest a whole request may take.
+struct MarketingFetchTimeouts: Hashable, Sendable {
+  var request: TimeAmount
+  var total: TimeAmount
+
+  init(request seconds: Double, total totalSeconds: Double) {
+    request = .nanoseconds(Int64(seconds * 1_000_000_000))
+    total = .nanoseconds(Int64(totalSeconds * 1_000_000_000))
+  }
+
+  init(_ config: AppConfig) {
+    self.init(request: config.catalogRequestTimeout, total: config.catalogTotalTimeout)
+  }
+
+  /// The HTTP client settings these limits turn into.
+  var clientConfiguration: HTTPClient.Configuration {
+    var configuration = HTTPClient.Configuration(
+      timeout: .init(connect: request, read: request),
+      decompression: .enabled(limit: .size(MarketingCatalogClient.maxDocumentBytes)))
+    configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
+    return configuration
+  }
+}
+
+/// Fetches the catalog documents (`{base}{document id}`): the targeting document first, then
+/// every channel document it names, at the same time.
+struct MarketingCatalogClient: Sendable {
+  static let maxDocumentBytes = 1024 * 1024
+
+  var fetchDocuments:
+    @Sendable (_ baseURL: String) async -> Result<[String: Data], MarketingFetchFailure>
+
+  /// The real thing: a short-lived HTTP client on the app's event loops, so its time limits
+  /// apply to these requests only.
+  static func live(eventLoopGroup: any EventLoopGroup, timeouts: MarketingFetchTimeouts) -> Self {
+    MarketingCatalogClient { baseURL in
+      let client = HTTPClient(
+        eventLoopGroup: eventLoopGroup, configuration: timeouts.clientConfiguration)
+      let result = await fetchAll(baseURL: baseURL, timeouts: timeouts) { url in
+        try await get(url, client: client, timeouts: timeouts)
+      }
+      try? await client.shutdown()
+      return result
+    }
+  }
+
+  /// Fetches the targeting document, reads which channel documents it names, then fetches
+  /// those. `get` returns a document's bytes or throws a `MarketingFetchFailure`.
+  static func fetchAll(
+    baseURL: String, timeouts: MarketingFetchTimeouts,
+    get: @escaping @Sendable (String) async throws -> Data
+  ) async -> Result<[String: Data], MarketingFetchFailure> {
+    let targetingID = MarketingCatalog.targetingDocumentID
+    do {
+      let targetingData = try await get(baseURL + targetingID)
+      let targeting: TargetingDocument
+      do throws(CatalogDocumentError) {
+        targeting = try TargetingDocument.decode(targetingData, documentID: targetingID)
+      } catch {
+        return .failure(.error(message: error.message))
+      }
+      var documents = [targetingID: targetingData]
+      try await withThrowingTaskGroup(of: (String, Data).self) { group in
+        for id in targeting.channelIDs {
+          group.addTask { (id, try await get(baseURL + id)) }
+        }
+        for try await (id, data) in group {
+          documents[id] = data
+        }
+      }
+      return .success(documents)
+    } catch let failure as MarketingFetchFailure {
+      return .failure(failure)
+    } catch {
+      return .failure(classify(error, url: baseURL))
+    }
+  }
+
+  private static func get(_ url: String, client: HTTPClient, timeouts: MarketingFetchTimeouts)
+    async throws -> Data
+  {
+    let request: HTTPClient.Request
+    do {
+      request = try HTTPClient.Request(
+        url: url, method: .GET, headers: ["Accept": "application/json"])
+    } catch {
+      throw MarketingFetchFailure.error(message: "\(url) is not a valid URL")
+    }
+    let response: HTTPClient.Response
+    do {
+      response = try await client.execute(request: request, deadline: .now() + timeouts.total)
+        .get()
+    } catch {
+      throw classify(error, url: url)
+    }
+    guard response.status == .ok else {
+      throw MarketingFetchFailure.error(message: "HTTP \(response.status.code) from \(url)")
+    }
+    let body = response.body ?? ByteBuffer()
+    guard body.readableBytes <= maxDocumentBytes else {
+      throw MarketingFetchFailure.error(
+        message: "\(url) sent more than \(maxDocumentBytes / 1024) KB, too large for a catalog")
+    }
+    return Data(body.readableBytesView)
+  }
+
+  /// Transport failures are "offline": the previous catalog is the best there is. The reason
+  /// is kept in words a person can act on.
+  static func classify(_ error: any Error, url: String) -> MarketingFetchFailure {
+    let host = URLComponents(string: url)?.host ?? url
+    if let failure = error as? MarketingFetchFailure { return failure }
+    if let client = error as? HTTPClientError {
+      switch client {
+      case .connectTimeout, .tlsHandshakeTimeout:
+        return .offline(reason: "\(host) did not accept a connection in time")
+      case .readTimeout:
+        return .offline(reason: "\(host) stopped answering")
+      case .deadlineExceeded:
+        return .offline(reason: "\(host) took too long to answer")
+      case .remoteConnectionClosed:
+        return .offline(reason: "\(host) closed the connection")
+      default:
+        return .offline(reason: "could not reach \(host) (\(client))")
+      }
+    }
+    let text = String(describing: error)
+    if text.localizedCaseInsensitiveContains("refused") {
+      return .offline(reason: "\(host) refused the connection")
+    }
+    if text.localizedCaseInsensitiveContains("dns") || text.contains("NXDOMAIN")
+      || text.localizedCaseInsensitiveContains("resolve")
+    {
+      return .offline(reason: "\(host) could not be found (DNS)")
+    }
+    return .offline(reason: "could not reach \(host) (\(text))")
+  }
+}
+
+extension Application {
+  private struct MarketingCatalogClientKey: StorageKey {
+    typealias Value = MarketingCatalogClient
+  }
+
+  /// The live client built from the configured limits, unless a test put another in place.
+  var marketingCatalogClient: MarketingCatalogClient {
+    get {
+      storage[MarketingCatalogClientKey.self]
+        ?? .live(eventLoopGroup: eventLoopGroup, timeouts: MarketingFetchTimeouts(config))
+    }
+    set { storage[MarketingCatalogClientKey.self] = newValue }
+  }
+}

@@ -1,0 +1,167 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Where the stored catalog came from.
+enum MarketingCatalogSource: String, Sendable, Codable {
+  case bundled, refresh, upload
+}
+
+/// How the last refresh went. Anything but `.ok` keeps the previous catalog and is shown to
+/// people as a banner until a later refresh or upload succeeds.
+enum MarketingRefreshStatus: Hashable, Sendable {
+  case ok
+  /// The host could not be reached in time (no connection, DNS, timeout); `reason` says which.
+  case offline(reason: String)
+  /// The host answered with something unusable (HTTP error, bad JSON): the real message.
+  case error(message: String)
+
+  var state: String {
+    switch self {
+    case .ok: "ok"
+    case .offline: "offline"
+    case .error: "error"
+    }
+  }
+
+  var message: String? {
+    switch self {
+    case .ok: nil
+    case .offline(let reason): reason
+    case .error(let message): message
+    }
+  }
+
+  init(state: String, message: String?) {
+    switch state {
+    case "offline": self = .offline(reason: message ?? "")
+    case "error": self = .error(message: message ?? "")
+    default: self = .ok
+    }
+  }
+}
+
+/// The stored catalog with its provenance, read once per request.
+struct StoredMarketingCatalog: Sendable {
+  var catalog: MarketingCatalog
+  var source: MarketingCatalogSource
+  var sourceDetail: String?
+  var fetchedAt: Date
+  var status: MarketingRefreshStatus
+  var refreshedAt: Date?
+
+  var packageCount: Int { catalog.channels.reduce(0) { $0 + $1.packages.count } }
+}
+
+/// The stored catalog could not be read back (for example the row was edited by hand).
+struct MarketingCatalogUnreadable: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Reads and replaces the one shared catalog, and keeps plans in step with it.
+enum MarketingCatalogStore {
+  /// Inserts the bundled catalog when there is none. Safe to run from several instances at
+  /// once: the second insert trips the unique slot and is ignored once the row is there.
+  static func seedIfEmpty(on db: any Database, now: Date) async throws {
+    if try await record(on: db) != nil { return }
+    let row = MarketingCatalogRecord(
+      catalogJSON: MarketingJSON.encode(MarketingCatalog.bundledDefault),
+      source: MarketingCatalogSource.bundled.rawValue, sourceDetail: nil, fetchedAt: now)
+    do {
+      try await row.create(on: db)
+    } catch {
+      if try await record(on: db) == nil { throw error }
+    }
+  }
+
+  static func record(on db: any Database) async throws -> MarketingCatalogRecord? {
+    try await MarketingCatalogRecord.query(on: db)
+      .filter(\.$slot == MarketingCatalogRecord.currentSlot).first()
+  }
+
+  /// The current catalog, seeding the bundled one if the row is missing.
+  static func current(on db: any Database, now: Date) async throws -> StoredMarketingCatalog {
+    var row = try await record(on: db)
+    if row == nil {
+      try await seedIfEmpty(on: db, now: now)
+      row = try await record(on: db)
+    }
+    guard let row else { throw MarketingCatalogUnreadable(description: "no catalog row") }
+    return try stored(from: row)
+  }
+
+  static func stored(from row: MarketingCatalogRecord) throws -> StoredMarketingCatalog {
+    let catalog: MarketingCatalog
+    do {
+      catalog = try JSONDecoder().decode(MarketingCatalog.self, from: Data(row.catalogJSON.utf8))
+    } catch {
+      throw MarketingCatalogUnreadable(description: "stored catalog is not readable: \(error)")
+    }
+    return StoredMarketingCatalog(
+      catalog: catalog,
+      source: MarketingCatalogSource(rawValue: row.source) ?? .bundled,
+      sourceDetail: row.sourceDetail,
+      fetchedAt: row.fetchedAt,
+      status: MarketingRefreshStatus(state: row.refreshState, message: row.refreshMessage),
+      refreshedAt: row.refreshedAt)
+  }
+
+  /// Stores a new catalog and drops from every plan what it no longer offers. Returns how many
+  /// plans changed.
+  @discardableResult
+  static func replace(
+    with catalog: MarketingCatalog, source: MarketingCatalogSource, detail: String?,
+    on db: any Database, now: Date
+  ) async throws -> Int {
+    try await seedIfEmpty(on: db, now: now)
+    try await db.transaction { db in
+      guard let row = try await record(on: db) else { return }
+      row.catalogJSON = MarketingJSON.encode(catalog)
+      row.source = source.rawValue
+      row.sourceDetail = detail
+      row.fetchedAt = now
+      row.refreshState = MarketingRefreshStatus.ok.state
+      row.refreshMessage = nil
+      row.refreshedAt = now
+      try await row.save(on: db)
+    }
+    return try await reconcilePlans(with: catalog, on: db)
+  }
+
+  /// Records a failed refresh; the stored catalog stays as it is.
+  static func recordFailure(_ status: MarketingRefreshStatus, on db: any Database, now: Date)
+    async throws
+  {
+    try await seedIfEmpty(on: db, now: now)
+    guard let row = try await record(on: db) else { return }
+    row.refreshState = status.state
+    row.refreshMessage = status.message
+    row.refreshedAt = now
+    try await row.save(on: db)
+  }
+
+  /// Runs `PlanSelection.reconcile` over every plan of every account, a page at a time.
+  static func reconcilePlans(with catalog: MarketingCatalog, on db: any Database) async throws
+    -> Int
+  {
+    var changed = 0
+    var lastID: UUID?
+    while true {
+      var query = MarketingPlanRecord.query(on: db).sort(\.$id).limit(200)
+      if let lastID { query = query.filter(\.$id > lastID) }
+      let plans = try await query.all()
+      guard let last = plans.last else { break }
+      for plan in plans {
+        var selection = plan.selection
+        if selection.reconcile(with: catalog) {
+          plan.selection = selection
+          try await plan.save(on: db)
+          changed += 1
+        }
+      }
+      lastID = last.id
+    }
+    return changed
+  }
+}

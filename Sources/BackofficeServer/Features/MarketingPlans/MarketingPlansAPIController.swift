@@ -1,0 +1,373 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `/api/v1/marketing/…`: the catalog, plans CRUD and a plan's email summary.
+struct MarketingPlansAPIController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.apiMarketingCatalog, use: catalog)
+    routes.on(Routes.apiMarketingCatalogRefresh, use: refresh)
+    routes.on(Routes.apiMarketingPlans, use: list)
+    routes.on(Routes.apiMarketingPlanCreate, use: create)
+    routes.on(Routes.apiMarketingPlan, use: show)
+    routes.on(Routes.apiMarketingPlanUpdate, use: update)
+    routes.on(Routes.apiMarketingPlanDelete, use: delete)
+    routes.on(Routes.apiMarketingPlanDuplicate, use: duplicate)
+    routes.on(Routes.apiMarketingPlanSummary, use: summary)
+  }
+
+  // MARK: DTOs
+
+  struct PackageDTO: Content {
+    var id: String
+    var channelId: String
+    var name: String
+    var description: String
+    var price: String
+    var currency: String
+    var details: [String]
+
+    init(_ package: MarketingPackage) {
+      id = package.id
+      channelId = package.channelID
+      name = package.name
+      description = package.description
+      price = package.money.decimalString
+      currency = package.currency
+      details = package.details
+    }
+  }
+
+  struct CatalogDTO: Content {
+    struct Refresh: Content {
+      var state: String
+      var message: String?
+      var checkedAt: Date?
+    }
+    struct Target: Content {
+      var name: String
+      var channelIds: [String]
+    }
+    struct Channel: Content {
+      var id: String
+      var name: String
+      var packages: [PackageDTO]
+    }
+
+    var source: String
+    var sourceDetail: String?
+    var fetchedAt: Date
+    var refresh: Refresh
+    var targets: [Target]
+    var channels: [Channel]
+
+    init(_ stored: StoredMarketingCatalog) {
+      source = stored.source.rawValue
+      sourceDetail = stored.sourceDetail
+      fetchedAt = stored.fetchedAt
+      refresh = Refresh(
+        state: stored.status.state, message: stored.status.message, checkedAt: stored.refreshedAt)
+      targets = stored.catalog.targets.map {
+        Target(name: $0.name, channelIds: $0.channels.map(\.id))
+      }
+      channels = stored.catalog.channels.map {
+        Channel(id: $0.id, name: $0.name, packages: $0.packages.map(PackageDTO.init))
+      }
+    }
+  }
+
+  struct PlanDTO: Content {
+    struct Choice: Content {
+      var channelId: String
+      var packageId: String
+      var channelName: String
+      var packageName: String
+      var price: String
+      var currency: String
+    }
+
+    var id: UUID
+    var name: String
+    var targets: [String]
+    var packages: [Choice]
+    var totals: [Money]
+    var totalText: String
+    var packageCount: Int
+    var channelCount: Int
+    var recipient: String
+    var subject: String?
+    var createdAt: Date?
+    var updatedAt: Date?
+
+    init(
+      _ plan: MarketingPlanRecord, selection: PlanSelection, catalog: MarketingCatalog,
+      locale: BackofficeLocale
+    ) throws {
+      let chosen = selection.chosenPackages(in: catalog)
+      let totals = PlanTotals(chosen)
+      id = try plan.requireID()
+      name = plan.name
+      targets = selection.targetNames
+      packages = chosen.map {
+        Choice(
+          channelId: $0.channel.id, packageId: $0.package.id, channelName: $0.channel.name,
+          packageName: $0.package.name, price: $0.package.money.decimalString,
+          currency: $0.package.currency)
+      }
+      self.totals = totals.sums
+      totalText = totals.formatted(locale: locale)
+      packageCount = totals.packageCount
+      channelCount = totals.channelCount
+      recipient = plan.recipient
+      subject = plan.subject
+      createdAt = plan.createdAt
+      updatedAt = plan.updatedAt
+    }
+  }
+
+  struct PlanInput: Content {
+    struct Choice: Content {
+      var channelId: String?
+      var packageId: String?
+    }
+    var name: String?
+    var targets: [String]?
+    var packages: [Choice]?
+    var recipient: String?
+    var subject: String?
+  }
+
+  struct SummaryDTO: Content {
+    struct Mailto: Content {
+      var url: String
+      var shortened: Bool
+      var omittedPackages: Int
+    }
+    var subject: String
+    var recipient: String
+    var text: String
+    var html: String
+    var totalText: String
+    var countsText: String
+    var mailto: Mailto
+  }
+
+  struct Page<Item: Content>: Content {
+    var items: [Item]
+    var page: Int
+    var per: Int
+    var total: Int
+  }
+
+  // MARK: catalog
+
+  private func storedCatalog(_ req: Request) async throws -> StoredMarketingCatalog {
+    guard let stored = try await MarketingPlanQueries.catalog(req) else {
+      throw APIError(
+        .serviceUnavailable, code: "catalog_unavailable",
+        message: "The marketing catalog cannot be read. Refresh or upload it.")
+    }
+    return stored
+  }
+
+  @Sendable func catalog(req: Request) async throws -> Response {
+    try APIResponse.json(CatalogDTO(try await storedCatalog(req)))
+  }
+
+  @Sendable func refresh(req: Request) async throws -> Response {
+    let update = try await MarketingCatalogRefresh.run(app: req.application)
+    let message = update.message(locale: try MarketingPlanQueries.locale(req))
+    switch update.outcome {
+    case .updated:
+      return try APIResponse.json(CatalogDTO(update.stored))
+    case .failed(.offline):
+      throw APIError(.serviceUnavailable, code: "catalog_offline", message: message)
+    case .failed(.error):
+      throw APIError(.badGateway, code: "catalog_upstream_error", message: message)
+    }
+  }
+
+  // MARK: plans
+
+  private func plan(_ req: Request) async throws -> MarketingPlanRecord {
+    guard let plan = try await MarketingPlanQueries.plan(req) else { throw APIError.notFound }
+    return plan
+  }
+
+  @Sendable func list(req: Request) async throws -> Response {
+    var problems: [String: String] = [:]
+    // An unreadable value counts as out of range rather than silently becoming the default.
+    let page = req.query[String.self, at: "page"].map { Int($0) ?? 0 } ?? 1
+    let per = req.query[String.self, at: "per"].map { Int($0) ?? 0 } ?? 50
+    if page < 1 { problems["page"] = "Use a whole number from 1." }
+    if !(1...100).contains(per) { problems["per"] = "Use a whole number from 1 to 100." }
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let stored = try await storedCatalog(req)
+    let locale = try MarketingPlanQueries.locale(req)
+    let query = MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == (try req.userID))
+    let total = try await query.count()
+    let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
+      .range(((page - 1) * per)..<(page * per)).all()
+    var items: [PlanDTO] = []
+    for plan in plans {
+      let selection = try await MarketingPlanQueries.selection(
+        of: plan, in: stored.catalog, on: req.db)
+      items.append(try PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale))
+    }
+    return try APIResponse.json(Page(items: items, page: page, per: per, total: total))
+  }
+
+  @Sendable func show(req: Request) async throws -> Response {
+    let plan = try await plan(req)
+    let stored = try await storedCatalog(req)
+    let selection = try await MarketingPlanQueries.selection(
+      of: plan, in: stored.catalog, on: req.db)
+    return try APIResponse.json(
+      PlanDTO(
+        plan, selection: selection, catalog: stored.catalog,
+        locale: try MarketingPlanQueries.locale(req)))
+  }
+
+  @Sendable func create(req: Request) async throws -> Response {
+    let input = try req.content.decode(PlanInput.self, using: JSONDecoder.api)
+    let stored = try await storedCatalog(req)
+    let locale = try MarketingPlanQueries.locale(req)
+    let plan = MarketingPlanRecord(
+      userID: try req.userID,
+      name: PlanName.defaultName(on: req.now, locale: locale, timeZone: MarketingFormat.utc),
+      selection: PlanSelection())
+    let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
+    try await plan.create(on: req.db)
+    return try APIResponse.json(
+      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale),
+      status: .created)
+  }
+
+  @Sendable func update(req: Request) async throws -> Response {
+    let plan = try await plan(req)
+    let input = try req.content.decode(PlanInput.self, using: JSONDecoder.api)
+    let stored = try await storedCatalog(req)
+    let locale = try MarketingPlanQueries.locale(req)
+    let current = try await MarketingPlanQueries.selection(
+      of: plan, in: stored.catalog, on: req.db)
+    let selection = try apply(input, to: plan, selection: current, stored: stored, req: req)
+    try await plan.save(on: req.db)
+    return try APIResponse.json(
+      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale))
+  }
+
+  /// Checks every field against the catalog and the rules, then writes them to `plan`; nothing
+  /// is written when any field is refused.
+  private func apply(
+    _ input: PlanInput, to plan: MarketingPlanRecord, selection current: PlanSelection,
+    stored: StoredMarketingCatalog, req: Request
+  ) throws -> PlanSelection {
+    var problems: [String: String] = [:]
+    let catalog = stored.catalog
+    var name: String?
+    if let raw = input.name {
+      let normalized = PlanName.normalize(raw)
+      if let problem = PlanName.problem(with: normalized) {
+        problems["name"] = problem
+      } else {
+        name = normalized
+      }
+    }
+    var selection = current
+    if let targets = input.targets {
+      if let unknown = targets.first(where: { catalog.target(named: $0) == nil }) {
+        problems["targets"] = "The catalog has no target \u{201C}\(unknown)\u{201D}."
+      } else {
+        selection.setTargets(targets, in: catalog)
+      }
+    }
+    if let packages = input.packages {
+      selection.clearPackages()
+      var seen = Set<String>()
+      for (index, choice) in packages.enumerated() {
+        let key = "packages[\(index)]"
+        guard let channelID = choice.channelId, let packageID = choice.packageId else {
+          problems[key] = "Give both channel_id and package_id."
+          continue
+        }
+        guard seen.insert(channelID).inserted else {
+          problems[key] = "Only one package per channel: \(channelID) is listed twice."
+          continue
+        }
+        do throws(PlanSelectionError) {
+          try selection.choose(packageID: packageID, channelID: channelID, in: catalog)
+        } catch {
+          problems[key] = error.message
+        }
+      }
+    }
+    var recipient: String?
+    if let raw = input.recipient {
+      let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+      if let problem = MarketingPlanRules.recipientProblem(trimmed) {
+        problems["recipient"] = problem
+      } else {
+        recipient = trimmed
+      }
+    }
+    var subject: String?
+    if let raw = input.subject {
+      let cleaned = MarketingPlanRules.cleanSubject(raw)
+      if let problem = MarketingPlanRules.subjectProblem(cleaned) {
+        problems["subject"] = problem
+      } else {
+        subject = cleaned
+      }
+    }
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    if let name { plan.name = name }
+    plan.selection = selection
+    if let recipient { plan.recipient = recipient }
+    if let subject {
+      plan.subject = MarketingPlanRules.storedSubject(
+        subject, locale: try MarketingPlanQueries.locale(req), now: req.now)
+    }
+    return selection
+  }
+
+  @Sendable func delete(req: Request) async throws -> Response {
+    let plan = try await plan(req)
+    try await plan.delete(on: req.db)
+    return Response(status: .noContent)
+  }
+
+  @Sendable func duplicate(req: Request) async throws -> Response {
+    let plan = try await plan(req)
+    let stored = try await storedCatalog(req)
+    let selection = try await MarketingPlanQueries.selection(
+      of: plan, in: stored.catalog, on: req.db)
+    let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
+    try await copy.create(on: req.db)
+    return try APIResponse.json(
+      PlanDTO(
+        copy, selection: selection, catalog: stored.catalog,
+        locale: try MarketingPlanQueries.locale(req)),
+      status: .created)
+  }
+
+  @Sendable func summary(req: Request) async throws -> Response {
+    let plan = try await plan(req)
+    let stored = try await storedCatalog(req)
+    let selection = try await MarketingPlanQueries.selection(
+      of: plan, in: stored.catalog, on: req.db)
+    let summary = MarketingPlanQueries.summary(
+      of: plan, selection: selection, catalog: stored.catalog,
+      locale: try MarketingPlanQueries.locale(req), now: req.now)
+    let recipient = plan.recipient
+    let subject = plan.subject ?? summary.subject
+    let link = summary.mailtoURL(recipient: recipient, subject: subject)
+    return try APIResponse.json(
+      SummaryDTO(
+        subject: subject, recipient: recipient, text: summary.text, html: summary.html,
+        totalText: summary.totals.formatted(locale: try MarketingPlanQueries.locale(req)),
+        countsText: summary.totals.countsText,
+        mailto: .init(
+          url: link.string, shortened: link.wasShortened, omittedPackages: link.omittedEntries)))
+  }
+}

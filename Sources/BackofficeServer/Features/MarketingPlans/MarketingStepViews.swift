@@ -1,0 +1,257 @@
+import BackofficeCore
+import Foundation
+
+/// Step 1: "Select Targeting" — every target, each toggled by its own form post.
+struct MarketingTargetsPage: PageView {
+  var header: MarketingPlanHeader
+  var stored: StoredMarketingCatalog?
+
+  var title: String { "Select Targeting" }
+  var section: NavSection? { .marketingPlans }
+  var scripts: [String] { ["marketing-plans.js"] }
+
+  func content(context: PageContext) -> HTMLNode {
+    let selection = header.selection
+    guard let stored else {
+      return H.group([
+        header.render(context: context, stored: nil), H.h1("Select Targeting"),
+        marketingLoadFailure(retry: Routes.marketingPlanTargets.href(id: header.id)),
+      ])
+    }
+    let catalog = stored.catalog
+    var body: [HTMLNode] = [
+      header.render(context: context, stored: stored),
+      H.h1("Select Targeting"),
+      H.p([.class("lead")], "Choose who the campaign should reach. Each choice is saved at once."),
+    ]
+    if catalog.targets.isEmpty {
+      body.append(
+        emptyState(
+          title: "No targeting options available",
+          message: "The catalog has no targets. Refresh or upload the catalog.",
+          action: H.a(Routes.marketingCatalog.href(), [.class("button")], text: "Catalog")))
+      return H.group(body)
+    }
+    body.append(
+      H.el(
+        "ul", [.class("mk-options"), .id("mk-list")],
+        catalog.targets.enumerated().map { index, target in
+          let selected = selection.isSelected(target: target.name)
+          return H.el(
+            "li", [.id("target-\(index)")],
+            [
+              postForm(
+                action: Routes.marketingPlanTargetToggle.href(id: header.id), csrf: context.csrf,
+                attributes: [.class("mk-form"), .data("mk-swap", "")],
+                [
+                  H.void("input", [.type("hidden"), .name("target"), .value(target.name)]),
+                  H.el(
+                    "button",
+                    [
+                      .type("submit"), .class("mk-option"),
+                      .aria("pressed", selected ? "true" : "false"),
+                      .id("target-button-\(index)"),
+                    ],
+                    [
+                      H.span([.class("mk-check"), .aria("hidden", "true")], selected ? "✓" : ""),
+                      H.el(
+                        "span", [.class("mk-option-body")],
+                        [
+                          H.span([.class("mk-option-title")], target.name),
+                          H.span([.class("mk-option-sub")], target.subtitle),
+                          H.span([.class("mk-option-meta")], target.availableChannelsText),
+                          marketingChips(target.channels.map(\.name)),
+                        ]),
+                    ]),
+                ])
+            ])
+        }))
+    body.append(
+      H.div(
+        [.class("mk-actionbar")],
+        [
+          H.p([.class("mk-count"), .aria("live", "polite")], selection.selectedTargetsText),
+          selection.canContinue
+            ? H.a(
+              Routes.marketingPlanChannels.href(id: header.id),
+              [.class("button button-primary")], text: "Continue")
+            : H.button(
+              "Continue", [.type("button"), .class("button button-primary"), .flag("disabled")]),
+        ]))
+    return H.group(body)
+  }
+}
+
+/// Step 2: "Select Channels" — the channels the selected targets reach.
+struct MarketingChannelsPage: PageView {
+  var header: MarketingPlanHeader
+  var stored: StoredMarketingCatalog?
+
+  var title: String { "Select Channels" }
+  var section: NavSection? { .marketingPlans }
+  var scripts: [String] { ["marketing-plans.js"] }
+
+  func content(context: PageContext) -> HTMLNode {
+    let selection = header.selection
+    guard let stored else {
+      return H.group([
+        header.render(context: context, stored: nil), H.h1("Select Channels"),
+        marketingLoadFailure(retry: Routes.marketingPlanChannels.href(id: header.id)),
+      ])
+    }
+    let catalog = stored.catalog
+    var body: [HTMLNode] = [
+      header.render(context: context, stored: stored),
+      H.h1("Select Channels"),
+    ]
+    let channels = selection.availableChannels(in: catalog)
+    guard !channels.isEmpty else {
+      body.append(
+        emptyState(
+          title: "No channels yet",
+          message: "Select at least one target first: the channels come from the targets.",
+          action: H.a(
+            Routes.marketingPlanTargets.href(id: header.id), [.class("button button-primary")],
+            text: "Select Targeting")))
+      return H.group(body)
+    }
+    body.append(
+      H.p(
+        [.class("lead")],
+        "Pick one package per channel. Targeting: \(selection.targetNames.joined(separator: ", "))."
+      ))
+    body.append(
+      H.el(
+        "ul", [.class("mk-options")],
+        channels.map { channel in
+          let chosen = selection.chosenPackageID(forChannel: channel.id).flatMap { id in
+            channel.packages.first { $0.id == id }
+          }
+          return H.el(
+            "li", [],
+            [
+              H.a(
+                Routes.marketingPlanChannel.href([
+                  "planID": header.id.uuidString.lowercased(), "channelID": channel.id,
+                ]),
+                [.class("mk-option mk-option-link")],
+                [
+                  H.el(
+                    "span", [.class("mk-option-body")],
+                    [
+                      H.span([.class("mk-option-title")], channel.name),
+                      chosen.map {
+                        H.span(
+                          [.class("mk-option-sub mk-selected")],
+                          "Selected: \($0.name) (\(MarketingFormat.price($0, locale: context.locale)))"
+                        )
+                      }
+                        ?? H.span([.class("mk-option-sub")], "No package selected"),
+                      H.span(
+                        [.class("mk-option-meta")],
+                        "\(channel.packages.count) package\(channel.packages.count == 1 ? "" : "s")"
+                      ),
+                    ]),
+                  H.span([.class("mk-chevron"), .aria("hidden", "true")], "›"),
+                ])
+            ])
+        }))
+    body.append(
+      H.div(
+        [.class("mk-actionbar")],
+        [
+          H.a(Routes.marketingPlanTargets.href(id: header.id), [.class("button")], text: "Back"),
+          selection.canReview
+            ? H.a(
+              Routes.marketingPlanReview.href(id: header.id), [.class("button button-primary")],
+              text: "Review Selected Packages")
+            : H.p([.class("hint")], "Choose a package in at least one channel to review the plan."),
+        ]))
+    return H.group(body)
+  }
+}
+
+/// Step 3: "Select one package for {Channel}" — at most one package per channel.
+struct MarketingChannelPage: PageView {
+  var header: MarketingPlanHeader
+  var stored: StoredMarketingCatalog
+  var channel: MarketingChannel
+
+  var title: String { "Select one package for \(channel.name)" }
+  var section: NavSection? { .marketingPlans }
+  var scripts: [String] { ["marketing-plans.js"] }
+
+  func content(context: PageContext) -> HTMLNode {
+    let selection = header.selection
+    let planID = header.id.uuidString.lowercased()
+    let parameters = ["planID": planID, "channelID": channel.id]
+    var body: [HTMLNode] = [
+      header.render(context: context, stored: stored),
+      H.h1("Select one package for \(channel.name)"),
+    ]
+    guard !channel.packages.isEmpty else {
+      body.append(
+        emptyState(
+          title: "No packages available",
+          message: "\(channel.name) has no packages in the current catalog.",
+          action: H.a(
+            Routes.marketingPlanChannels.href(id: header.id), [.class("button")],
+            text: "Back to channels")))
+      return H.group(body)
+    }
+    body.append(
+      H.el(
+        "ul", [.class("mk-packages"), .id("mk-list")],
+        channel.packages.enumerated().map { index, package in
+          let chosen = selection.isChosen(packageID: package.id, channelID: channel.id)
+          return H.el(
+            "li",
+            [
+              .class(chosen ? "mk-package mk-package-chosen" : "mk-package"),
+              .id("package-\(index)"),
+            ],
+            [
+              postForm(
+                action: Routes.marketingPlanChoose.href(parameters), csrf: context.csrf,
+                attributes: [.class("mk-form"), .data("mk-swap", "")],
+                [
+                  H.void("input", [.type("hidden"), .name("package"), .value(package.id)]),
+                  H.el(
+                    "button",
+                    [
+                      .type("submit"), .class("mk-package-select"),
+                      .aria("pressed", chosen ? "true" : "false"),
+                      .id("package-button-\(index)"),
+                    ],
+                    [
+                      H.span([.class("mk-radio"), .aria("hidden", "true")], ""),
+                      H.el(
+                        "span", [.class("mk-option-body")],
+                        [
+                          H.span([.class("mk-option-title")], package.name),
+                          H.span([.class("mk-option-sub")], package.description),
+                        ]),
+                      H.span(
+                        [.class("mk-price")],
+                        MarketingFormat.price(package, locale: context.locale)),
+                    ]),
+                ]),
+              marketingDetails(package.details),
+            ])
+        }))
+    let hasChoice = selection.chosenPackageID(forChannel: channel.id) != nil
+    body.append(
+      H.div(
+        [.class("mk-actionbar")],
+        [
+          postForm(
+            action: Routes.marketingPlanReset.href(parameters), csrf: context.csrf,
+            attributes: [.class("inline-form"), .data("mk-swap", "")],
+            [H.button("Reset", [.class("button")] + (hasChoice ? [] : [.flag("disabled")]))]),
+          H.a(
+            Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],
+            text: "Done"),
+        ]))
+    return H.group(body)
+  }
+}
