@@ -396,3 +396,61 @@ def test_validation_messages_and_delete(fr_server, new_page):
     page.get_by_role("button", name="Так, видалити").first.click()
     expect(page.get_by_text("Збір видалено.")).to_be_visible()
     expect(page.get_by_text("Створіть свою першу обкладинку для збору коштів")).to_be_visible()
+
+
+def test_touch_drag_pinch_and_wheel_on_a_phone(fr_server, new_page):
+    page = new_page("phone")
+    base = fr_server.base_url
+    sign_up(page, base)
+    create_fundraiser(page, base)
+    page.locator("label.fr-template").first.click()
+    page.get_by_role("button", name="Зберегти").click()
+    page.wait_for_url(re.compile(r"/fundraisers/[0-9a-f-]{36}$"))
+    page.get_by_role("link", name="Редагувати").click()
+
+    # The edit form previews the saved photo by its address.
+    image = page.locator("#fr-preview svg image")
+    expect(image).to_have_attribute("xlink:href", re.compile(r"^/fundraisers/photos/[0-9a-f-]{36}$"))
+    preview = page.locator("#fr-preview")
+    preview.scroll_into_view_if_needed()
+    box = preview.bounding_box()
+    assert box is not None
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, points: list[tuple[float, float]]) -> None:
+        cdp.send("Input.dispatchTouchEvent", {
+            "type": kind,
+            "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)],
+        })
+
+    # One finger moves the photo.
+    touch("touchStart", [(cx, cy)])
+    for step in range(1, 7):
+        touch("touchMove", [(cx + step * 8, cy + step * 6)])
+    touch("touchEnd", [])
+    moved_x = float(page.locator("#fr-offset-x").input_value())
+    moved_y = float(page.locator("#fr-offset-y").input_value())
+    assert moved_x > 5 and moved_y > 5, (moved_x, moved_y)
+
+    # Two fingers moving apart zoom in.
+    touch("touchStart", [(cx - 30, cy), (cx + 30, cy)])
+    for step in range(1, 7):
+        touch("touchMove", [(cx - 30 - step * 10, cy), (cx + 30 + step * 10, cy)])
+    touch("touchEnd", [])
+    pinched = float(page.locator("#fr-scale").input_value())
+    assert pinched > 2, pinched
+
+    # The wheel zooms out again.
+    page.mouse.move(cx, cy)
+    page.mouse.wheel(0, 300)
+    expect(page.locator("#fr-scale")).not_to_have_value(str(pinched))
+    wheeled = float(page.locator("#fr-scale").input_value())
+    assert wheeled < pinched, (wheeled, pinched)
+
+    page.get_by_role("button", name="Зберегти").click()
+    page.wait_for_url(re.compile(r"/fundraisers/[0-9a-f-]{36}$"))
+    page.get_by_role("link", name="Редагувати").click()
+    assert float(page.locator("#fr-scale").input_value()) == pytest.approx(wheeled, abs=0.01)
+    assert float(page.locator("#fr-offset-x").input_value()) == pytest.approx(moved_x, abs=0.01)
+    shot(page, "fundraisers-edit-phone")

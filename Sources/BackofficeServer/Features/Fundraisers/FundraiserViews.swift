@@ -622,7 +622,8 @@ struct FundraiserForm: PageView {
             }),
         H.div(
           [
-            .class("fr-preview"), .id("fr-preview"),
+            .class("fr-preview"), .id("fr-preview"), .custom("role", "group"),
+            .aria("roledescription", "редактор фото"),
             .aria(
               "label",
               "Фото на постері. Перетягніть, щоб змістити; коліщатко або щипок — масштаб. "
