@@ -329,6 +329,7 @@ def test_make_a_poster_download_png_and_follow_progress(fr_server, jar_stub: Jar
     page.goto(base + "/")
     expect(page.locator("#home-fundraisers")).to_contain_text("1 збір")
     expect(page.locator("#home-fundraisers")).to_contain_text("Прогрес 75%")
+    shot(page, "fundraisers-home-phone")
 
 
 def test_every_template_in_every_format_renders_in_the_browser(fr_server, new_page):
