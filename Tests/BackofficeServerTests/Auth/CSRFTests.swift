@@ -59,6 +59,27 @@ struct CSRFTests {
     }
   }
 
+  @Test func apiWriteWithoutAnyCredentialsIsUnauthorizedNotForbidden() async throws {
+    try await withApp { t in
+      let response = try await t.client().send(
+        .POST, "/api/v1/ad-payments", headers: ["Content-Type": "application/json"],
+        body: #"{"name":"x","url":"https://example.com"}"#)
+      #expect(response.status == .unauthorized)
+      #expect(try response.json()["error"] != nil)
+    }
+  }
+
+  @Test func apiWriteWithTheSessionButNoTokenIsRefused() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let response = try await client.send(
+        .POST, "/api/v1/ad-payments", headers: ["Content-Type": "application/json"],
+        body: #"{"name":"Shop","url":"https://example.com"}"#)
+      #expect(response.status == .forbidden)
+    }
+  }
+
   @Test func signOutNeedsTheToken() async throws {
     try await withApp { t in
       let client = t.client()

@@ -37,6 +37,51 @@ func withApp<T>(
   config: (inout AppConfig) -> Void = { _ in },
   _ test: (TestApp) async throws -> T
 ) async throws -> T {
+  // Each app holds its own connection pool; on PostgreSQL, hundreds of tests at once would
+  // exceed the server's connection limit, so only a few apps run at a time there.
+  let postgres = !(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] ?? "").isEmpty
+  guard postgres else { return try await runApp(config: config, test) }
+  await postgresSlots.acquire()
+  do {
+    let result = try await runApp(config: config, test)
+    await postgresSlots.release()
+    return result
+  } catch {
+    await postgresSlots.release()
+    throw error
+  }
+}
+
+/// A counting semaphore for async code.
+actor AsyncSemaphore {
+  private var free: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ count: Int) { free = count }
+
+  func acquire() async {
+    if free > 0 {
+      free -= 1
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  func release() {
+    if waiting.isEmpty {
+      free += 1
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
+}
+
+let postgresSlots = AsyncSemaphore(8)
+
+private func runApp<T>(
+  config: (inout AppConfig) -> Void,
+  _ test: (TestApp) async throws -> T
+) async throws -> T {
   let app = try await Application.make(.testing)
   app.logger.logLevel = .warning
   app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
