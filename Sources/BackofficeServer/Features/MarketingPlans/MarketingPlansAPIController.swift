@@ -175,17 +175,28 @@ struct MarketingPlansAPIController: RouteCollection {
     try APIResponse.json(CatalogDTO(try await storedCatalog(req)))
   }
 
+  /// What a refresh did. A failed refresh is still a 200: the request was carried out, the
+  /// stored catalog was kept, and `outcome` says why it was not replaced.
+  struct RefreshDTO: Content {
+    var outcome: String
+    var message: String
+    var plansChanged: Int
+    var catalog: CatalogDTO
+  }
+
   @Sendable func refresh(req: Request) async throws -> Response {
     let update = try await MarketingCatalogRefresh.run(app: req.application)
     let message = update.message(locale: try MarketingPlanQueries.locale(req))
-    switch update.outcome {
-    case .updated:
-      return try APIResponse.json(CatalogDTO(update.stored))
-    case .failed(.offline):
-      throw APIError(.serviceUnavailable, code: "catalog_offline", message: message)
-    case .failed(.error):
-      throw APIError(.badGateway, code: "catalog_upstream_error", message: message)
-    }
+    let (outcome, changed): (String, Int) =
+      switch update.outcome {
+      case .updated(let plansChanged): ("refreshed", plansChanged)
+      case .failed(.offline): ("offline", 0)
+      case .failed(.error): ("error", 0)
+      }
+    return try APIResponse.json(
+      RefreshDTO(
+        outcome: outcome, message: message, plansChanged: changed,
+        catalog: CatalogDTO(update.stored)))
   }
 
   // MARK: plans
