@@ -367,6 +367,10 @@ struct ExpensePageTests {
       #expect(second.body.contains("← Newer"))
       // The total covers every page.
       #expect(second.firstMatch(#"id="expense-total">([^<]+)<"#) == "$1,326.00")
+      // A page past the end shows the last page.
+      let far = try await client.get("/expenses?category=Food&page=9223372036854775807")
+      #expect(far.status == .ok)
+      #expect(far.expenseTitles == ["Item 1"])
     }
   }
 }

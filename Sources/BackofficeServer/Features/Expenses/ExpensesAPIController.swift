@@ -104,7 +104,10 @@ struct ExpensesAPIController: RouteCollection {
     let (page, per) = try Self.paging(req)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let total = try await store.totals(filter).count
-    let rows = try await store.rows(filter, limit: per, offset: (page - 1) * per)
+    // A page past the end is empty; so is one whose offset would not even fit in an Int.
+    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: per)
+    let rows =
+      overflow || offset >= total ? [] : try await store.rows(filter, limit: per, offset: offset)
     return try APIResponse.json(
       Page(
         items: rows.map { Self.item($0, currency: user.currency) }, page: page, per: per,

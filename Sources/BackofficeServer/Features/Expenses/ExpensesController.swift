@@ -29,9 +29,10 @@ struct ExpensesController: RouteCollection {
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let query = FilterQuery(req)
     let (filter, errors) = query.parse()
-    let page = max(1, req.query[Int.self, at: "page"] ?? 1)
-
     let totals = try await store.totals(filter)
+    // A page past the end shows the last one.
+    let pageCount = max(1, (totals.count + Self.pageSize - 1) / Self.pageSize)
+    let page = min(max(1, req.query[Int.self, at: "page"] ?? 1), pageCount)
     let rows = try await store.rows(
       filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
     let chartMonth =
@@ -54,7 +55,7 @@ struct ExpensesController: RouteCollection {
       typed: errors.isEmpty ? [:] : query.values,
       filterErrors: errors, totals: totals,
       chart: ExpenseChart(month: chartMonth, totals: chartTotals, currency: user.currency),
-      page: page, pageCount: max(1, (totals.count + Self.pageSize - 1) / Self.pageSize),
+      page: page, pageCount: pageCount,
       back: req.url.string, undo: undo)
     return req.page(ExpenseIndex(model: model), status: errors.isEmpty ? .ok : .unprocessableEntity)
   }

@@ -1,0 +1,56 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+
+@testable import BackofficeServer
+
+@Suite("Expenses storage")
+struct ExpenseMigrationTests {
+  /// The list and its filters read by account and date or category; both need their index.
+  @Test func tableHasTheIndexesTheQueriesUse() async throws {
+    try await withApp { t in
+      let sql = try #require(t.db as? any SQLDatabase)
+      let names: [String]
+      if isPostgresRun {
+        names = try await sql.raw(
+          "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'expenses'"
+        ).all().map { try $0.decode(column: "name", as: String.self) }
+      } else {
+        names = try await sql.raw(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'expenses'"
+        ).all().map { try $0.decode(column: "name", as: String.self) }
+      }
+      #expect(names.contains("expenses_user_spent_at"))
+      #expect(names.contains("expenses_user_category"))
+    }
+  }
+
+  @Test func migrationRevertsAndAppliesAgain() async throws {
+    try await withApp { t in
+      let migration = M020_CreateExpenses()
+      try await migration.revert(on: t.db)
+      await #expect(throws: (any Error).self) {
+        _ = try await ExpenseRecord.query(on: t.db).count()
+      }
+      try await migration.prepare(on: t.db)
+      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+    }
+  }
+
+  /// Deleting an account deletes its expenses with it.
+  @Test func expensesGoWithTheirAccount() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp()
+      try await client.addExpense(title: "Tea", amount: "2", db: t.db)
+      let user = try #require(try await User.query(on: t.db).filter(\.$email == email).first())
+      if !isPostgresRun, let sql = t.db as? any SQLDatabase {
+        // SQLite enforces foreign keys only when asked.
+        try await sql.raw("PRAGMA foreign_keys = ON").run()
+      }
+      try await user.delete(on: t.db)
+      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+    }
+  }
+}
