@@ -43,6 +43,8 @@ expect.set_options(timeout=TIMEOUT_MS)
 
 # Settings in the caller's environment that would point the server elsewhere.
 SERVER_ENV_DROPPED = ("DATABASE_URL", "BACKOFFICE_SIGNUP", "BACKOFFICE_DATA_DIR")
+# Port 9 (discard) is closed on loopback: a request there fails at once, offline-style.
+CLOSED_PORT_URL = "http://127.0.0.1:9/"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -138,6 +140,10 @@ class ServerFactory:
         log_path = ARTIFACTS / f"{name}-{port}.log"
         env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED}
         env["BACKOFFICE_DATA_DIR"] = str(data_dir)
+        # Tests never reach the internet: outside services point at a closed loopback port
+        # unless a test starts its own stub and passes its address.
+        env["BACKOFFICE_CATALOG_URL"] = CLOSED_PORT_URL
+        env["BACKOFFICE_MONOBANK_URL"] = CLOSED_PORT_URL
         env.update(extra_env or {})
         log_file = open(log_path, "w")  # closed by Server.stop
         process = subprocess.Popen(

@@ -87,6 +87,10 @@ private func runApp<T>(
   app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
   let clock = TestClock()
   var settings = AppConfig(database: .sqliteMemory, autoMigrate: false, passwordCost: 4)
+  // Tests never reach the internet; a test that needs an upstream starts a loopback stub.
+  settings.catalogBaseURL = "http://127.0.0.1:9/"
+  settings.monobankBaseURL = "http://127.0.0.1:9/"
+  settings.jarRefreshMinutes = 0
   let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
   let postgresURL = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"].flatMap {
     $0.isEmpty ? nil : $0
