@@ -76,4 +76,7 @@ def test_api_matches_its_document(server) -> None:
     )
     output = result.stdout + result.stderr
     assert result.returncode == 0, "schemathesis found problems:\n" + output[-6000:]
-    assert "No issues found" in output, output[-3000:]
+    # Coverage warnings (e.g. ids it could not guess) are not failures; failed cases are.
+    summary = re.search(r"(\d+) generated, (\d+) passed", output)
+    assert summary, output[-3000:]
+    assert int(summary.group(1)) > 0 and summary.group(1) == summary.group(2), summary.group(0)
