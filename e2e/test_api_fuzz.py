@@ -77,6 +77,6 @@ def test_api_matches_its_document(server) -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, "schemathesis found problems:\n" + output[-6000:]
     # Coverage warnings (e.g. ids it could not guess) are not failures; failed cases are.
-    summary = re.search(r"(\d+) generated, (\d+) passed", output)
-    assert summary, output[-3000:]
-    assert int(summary.group(1)) > 0 and summary.group(1) == summary.group(2), summary.group(0)
+    summary = re.search(r"(\d+) generated, ([^\n]*)", output)
+    assert summary and int(summary.group(1)) > 0, output[-3000:]
+    assert "failed" not in summary.group(2) and "error" not in summary.group(2), summary.group(0)
