@@ -31,6 +31,8 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.middleware = Middlewares()
   app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
   app.middleware.use(SecurityHeadersMiddleware())
+  // Outside the error middleware, so error pages that show a message also clear it.
+  app.middleware.use(FlashMiddleware(secure: config.secureCookies))
   app.middleware.use(AppErrorMiddleware())
   app.middleware.use(
     FileMiddleware(

@@ -4,7 +4,6 @@ import Vapor
 enum SessionKeys {
   static let userID = "uid"
   static let csrf = "csrf"
-  static let flash = "flash"
 }
 
 /// Loads the signed-in account from the session cookie.
