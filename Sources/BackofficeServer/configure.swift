@@ -16,7 +16,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.registerMigrations()
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
-  app.sessions.use(.fluent)
+  app.sessions.use { app in UnchangedSessionDriver(base: app.fluent.sessions.driver()) }
   app.sessions.configuration.cookieName = "backoffice_session"
   let secure = config.secureCookies
   app.sessions.configuration.cookieFactory = { id in

@@ -43,3 +43,30 @@ struct FlashTests {
     }
   }
 }
+
+@Suite("Sessions under concurrent requests")
+struct SessionWriteTests {
+  /// Two requests of one browser overlap: the slow one read the session before the fast one
+  /// changed it. The slow one changed nothing, so it must not write its stale copy back.
+  @Test func anUnchangedSessionIsNotWrittenBack() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let id = SessionID(string: try #require(client.cookies["backoffice_session"]))
+      let driver = t.app.sessions.driver
+      let slow = Request(application: t.app, on: t.app.eventLoopGroup.next())
+      let read = try #require(try await driver.readSession(id, for: slow).get())
+
+      let fast = Request(application: t.app, on: t.app.eventLoopGroup.next())
+      var changed = read
+      changed["notice"] = "kept"
+      _ = try await driver.updateSession(id, to: changed, for: fast).get()
+
+      _ = try await driver.updateSession(id, to: read, for: slow).get()
+      let stored = try await driver.readSession(
+        id, for: Request(application: t.app, on: t.app.eventLoopGroup.next())
+      ).get()
+      #expect(stored?["notice"] == "kept")
+    }
+  }
+}
