@@ -59,9 +59,9 @@ struct AdPaymentsAPIController: RouteCollection {
   @Sendable func list(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
     var problems: [String: String] = [:]
-    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
-    let per = number(
-      req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let per = req.queryNumber(
+      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }
 
     let items: [AdPaymentEntry]
@@ -168,19 +168,4 @@ struct AdPaymentsAPIController: RouteCollection {
       })
   }
 
-  /// A whole-number query parameter within `range`; a problem is added for anything else.
-  func number(
-    _ req: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>,
-    into problems: inout [String: String]
-  ) -> Int {
-    guard let raw = req.query[String.self, at: name] else { return fallback }
-    guard let value = Int(raw), range.contains(value) else {
-      problems[name] =
-        range.upperBound == Int.max
-        ? "Use a whole number of \(range.lowerBound) or more."
-        : "Use a whole number from \(range.lowerBound) to \(range.upperBound)."
-      return fallback
-    }
-    return value
-  }
 }

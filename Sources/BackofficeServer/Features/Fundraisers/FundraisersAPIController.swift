@@ -135,8 +135,10 @@ struct FundraisersAPIController: RouteCollection {
   @Sendable func list(req: Request) async throws -> Response {
     let store = FundraiserStore(db: req.db, userID: try req.userID)
     var problems: [String: String] = [:]
-    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
-    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let page = req.queryNumber(
+      "page", default: 1, range: 1...Int.max, into: &problems, ukrainian: true)
+    let per = req.queryNumber(
+      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
     guard problems.isEmpty else { throw APIError.validation(problems) }
     let slice = try await store.list(page: page, per: per)
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
@@ -217,8 +219,10 @@ struct FundraisersAPIController: RouteCollection {
   @Sendable func snapshots(req: Request) async throws -> Response {
     let record = try await found(req)
     var problems: [String: String] = [:]
-    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
-    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let page = req.queryNumber(
+      "page", default: 1, range: 1...Int.max, into: &problems, ukrainian: true)
+    let per = req.queryNumber(
+      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
     guard problems.isEmpty else { throw APIError.validation(problems) }
     let result = try await JarSnapshots.page(
       for: try record.requireID(), page: page, per: per, on: req.db)
@@ -362,19 +366,4 @@ struct FundraisersAPIController: RouteCollection {
     }
   }
 
-  /// A whole-number query parameter within `range`; a problem is added for anything else.
-  func number(
-    _ req: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>,
-    into problems: inout [String: String]
-  ) -> Int {
-    guard let raw = req.query[String.self, at: name] else { return fallback }
-    guard let value = Int(raw), range.contains(value) else {
-      problems[name] =
-        range.upperBound == Int.max
-        ? "Ціле число від \(range.lowerBound)"
-        : "Ціле число від \(range.lowerBound) до \(range.upperBound)"
-      return fallback
-    }
-    return value
-  }
 }

@@ -68,8 +68,9 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
     var problems: [String: String] = [:]
-    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
-    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let per = req.queryNumber(
+      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     var sort = ProductStore.Sort.newest
     if let raw = req.query[String.self, at: "sort"] {
       if let parsed = ProductStore.Sort(rawValue: raw) {
@@ -202,8 +203,9 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
     var problems: [String: String] = [:]
-    let page = number(req, "page", default: 1, range: 1...Int.max, into: &problems)
-    let per = number(req, "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let per = req.queryNumber(
+      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }
     let slice = try await store.favorites(page: page, per: per)
     let items = try slice.items.map {
@@ -233,18 +235,4 @@ struct ProductsAPIController: RouteCollection {
 
   // MARK: helpers
 
-  func number(
-    _ req: Request, _ name: String, default value: Int, range: ClosedRange<Int>,
-    into problems: inout [String: String]
-  ) -> Int {
-    guard let raw = req.query[String.self, at: name] else { return value }
-    guard let parsed = Int(raw), range.contains(parsed) else {
-      problems[name] =
-        range.upperBound == Int.max
-        ? "Use a whole number of at least \(range.lowerBound)."
-        : "Use a whole number from \(range.lowerBound) to \(range.upperBound)."
-      return value
-    }
-    return parsed
-  }
 }
