@@ -17,11 +17,13 @@ struct MarketingPlanPagesTests {
     let id: String
     var base: String { "/marketing/plans/\(id)" }
 
+    @discardableResult
     func toggle(_ target: String) async throws -> TestResponse {
       try await client.postOn(
         "\(base)/targets", "\(base)/targets/toggle", form: [("target", target)])
     }
 
+    @discardableResult
     func choose(_ package: String, in channel: String) async throws -> TestResponse {
       try await client.postOn(
         "\(base)/channels/\(channel)", "\(base)/channels/\(channel)/choose",
