@@ -72,6 +72,7 @@ enum Routes {
   static let settings = AppRoute(.GET, "/settings")
   static let settingsLocale = AppRoute(.POST, "/settings/locale")
   static let settingsPassword = AppRoute(.POST, "/settings/password")
+  static let settingsBackup = AppRoute(.GET, "/settings/backup")
   static let tokenCreate = AppRoute(.POST, "/settings/tokens")
   static let tokenRevoke = AppRoute(.POST, "/settings/tokens/:tokenID/revoke")
 
@@ -229,7 +230,7 @@ enum Routes {
   static let all: [AppRoute] =
     [
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
-      settings, settingsLocale, settingsPassword, tokenCreate, tokenRevoke,
+      settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + marketingRoutes
 }

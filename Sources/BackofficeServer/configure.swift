@@ -44,6 +44,8 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 
   app.asyncCommands.use(UserCommand(), as: "user")
   app.asyncCommands.use(CatalogCommand(), as: "catalog")
+  app.asyncCommands.use(ExportCommand(), as: "export")
+  app.asyncCommands.use(ImportCommand(), as: "import")
 
   try routes(app)
 

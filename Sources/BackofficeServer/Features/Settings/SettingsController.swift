@@ -7,12 +7,26 @@ struct SettingsController: RouteCollection {
     routes.on(Routes.settings, use: show)
     routes.on(Routes.settingsLocale, use: updateLocale)
     routes.on(Routes.settingsPassword, use: updatePassword)
+    routes.on(Routes.settingsBackup, use: backup)
     routes.on(Routes.tokenCreate, use: createToken)
     routes.on(Routes.tokenRevoke, use: revokeToken)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
     req.page(try await model(req))
+  }
+
+  /// The signed-in account as a backup file, the same file `backoffice export` writes.
+  @Sendable func backup(req: Request) async throws -> Response {
+    let now = Date()
+    let file = try await AccountBackup.export(userID: try req.userID, on: req.db, now: now)
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
+    headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    let day = String(BackupDate.format(now).prefix(10))
+    headers.replaceOrAdd(
+      name: .contentDisposition, value: "attachment; filename=\"backoffice-backup-\(day).json\"")
+    return Response(status: .ok, headers: headers, body: .init(data: try file.encoded()))
   }
 
   func model(_ req: Request, change: (inout SettingsShow) -> Void = { _ in }) async throws

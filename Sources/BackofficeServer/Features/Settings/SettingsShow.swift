@@ -94,6 +94,20 @@ struct SettingsShow: PageView {
             ]),
         ]),
       tokensSection(context: context),
+      H.section(
+        [.class("card"), .aria("labelledby", "backup")],
+        [
+          H.h2("Backup", [.id("backup")]),
+          H.p(
+            [.class("hint")],
+            "One JSON file with your settings, products (with photos and favourites), "
+              + "expenses, ad payments, marketing plans and fundraisers (with photos and jar "
+              + "history). Passwords and API tokens are not included. The server's operator "
+              + "restores it with the backoffice import command."),
+          H.a(
+            Routes.settingsBackup.href(), [.class("button"), .custom("download", "")],
+            text: "Download a backup"),
+        ]),
     ])
   }
 

@@ -1,0 +1,103 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// `backoffice export --email … [--output file]`: one account as one JSON file.
+struct ExportCommand: AsyncCommand {
+  struct Signature: CommandSignature {
+    @Option(name: "email", help: "Email address of the account to export.")
+    var email: String?
+
+    @Option(name: "output", short: "o", help: "File to write (default: standard output).")
+    var output: String?
+
+    init() {}
+  }
+
+  var help: String {
+    "Write one account (settings, products, expenses, ad payments, marketing plans and "
+      + "fundraisers, photos included) to a JSON file that `backoffice import` reads back."
+  }
+
+  func run(using context: CommandContext, signature: Signature) async throws {
+    let app = context.application
+    let user = try await BackupCommandSupport.account(signature.email, on: app.db)
+    let backup = try await AccountBackup.export(
+      userID: try user.requireID(), on: app.db, now: Date())
+    let data = try backup.encoded() + Data("\n".utf8)
+    if let output = signature.output, output != "-" {
+      let url = URL(fileURLWithPath: output)
+      do {
+        // Written next to the target and moved into place, so a failed export never leaves
+        // half a file where a good one was.
+        try data.write(to: url, options: .atomic)
+      } catch {
+        throw StartupError("Could not write \(output): \(error.localizedDescription)")
+      }
+      FileHandle.standardError.write(
+        Data("Exported \(user.email) to \(output): \(backup.counts.summary).\n".utf8))
+    } else {
+      FileHandle.standardOutput.write(data)
+    }
+  }
+}
+
+/// `backoffice import --email … [--merge] file`: reads a file made by `backoffice export`.
+struct ImportCommand: AsyncCommand {
+  struct Signature: CommandSignature {
+    @Option(name: "email", help: "Email address of the account to import into (it must exist).")
+    var email: String?
+
+    @Flag(
+      name: "merge",
+      help: "Add the file's records to an account that already has some (records it already "
+        + "has are skipped).")
+    var merge: Bool
+
+    @Argument(name: "file", help: "The backup file, or - for standard input.")
+    var file: String
+
+    init() {}
+  }
+
+  var help: String {
+    "Read a file written by `backoffice export` into an account. An account that already has "
+      + "records is refused unless --merge is given. All or nothing."
+  }
+
+  func run(using context: CommandContext, signature: Signature) async throws {
+    let app = context.application
+    let user = try await BackupCommandSupport.account(signature.email, on: app.db)
+    let data: Data
+    do {
+      if signature.file == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+      } else {
+        data = try Data(contentsOf: URL(fileURLWithPath: signature.file))
+      }
+    } catch {
+      throw StartupError("Could not read \(signature.file): \(error.localizedDescription)")
+    }
+    do {
+      let backup = try AccountBackup.decode(data)
+      let outcome = try await AccountRestore.run(
+        backup, into: try user.requireID(), merge: signature.merge,
+        maxPhotoBytes: app.config.maxUploadBytes, on: app.db)
+      context.console.print("\(user.email): \(outcome.summary)")
+    } catch let error as BackupError {
+      throw StartupError(error.message)
+    }
+  }
+}
+
+enum BackupCommandSupport {
+  static func account(_ email: String?, on db: any Database) async throws -> User {
+    let address = EmailAddress.normalize(email ?? "")
+    guard !address.isEmpty else { throw StartupError("--email: name the account.") }
+    guard let user = try await User.query(on: db).filter(\.$email == address).first() else {
+      throw StartupError("There is no account with the email \(address).")
+    }
+    return user
+  }
+}
