@@ -276,6 +276,56 @@ struct AccountBackupTests {
     }
   }
 
+  @Test func numbersOfDeletedProductsAreNotHandedOutAgain() async throws {
+    try await withApp { t in
+      let userID = try await makeUser(t, "deleted@example.com")
+      let store = ProductStore(db: t.db, userID: userID)
+      let gone = try await store.create(
+        Product(name: "Gone", type: "A", price: 1, tax: 0), photo: nil)
+      try await store.delete(gone)
+      let when = Date(timeIntervalSince1970: 1_790_000_000)
+      let file = AccountBackup(
+        exportedAt: when,
+        account: .init(email: "x@example.com", locale: "en-US", currency: " usd "),
+        products: .init(
+          lastNumber: 1,
+          items: [
+            .init(
+              id: UUID(), number: 1, name: "New one", type: "A", price: "2.00", tax: "0.00",
+              createdAt: when, updatedAt: when)
+          ]),
+        expenses: [], adPayments: [], marketingPlans: [], fundraisers: [])
+      let outcome = try await AccountRestore.run(
+        file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
+      #expect(outcome.renumbered == 1)
+      let numbers = try await ProductRecord.query(on: t.db).filter(\.$user.$id == userID)
+        .all().map(\.number)
+      #expect(numbers == [2], "a Swipe client that remembers product 1 never meets another one")
+      #expect(try await User.find(userID, on: t.db)?.currency == "USD")
+    }
+  }
+
+  @Test func anExpenseWaitingForItsUndoIsReplacedNotDoubled() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(email: "undo@example.com")
+      let userID = try #require(
+        try await User.query(on: t.db).filter(\.$email == "undo@example.com").first()?.id)
+      let id = try await client.addExpense(title: "Lunch", amount: "12.50", db: t.db)
+      let file = try await export(t, userID)
+      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      record.deletedAt = t.clock.now
+      try await record.save(on: t.db)
+
+      let outcome = try await AccountRestore.run(
+        file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
+      #expect(outcome.added.expenses == 1)
+      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$user.$id == userID).all()
+      #expect(rows.map(\.id) == [id])
+      #expect(rows.first?.deletedAt == nil)
+    }
+  }
+
   @Test func aFileWithBadRecordsIsRefusedWithEveryProblemAndNothingIsWritten() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "bad@example.com")
@@ -326,7 +376,7 @@ struct AccountBackupTests {
           "products[0].name: \(ProductMessage.nameBlank)",
           "products[0].price: \(ProductMessage.priceNotANumber)",
           "expenses[0].id: \(twice) appears twice in the file.",
-          "expenses[0]: ",
+          "expenses[0].amount: ",
           "ad_payments[0].url: Please enter a valid URL",
           "marketing_plans[0].name: Give the plan a name.",
           "marketing_plans[0].recipient:",

@@ -54,43 +54,53 @@ enum AccountRestore {
       throw BackupError("The account does not exist.")
     }
     let checked = try Checked(backup, maxPhotoBytes: maxPhotoBytes)
+    // Everything below reads and writes in one transaction, so the checks still hold when
+    // the records are written, even with the server running.
+    return try await db.transaction { db in
+      try await write(
+        backup, checked: checked, user: user, userID: userID, merge: merge, on: db)
+    }
+  }
 
+  private static func write(
+    _ backup: AccountBackup, checked: Checked, user: User, userID: UUID, merge: Bool,
+    on db: any Database
+  ) async throws -> Outcome {
     let present = try await existingCounts(userID: userID, on: db)
     if !merge, present.total > 0 {
       throw BackupError(
         "This account already has data (\(present.summary)). Import into an empty account, "
           + "or ask for a merge to add the file's records next to what is there.")
     }
-    if merge, present.total > 0, user.currency != backup.account.currency,
+    if merge, present.total > 0, user.currency != checked.currency,
       !backup.products.items.isEmpty || !backup.expenses.isEmpty
     {
       throw BackupError(
-        "The file's amounts are in \(backup.account.currency) and this account uses "
+        "The file's amounts are in \(checked.currency) and this account uses "
           + "\(user.currency); amounts are never converted. Change the account's currency in "
           + "Settings first, or import into an empty account.")
     }
 
     let ids = try await IDPlan.make(for: backup, userID: userID, on: db)
-    return try await db.transaction { db in
-      var outcome = Outcome()
-      outcome.renamed = ids.renamedCount
-      if present.total == 0 {
-        user.locale = checked.locale.identifier
-        user.currency = backup.account.currency
-        try await user.save(on: db)
-      }
-      try await insertProducts(
-        backup.products, checked: checked.products, ids: ids, userID: userID, on: db,
-        outcome: &outcome)
-      try await insertExpenses(
-        checked.expenses, ids: ids, userID: userID, on: db, outcome: &outcome)
-      try await insertAdPayments(
-        checked.adPayments, ids: ids, userID: userID, on: db, outcome: &outcome)
-      try await insertPlans(checked.plans, ids: ids, userID: userID, on: db, outcome: &outcome)
-      try await insertFundraisers(
-        checked.fundraisers, ids: ids, userID: userID, on: db, outcome: &outcome)
-      return outcome
+    try await ids.reclaim(userID: userID, on: db)
+    var outcome = Outcome()
+    outcome.renamed = ids.renamedCount
+    if present.total == 0 {
+      user.locale = checked.locale.identifier
+      user.currency = checked.currency
+      try await user.save(on: db)
     }
+    try await insertProducts(
+      backup.products, checked: checked.products, ids: ids, userID: userID, on: db,
+      outcome: &outcome)
+    try await insertExpenses(
+      checked.expenses, ids: ids, userID: userID, on: db, outcome: &outcome)
+    try await insertAdPayments(
+      checked.adPayments, ids: ids, userID: userID, on: db, outcome: &outcome)
+    try await insertPlans(checked.plans, ids: ids, userID: userID, on: db, outcome: &outcome)
+    try await insertFundraisers(
+      checked.fundraisers, ids: ids, userID: userID, on: db, outcome: &outcome)
+    return outcome
   }
 
   /// Visible records of the account in each area.
@@ -110,12 +120,19 @@ enum AccountRestore {
 
   /// The file's records as the app's own values, or every problem found.
   struct Checked {
+    /// Highest product number a file may use; far above any real catalog, far below overflow.
+    static let maxNumber = 1_000_000_000
+
     var locale: BackofficeLocale
+    /// The file's currency as the app writes codes ("EUR").
+    var currency: String
     var products: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)] =
       []
     var expenses: [(item: AccountBackup.ExpenseItem, expense: Expense)] = []
     var adPayments: [(item: AccountBackup.AdPaymentItem, payment: AdPayment)] = []
-    var plans: [(item: AccountBackup.MarketingPlanItem, name: String)] = []
+    var plans:
+      [(item: AccountBackup.MarketingPlanItem, name: String, recipient: String, subject: String?)] =
+        []
     var fundraisers:
       [(
         item: AccountBackup.FundraiserItem, campaign: Campaign, photo: ValidPhoto,
@@ -133,24 +150,28 @@ enum AccountRestore {
           "account.locale: \"\(account.locale)\" is not one of "
             + BackofficeLocale.supported.map(\.identifier).joined(separator: ", ") + ".")
       }
-      if !Currency.isValid(account.currency) {
+      let currency = Currency.lookup(account.currency)
+      if currency == nil {
         problem("account.currency: \"\(account.currency)\" is not an ISO 4217 code.")
       }
       self.locale = locale ?? .enUS
+      self.currency = currency?.code ?? account.currency
 
       var seen = Set<UUID>()
       func unique(_ id: UUID, _ at: String) {
         if !seen.insert(id).inserted { problem("\(at).id: \(id) appears twice in the file.") }
       }
 
-      if backup.products.lastNumber < 0 {
-        problem("products.last_number: must not be negative.")
+      if !(0...Self.maxNumber).contains(backup.products.lastNumber) {
+        problem("products.last_number: must be from 0 to \(Self.maxNumber).")
       }
       var numbers = Set<Int>()
       for (index, item) in backup.products.items.enumerated() {
         let at = "products[\(index)]"
         unique(item.id, at)
-        if item.number < 1 { problem("\(at).number: must be 1 or more.") }
+        if !(1...Self.maxNumber).contains(item.number) {
+          problem("\(at).number: must be from 1 to \(Self.maxNumber).")
+        }
         if !numbers.insert(item.number).inserted {
           problem("\(at).number: \(item.number) appears twice in the file.")
         }
@@ -175,7 +196,10 @@ enum AccountRestore {
         let at = "expenses[\(index)]"
         unique(item.id, at)
         let draft = ExpenseDraft(title: item.title, amount: item.amount, category: item.category)
-        switch draft.validate(amountSyntax: .decimalString) {
+        switch draft.validate(
+          amountSyntax: .decimalString,
+          maxFractionDigits: Currency.minorUnits(for: currency?.code ?? "EUR"))
+        {
         case .success(var expense):
           if expense.title != item.title {
             problem(
@@ -185,7 +209,9 @@ enum AccountRestore {
           expense.date = item.spentAt
           expenses.append((item, expense))
         case .failure(let errors):
-          for message in errors.messages { problem("\(at): \(message)") }
+          for (field, message) in errors.fields.sorted(by: { $0.key < $1.key }) {
+            problem("\(at).\(field): \(message)")
+          }
         }
       }
 
@@ -207,20 +233,24 @@ enum AccountRestore {
         let at = "marketing_plans[\(index)]"
         unique(item.id, at)
         let name = PlanName.normalize(item.name)
+        let recipient = item.recipient.trimmingCharacters(in: .whitespacesAndNewlines)
+        let subject = item.subject.map(MarketingPlanRules.cleanSubject).flatMap {
+          $0.isEmpty ? nil : $0
+        }
         var valid = true
         if let message = PlanName.problem(with: name) {
           problem("\(at).name: \(message)")
           valid = false
         }
-        if let message = MarketingPlanRules.recipientProblem(item.recipient) {
+        if let message = MarketingPlanRules.recipientProblem(recipient) {
           problem("\(at).recipient: \(message)")
           valid = false
         }
-        if let subject = item.subject, let message = MarketingPlanRules.subjectProblem(subject) {
+        if let subject, let message = MarketingPlanRules.subjectProblem(subject) {
           problem("\(at).subject: \(message)")
           valid = false
         }
-        if valid { plans.append((item, name)) }
+        if valid { plans.append((item, name, recipient, subject)) }
       }
 
       for (index, item) in backup.fundraisers.enumerated() {
@@ -286,6 +316,9 @@ enum AccountRestore {
   struct IDPlan {
     private var mine = Set<UUID>()
     private var renamed: [UUID: UUID] = [:]
+    /// The account's own deleted expenses (waiting for their undo) that the file brings back:
+    /// removed for good, and the file's copy takes their id, so an undo cannot double them.
+    private var hidden: [UUID] = []
 
     var renamedCount: Int { renamed.count }
 
@@ -327,6 +360,8 @@ enum AccountRestore {
         guard let row = found[id] else { continue }
         if row.owner == userID, row.visible {
           mine.insert(id)
+        } else if row.owner == userID, M.self == ExpenseRecord.self {
+          hidden.append(id)
         } else {
           taken[id] = Self.derived(from: id, for: userID)
         }
@@ -343,6 +378,12 @@ enum AccountRestore {
           renamed[original] = derived
         }
       }
+    }
+
+    func reclaim(userID: UUID, on db: any Database) async throws {
+      guard !hidden.isEmpty else { return }
+      try await ExpenseRecord.query(on: db).filter(\.$user.$id == userID)
+        .filter(\.$id ~~ hidden).filter(\.$deletedAt != nil).delete()
     }
 
     /// The rows among `ids` that exist in any account, in chunks the databases accept.
@@ -384,8 +425,11 @@ enum AccountRestore {
   ) async throws {
     var used = Set(
       try await ProductRecord.query(on: db).filter(\.$user.$id == userID).all(\.$number))
-    let counter = try await ProductCounter.query(on: db).filter(\.$userID == userID).first()
-    var next = max(counter?.lastNumber ?? 0, used.max() ?? 0, file.lastNumber)
+    // Numbers up to the account's counter were handed out before, perhaps to a product since
+    // deleted; a Swipe client may still remember them, so they are not given out again.
+    let handedOut =
+      try await ProductCounter.query(on: db).filter(\.$userID == userID).first()?.lastNumber ?? 0
+    var next = max(handedOut, used.max() ?? 0, file.lastNumber)
     var records: [ProductRecord] = []
     var photos: [ProductPhoto] = []
     var favorites: [ProductFavorite] = []
@@ -395,7 +439,7 @@ enum AccountRestore {
         continue
       }
       var number = item.number
-      if used.contains(number) {
+      if used.contains(number) || number <= handedOut {
         next += 1
         number = next
         outcome.renumbered += 1
@@ -426,16 +470,7 @@ enum AccountRestore {
     try await BulkInsert.insert(favorites, on: db)
     outcome.added.products = records.count
 
-    let last = max(next, used.max() ?? 0)
-    if let counter {
-      counter.lastNumber = last
-      try await counter.save(on: db)
-    } else if last > 0 {
-      let created = ProductCounter()
-      created.userID = userID
-      created.lastNumber = last
-      try await created.create(on: db)
-    }
+    try await ProductStore(db: db, userID: userID).raiseCounter(to: max(next, used.max() ?? 0))
   }
 
   private static func insertExpenses(
@@ -448,7 +483,9 @@ enum AccountRestore {
         outcome.skipped.expenses += 1
         continue
       }
-      guard let cents = ExpenseAmount.cents(expense.amount) else { continue }
+      guard let cents = ExpenseAmount.cents(expense.amount) else {
+        throw BackupError("\(expense.title): the amount cannot be stored exactly.")
+      }
       let record = ExpenseRecord()
       record.id = ids.id(for: item.id)
       record.$user.id = userID
@@ -487,11 +524,13 @@ enum AccountRestore {
   }
 
   private static func insertPlans(
-    _ checked: [(item: AccountBackup.MarketingPlanItem, name: String)], ids: IDPlan,
+    _ checked: [(
+      item: AccountBackup.MarketingPlanItem, name: String, recipient: String, subject: String?
+    )], ids: IDPlan,
     userID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [MarketingPlanRecord] = []
-    for (item, name) in checked {
+    for (item, name, recipient, subject) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.marketingPlans += 1
         continue
@@ -501,9 +540,9 @@ enum AccountRestore {
       let record = MarketingPlanRecord(
         userID: userID, name: name,
         selection: PlanSelection(targetNames: item.targets, chosenPackageIDs: chosen),
-        recipient: item.recipient)
+        recipient: recipient)
       record.id = ids.id(for: item.id)
-      record.subject = item.subject
+      record.subject = subject
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       records.append(record)

@@ -185,6 +185,26 @@ struct ProductStore {
     record.photoETag = nil
   }
 
+  /// Makes sure the account's counter is at least `number` (after products were added with
+  /// numbers of their own, by an import). One statement, so it never goes backwards when a
+  /// product is created at the same moment.
+  func raiseCounter(to number: Int) async throws {
+    guard number > 0 else { return }
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Products need an SQL database.")
+    }
+    try await sql.insert(into: ProductCounter.schema)
+      .columns("id", "user_id", "last_number")
+      .values(SQLBind(UUID()), SQLBind(userID), SQLBind(0))
+      .ignoringConflicts(with: ["user_id"])
+      .run()
+    try await sql.update(ProductCounter.schema)
+      .set(SQLIdentifier("last_number"), to: SQLBind(number))
+      .where("user_id", .equal, SQLBind(userID))
+      .where("last_number", .lessThan, SQLBind(number))
+      .run()
+  }
+
   /// The account's next product number: one atomic increment of its counter row, so two
   /// products saved at the same moment (on several app instances) never share a number.
   private func nextNumber() async throws -> Int {
