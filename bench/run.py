@@ -304,6 +304,8 @@ def main() -> None:
     parser.add_argument("--fundraisers", type=int, default=200)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=int, default=15)
+    parser.add_argument("--only", help="comma-separated words; run the scenarios whose name "
+                        "contains one of them (and /health)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install wrk")
@@ -365,6 +367,10 @@ def main() -> None:
                              for f in fundraisers[:50] for fmt in ("post", "portrait", "story")])),
             ("product creation", creating(token)),
         ]
+        if args.only:
+            words = args.only.split(",")
+            scenarios = [s for s in scenarios
+                         if s[0] == "/health" or any(w in s[0] for w in words)]
         results = []
         for name, script in scenarios:
             wrk(base, script, args.connections, 2)  # warm-up
@@ -397,6 +403,8 @@ def main() -> None:
           f"({size_mb:.1f} MB file)")
 
     by_name = dict(results)
+    if args.only:
+        return
     checks = [
         ("prefix search p99 ≤ 10 ms", by_name["prefix search (20 per page)"]["p99"]
          <= TARGETS["search_p99_ms"]),

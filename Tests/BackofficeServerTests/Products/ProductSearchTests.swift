@@ -80,6 +80,13 @@ struct ProductSearchTests {
 
   /// Not timed: the plan SQLite picks for the search on a few thousand products must use the
   /// (user_id, name_key) index, or search would scan the whole table.
+  static func plan(_ statement: SQLQueryString, _ sql: any SQLDatabase) async throws -> String {
+    var explained = SQLQueryString("EXPLAIN QUERY PLAN ")
+    explained.appendInterpolation(statement)
+    return try await sql.raw(explained).all()
+      .map { try $0.decode(column: "detail", as: String.self) }.joined(separator: "\n")
+  }
+
   @Test func theSearchUsesTheNameKeyIndex() async throws {
     try await withApp { t in
       guard !isPostgresRun else {
@@ -110,18 +117,35 @@ struct ProductSearchTests {
       }
       try await sql.raw("ANALYZE").run()
 
-      // The same filters ProductStore.list builds for ?q=char&sort=name.
-      let rows = try await sql.raw(
-        """
-        EXPLAIN QUERY PLAN SELECT id FROM products
-        WHERE user_id = \(bind: userID) AND name_key >= \(bind: "char") AND name_key < \(bind: "chas")
-        ORDER BY name_key LIMIT 24
-        """
-      ).all()
-      let plan = try rows.map { try $0.decode(column: "detail", as: String.self) }
-        .joined(separator: "\n")
-      #expect(plan.contains(ProductIndexes.nameKey), "plan: \(plan)")
-      #expect(plan.contains("name_key>? AND name_key<?"), "plan: \(plan)")
+      // The statement ProductStore.list runs for ?q=char, newest first: the page's numbers come
+      // from the covering (user_id, name_key, number) index; rows are read for the page only.
+      let statement = ProductStore.pageStatement(
+        conditions:
+          "p.user_id = \(bind: userID) AND p.name_key >= \(bind: "char") AND p.name_key < \(bind: "chas")",
+        counted:
+          "user_id = \(bind: userID) AND name_key >= \(bind: "char") AND name_key < \(bind: "chas")",
+        whole: false, sort: .newest, userID: userID, per: 24, offset: 0)
+      let plan = try await Self.plan(statement, sql)
+      #expect(
+        plan.contains(
+          "COVERING INDEX \(ProductIndexes.nameNumber) (user_id=? AND name_key>? AND name_key<?)"),
+        "plan: \(plan)")
+      // No full pass over the products table (scanning the page's own 24 numbers is fine).
+      let scans = plan.split(separator: "\n").filter {
+        $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN page")
+      }
+      #expect(scans.isEmpty, "plan: \(plan)")
+
+      // The whole catalog, newest first: the page from the (user_id, number) index, and the
+      // rows looked up by number, never a walk over the catalog.
+      let whole = try await Self.plan(
+        ProductStore.pageStatement(
+          conditions: "p.user_id = \(bind: userID)", counted: "user_id = \(bind: userID)",
+          whole: true, sort: .newest, userID: userID, per: 24, offset: 0), sql)
+      #expect(whole.contains("(user_id=? AND number=?)"), "plan: \(whole)")
+      #expect(
+        whole.split(separator: "\n").filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN page") }
+          .isEmpty, "plan: \(whole)")
 
       let store = ProductStore(db: t.db, userID: userID)
       let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)

@@ -91,4 +91,7 @@ enum ProductIndexes {
   static let nameKey = "products_user_name_key"
   static let typeKey = "products_user_type_key"
   static let price = "products_user_price"
+  /// Since M043, in place of `nameKey` and `typeKey`.
+  static let nameNumber = "products_user_name_number"
+  static let typeNumber = "products_user_type_number"
 }

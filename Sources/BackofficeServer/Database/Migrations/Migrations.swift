@@ -15,6 +15,8 @@ extension Application {
     migrations.add(M032_CreateMarketingPlans())
     migrations.add(M040_CreateProducts())
     migrations.add(M041_CreateIdempotencyKeys())
+    migrations.add(M042_AddProductCount())
+    migrations.add(M043_ProductListIndexes())
     migrations.add(M050_CreateFundraisers())
     migrations.add(M051_CreateJobLeases())
   }

@@ -100,6 +100,9 @@ final class ProductCounter: Model, @unchecked Sendable {
   @ID(key: .id) var id: UUID?
   @Field(key: "user_id") var userID: UUID
   @Field(key: "last_number") var lastNumber: Int
+  /// How many products the account has now; changed in the same transaction as every create,
+  /// delete and import.
+  @Field(key: "product_count") var productCount: Int
 
   init() {}
 }

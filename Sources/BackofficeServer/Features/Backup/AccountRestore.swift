@@ -470,7 +470,9 @@ enum AccountRestore {
     try await BulkInsert.insert(favorites, on: db)
     outcome.added.products = records.count
 
-    try await ProductStore(db: db, userID: userID).raiseCounter(to: max(next, used.max() ?? 0))
+    let store = ProductStore(db: db, userID: userID)
+    try await store.raiseCounter(to: max(next, used.max() ?? 0))
+    try await store.adjustCount(by: records.count)
   }
 
   private static func insertExpenses(

@@ -51,7 +51,7 @@ enum FundraiserPosters {
       photoETag ?? "-", progress.map { "\($0.collected)/\($0.fraction)" } ?? "-",
     ]
     let digest = SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))
-    return "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    return "\"" + hexString(digest.prefix(16)) + "\""
   }
 
   /// True when the browser already has this version.

@@ -118,7 +118,7 @@ struct ValidPhoto: Sendable {
   var data: Data
   var info: ImageInfo
 
-  var etag: String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+  var etag: String { hexString(SHA256.hash(data: data)) }
 
   /// Nil when nothing was uploaded; the Ukrainian reason when the upload is not a usable photo.
   static func check(_ bytes: Data?, maxBytes: Int) -> Result<ValidPhoto, CampaignPhotoError>? {

@@ -393,8 +393,8 @@ struct FundraisersController: RouteCollection {
     ]
     let etag =
       "\""
-      + SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16)
-      .map { String(format: "%02x", $0) }.joined() + "\""
+      + hexString(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16))
+      + "\""
     if FundraiserPosters.notModified(req, etag: etag) {
       return FundraiserPosters.notModifiedResponse(etag: etag)
     }

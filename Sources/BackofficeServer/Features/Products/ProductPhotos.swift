@@ -19,7 +19,7 @@ struct CheckedPhoto: Sendable {
 }
 
 func sha256Hex(_ data: Data) -> String {
-  SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+  hexString(SHA256.hash(data: data))
 }
 
 extension ImageUploadError {

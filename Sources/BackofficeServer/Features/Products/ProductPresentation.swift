@@ -96,10 +96,15 @@ struct ProductJSON: Codable, Equatable, Sendable {
 
 extension ProductStore {
   /// Summaries of `records` with their favourite flags, read in one query.
-  func summaries(_ records: [ProductRecord], account: AccountFormat) async throws
-    -> [ProductSummary]
-  {
-    let favorites = try await favoriteIDs(among: records.compactMap(\.id))
+  func summaries(
+    _ records: [ProductRecord], account: AccountFormat, favorites known: Set<UUID>? = nil
+  ) async throws -> [ProductSummary] {
+    let favorites: Set<UUID>
+    if let known {
+      favorites = known
+    } else {
+      favorites = try await favoriteIDs(among: records.compactMap(\.id))
+    }
     return try records.map { record in
       try ProductSummary(
         record, favorite: record.id.map(favorites.contains) ?? false, account: account)

@@ -37,17 +37,118 @@ struct ProductStore {
   struct Slice {
     var items: [ProductRecord]
     var total: Int
+    /// Which of `items` are favourites, when the query already found out.
+    var favorites: Set<UUID>? = nil
   }
 
   // MARK: reading
 
+  /// One page of the listing with its total and favourite marks, in one SQL statement: the
+  /// catalog's busiest read, so it skips the model layer's per-query work. The total is the
+  /// counter row's count for the whole catalog, or a count over the index for a filter.
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
-    let query = filtered(filter)
-    let total = try await query.copy().count()
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Products need an SQL database.")
+    }
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
-    guard !overflow, offset < total else { return Slice(items: [], total: total) }
-    let items = try await sorted(query, by: filter.sort).offset(offset).limit(per).all()
-    return Slice(items: items, total: total)
+    guard !overflow else {
+      return Slice(items: [], total: try await total(filter, sql), favorites: [])
+    }
+
+    var conditions = SQLQueryString("p.user_id = \(bind: userID)")
+    var counted = SQLQueryString("user_id = \(bind: userID)")
+    if let typeKey = filter.typeKey, !typeKey.isEmpty {
+      conditions.appendInterpolation(raw: " AND p.type_key = ")
+      conditions.appendInterpolation(bind: typeKey)
+      counted.appendInterpolation(raw: " AND type_key = ")
+      counted.appendInterpolation(bind: typeKey)
+    }
+    let prefix = SearchNormalizer.normalize(filter.search)
+    if !prefix.isEmpty {
+      conditions.appendInterpolation(raw: " AND p.name_key >= ")
+      conditions.appendInterpolation(bind: prefix)
+      counted.appendInterpolation(raw: " AND name_key >= ")
+      counted.appendInterpolation(bind: prefix)
+      if let upper = SearchNormalizer.prefixUpperBound(prefix) {
+        conditions.appendInterpolation(raw: " AND p.name_key < ")
+        conditions.appendInterpolation(bind: upper)
+        counted.appendInterpolation(raw: " AND name_key < ")
+        counted.appendInterpolation(bind: upper)
+      }
+    }
+    let rows = try await sql.raw(
+      Self.pageStatement(
+        conditions: conditions, counted: counted,
+        whole: filter.search.isEmpty && filter.typeKey == nil,
+        sort: filter.sort, userID: userID, per: per, offset: offset)
+    ).all()
+    guard let first = rows.first else {
+      return Slice(items: [], total: try await total(filter, sql), favorites: [])
+    }
+    var favorites = Set<UUID>()
+    let items = try rows.map { row in
+      let record = ProductRecord()
+      let id = try row.decode(column: "id", as: UUID.self)
+      record.id = id
+      record.$id.exists = true
+      record.$user.id = userID
+      record.number = try row.decode(column: "number", as: Int.self)
+      record.name = try row.decode(column: "name", as: String.self)
+      record.nameKey = try row.decode(column: "name_key", as: String.self)
+      record.type = try row.decode(column: "type", as: String.self)
+      record.typeKey = try row.decode(column: "type_key", as: String.self)
+      record.priceMinor = try row.decode(column: "price_minor", as: Int64.self)
+      record.taxMinor = try row.decode(column: "tax_minor", as: Int64.self)
+      record.photoETag = try row.decode(column: "photo_etag", as: String?.self)
+      record.createdAt = try row.decode(column: "created_at", as: Date?.self)
+      record.updatedAt = try row.decode(column: "updated_at", as: Date?.self)
+      if try row.decode(column: "favorite", as: Int.self) == 1 { favorites.insert(id) }
+      return record
+    }
+    return Slice(
+      items: items, total: try first.decode(column: "total", as: Int.self), favorites: favorites)
+  }
+
+  /// The page's statement. The inner select picks the page's product numbers from an index
+  /// that holds the filter's column and the number (so it never reads the rows it skips); the
+  /// outer select reads only those rows, with their favourite mark and the total. `CROSS JOIN`
+  /// keeps SQLite from turning the join around and walking the whole catalog to meet the page.
+  static func pageStatement(
+    conditions: SQLQueryString, counted: SQLQueryString, whole: Bool, sort: Sort, userID: UUID,
+    per: Int, offset: Int
+  ) -> SQLQueryString {
+    let totalColumn: SQLQueryString =
+      whole
+      ? "COALESCE((SELECT product_count FROM product_counters WHERE user_id = \(bind: userID)), 0)"
+      : "(SELECT COUNT(*) FROM products WHERE \(counted))"
+    let order: String
+    switch sort {
+    // Numbers only grow, so the newest product has the highest.
+    case .newest: order = "p.number DESC"
+    case .name: order = "p.name_key, p.number"
+    case .price: order = "p.price_minor, p.name_key, p.number"
+    case .priceDesc: order = "p.price_minor DESC, p.name_key, p.number"
+    }
+    return """
+      SELECT p.id, p.number, p.name, p.name_key, p.type, p.type_key, p.price_minor, p.tax_minor,
+        p.photo_etag, p.created_at, p.updated_at,
+        CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite, \(totalColumn) AS total
+      FROM (
+        SELECT p.number FROM products p WHERE \(conditions)
+        ORDER BY \(unsafeRaw: order) LIMIT \(bind: per) OFFSET \(bind: offset)
+      ) page
+      CROSS JOIN products p
+      LEFT JOIN product_favorites f ON f.user_id = p.user_id AND f.product_id = p.id
+      WHERE p.user_id = \(bind: userID) AND p.number = page.number
+      ORDER BY \(unsafeRaw: order)
+      """
+  }
+
+  /// The total for `filter` alone, for a page past the end.
+  private func total(_ filter: Filter, _ sql: any SQLDatabase) async throws -> Int {
+    if filter.search.isEmpty, filter.typeKey == nil { return try await count() }
+    // `user_id` leads every index, so this count reads the index alone, never the rows.
+    return try await filtered(filter).count(\.$user.$id)
   }
 
   /// Every product, oldest first (the order Swipe clients got).
@@ -55,8 +156,9 @@ struct ProductStore {
     try await scoped().sort(\.$number).all()
   }
 
+  /// The account's number of products, from its counter row (one indexed read).
   func count() async throws -> Int {
-    try await scoped().count()
+    try await ProductCounter.query(on: db).filter(\.$userID == userID).first()?.productCount ?? 0
   }
 
   /// The product with this id in this account; nil for another account's id, an unknown id or
@@ -140,11 +242,16 @@ struct ProductStore {
 
   /// Saves a new product with the account's next number, and its photo.
   func create(_ product: Product, photo: CheckedPhoto?) async throws -> ProductRecord {
-    let record = ProductRecord(
-      userID: userID, number: try await nextNumber(), product: product)
-    try await record.create(on: db)
-    if let photo { try await replacePhoto(of: record, with: photo) }
-    return record
+    // One transaction (or the caller's), so the counter's product count moves with the row.
+    let owner = userID
+    return try await db.transaction { db in
+      let store = ProductStore(db: db, userID: owner)
+      let record = ProductRecord(
+        userID: owner, number: try await store.nextNumber(), product: product)
+      try await record.create(on: db)
+      if let photo { try await store.replacePhoto(of: record, with: photo) }
+      return record
+    }
   }
 
   enum PhotoChange {
@@ -165,13 +272,32 @@ struct ProductStore {
 
   func delete(_ record: ProductRecord) async throws {
     let id = try record.requireID()
-    // Photos and favourites go with the product (foreign keys cascade as well).
-    try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
-    try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
-    try await record.delete(on: db)
+    let owner = userID
+    try await db.transaction { db in
+      // Photos and favourites go with the product (foreign keys cascade as well).
+      try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
+      try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
+      try await record.delete(on: db)
+      try await ProductStore(db: db, userID: owner).adjustCount(by: -1)
+    }
   }
 
-  private func replacePhoto(of record: ProductRecord, with photo: CheckedPhoto) async throws {
+  /// Adds `delta` to the account's product count (after an import added rows in bulk).
+  func adjustCount(by delta: Int) async throws {
+    guard delta != 0 else { return }
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Products need an SQL database.")
+    }
+    try await sql.update(ProductCounter.schema)
+      .set(
+        SQLIdentifier("product_count"),
+        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(delta))
+      )
+      .where("user_id", .equal, SQLBind(userID))
+      .run()
+  }
+
+  fileprivate func replacePhoto(of record: ProductRecord, with photo: CheckedPhoto) async throws {
     let id = try record.requireID()
     try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
     try await ProductPhoto(userID: userID, productID: id, upload: photo).create(on: db)
@@ -207,7 +333,7 @@ struct ProductStore {
 
   /// The account's next product number: one atomic increment of its counter row, so two
   /// products saved at the same moment (on several app instances) never share a number.
-  private func nextNumber() async throws -> Int {
+  fileprivate func nextNumber() async throws -> Int {
     guard let sql = db as? any SQLDatabase else {
       throw Abort(.internalServerError, reason: "Products need an SQL database.")
     }
@@ -220,6 +346,10 @@ struct ProductStore {
       .set(
         SQLIdentifier("last_number"),
         to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLLiteral.numeric("1"))
+      )
+      .set(
+        SQLIdentifier("product_count"),
+        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLLiteral.numeric("1"))
       )
       .where("user_id", .equal, SQLBind(userID))
       .returning("last_number")
@@ -253,15 +383,4 @@ struct ProductStore {
     return query
   }
 
-  private func sorted(_ query: QueryBuilder<ProductRecord>, by sort: Sort)
-    -> QueryBuilder<ProductRecord>
-  {
-    switch sort {
-    // Numbers only grow, so the newest product has the highest (and it is indexed).
-    case .newest: query.sort(\.$number, .descending)
-    case .name: query.sort(\.$nameKey).sort(\.$number)
-    case .price: query.sort(\.$priceMinor).sort(\.$nameKey).sort(\.$number)
-    case .priceDesc: query.sort(\.$priceMinor, .descending).sort(\.$nameKey).sort(\.$number)
-    }
-  }
 }

@@ -85,7 +85,9 @@ struct ProductsAPIController: RouteCollection {
       search: req.query[String.self, at: "q"] ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
     let slice = try await store.list(filter, page: page, per: per)
-    let items = try await store.summaries(slice.items, account: account).map(ProductJSON.init)
+    let items = try await store.summaries(
+      slice.items, account: account, favorites: slice.favorites
+    ).map(ProductJSON.init)
     let response = try APIResponse.json(
       ProductList(items: items, page: page, per: per, total: slice.total))
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")

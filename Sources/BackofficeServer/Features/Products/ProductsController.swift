@@ -57,7 +57,8 @@ struct ProductsController: RouteCollection {
     let favorites = try await store.favorites(per: ProductIndex.favoritesShown)
 
     let view = ProductIndex(
-      cards: try await store.summaries(slice.items, account: account),
+      cards: try await store.summaries(
+        slice.items, account: account, favorites: slice.favorites),
       favorites: try favorites.items.map {
         try ProductSummary($0, favorite: true, account: account)
       },
