@@ -147,6 +147,11 @@ struct ProductSearchTests {
         whole.split(separator: "\n").filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN page") }
           .isEmpty, "plan: \(whole)")
 
+      // The category chips count from the category index alone.
+      let chips = try await Self.plan(
+        "\(ProductStore.chipsQuery(sql, userID: userID).select)", sql)
+      #expect(chips.contains("COVERING INDEX \(ProductIndexes.typeNumber)"), "plan: \(chips)")
+
       let store = ProductStore(db: t.db, userID: userID)
       let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)
       #expect(found.total == 625)

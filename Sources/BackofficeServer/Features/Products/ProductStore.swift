@@ -174,19 +174,24 @@ struct ProductStore {
 
   /// "Browse Categories": one chip per type (spellings that differ only in case or accents
   /// share one), with counts, from a single grouped query.
+  /// A count per stored spelling, grouped in the order of the (user_id, type_key, type,
+  /// number) index, which holds everything this reads.
+  static func chipsQuery(_ sql: any SQLDatabase, userID: UUID) -> SQLSelectBuilder {
+    sql.select()
+      .column("type")
+      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+      .from(ProductRecord.schema)
+      .where("user_id", .equal, SQLBind(userID))
+      .groupBy("type_key").groupBy("type")
+  }
+
   func chips() async throws -> [ProductTypeChip] {
     guard let sql = db as? any SQLDatabase else { return [] }
     struct Row: Decodable {
       var type: String
       var count: Int
     }
-    let rows = try await sql.select()
-      .column("type")
-      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-      .from(ProductRecord.schema)
-      .where("user_id", .equal, SQLBind(userID))
-      .groupBy("type")
-      .all(decoding: Row.self)
+    let rows = try await Self.chipsQuery(sql, userID: userID).all(decoding: Row.self)
     var counts: [String: Int] = [:]
     for row in rows { counts[row.type, default: 0] += row.count }
     return ProductTypes.chips(fromCounts: counts)
