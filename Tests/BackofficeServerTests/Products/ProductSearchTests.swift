@@ -147,6 +147,15 @@ struct ProductSearchTests {
         whole.split(separator: "\n").filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN page") }
           .isEmpty, "plan: \(whole)")
 
+      // The favourites row reads each favourite product by its id.
+      let favorites = try await Self.plan(
+        ProductStore.favoritesStatement(userID: userID, per: 12, offset: 0), sql)
+      #expect(favorites.contains("SEARCH p USING INDEX"), "plan: \(favorites)")
+      #expect(favorites.contains("(id=?)"), "plan: \(favorites)")
+      #expect(
+        favorites.split(separator: "\n").filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN f") }
+          .isEmpty, "plan: \(favorites)")
+
       // The category chips count from the category index alone.
       let chips = try await Self.plan(
         "\(ProductStore.chipsQuery(sql, userID: userID).select)", sql)

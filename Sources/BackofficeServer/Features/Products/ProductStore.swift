@@ -87,22 +87,10 @@ struct ProductStore {
     }
     var favorites = Set<UUID>()
     let items = try rows.map { row in
-      let record = ProductRecord()
-      let id = try row.decode(column: "id", as: UUID.self)
-      record.id = id
-      record.$id.exists = true
-      record.$user.id = userID
-      record.number = try row.decode(column: "number", as: Int.self)
-      record.name = try row.decode(column: "name", as: String.self)
-      record.nameKey = try row.decode(column: "name_key", as: String.self)
-      record.type = try row.decode(column: "type", as: String.self)
-      record.typeKey = try row.decode(column: "type_key", as: String.self)
-      record.priceMinor = try row.decode(column: "price_minor", as: Int64.self)
-      record.taxMinor = try row.decode(column: "tax_minor", as: Int64.self)
-      record.photoETag = try row.decode(column: "photo_etag", as: String?.self)
-      record.createdAt = try row.decode(column: "created_at", as: Date?.self)
-      record.updatedAt = try row.decode(column: "updated_at", as: Date?.self)
-      if try row.decode(column: "favorite", as: Int.self) == 1 { favorites.insert(id) }
+      let record = try Self.record(row, userID: userID)
+      if try row.decode(column: "favorite", as: Int.self) == 1, let id = record.id {
+        favorites.insert(id)
+      }
       return record
     }
     return Slice(
@@ -130,8 +118,7 @@ struct ProductStore {
     case .priceDesc: order = "p.price_minor DESC, p.name_key, p.number"
     }
     return """
-      SELECT p.id, p.number, p.name, p.name_key, p.type, p.type_key, p.price_minor, p.tax_minor,
-        p.photo_etag, p.created_at, p.updated_at,
+      SELECT \(unsafeRaw: columns),
         CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite, \(totalColumn) AS total
       FROM (
         SELECT p.number FROM products p WHERE \(conditions)
@@ -142,6 +129,31 @@ struct ProductStore {
       WHERE p.user_id = \(bind: userID) AND p.number = page.number
       ORDER BY \(unsafeRaw: order)
       """
+  }
+
+  /// The columns every product statement here selects (`p` is the products table).
+  static let columns = """
+    p.id, p.number, p.name, p.name_key, p.type, p.type_key, p.price_minor, p.tax_minor,
+    p.photo_etag, p.created_at, p.updated_at
+    """
+
+  /// A product read by a plain SQL statement that selected `columns`.
+  static func record(_ row: any SQLRow, userID: UUID) throws -> ProductRecord {
+    let record = ProductRecord()
+    record.id = try row.decode(column: "id", as: UUID.self)
+    record.$id.exists = true
+    record.$user.id = userID
+    record.number = try row.decode(column: "number", as: Int.self)
+    record.name = try row.decode(column: "name", as: String.self)
+    record.nameKey = try row.decode(column: "name_key", as: String.self)
+    record.type = try row.decode(column: "type", as: String.self)
+    record.typeKey = try row.decode(column: "type_key", as: String.self)
+    record.priceMinor = try row.decode(column: "price_minor", as: Int64.self)
+    record.taxMinor = try row.decode(column: "tax_minor", as: Int64.self)
+    record.photoETag = try row.decode(column: "photo_etag", as: String?.self)
+    record.createdAt = try row.decode(column: "created_at", as: Date?.self)
+    record.updatedAt = try row.decode(column: "updated_at", as: Date?.self)
+    return record
   }
 
   /// The total for `filter` alone, for a page past the end.
@@ -208,17 +220,35 @@ struct ProductStore {
 
   /// The favourites, most recently added first, and how many there are in all.
   func favorites(page: Int = 1, per: Int) async throws -> Slice {
-    let query = ProductFavorite.query(on: db).filter(\.$userID == userID)
-    let total = try await query.copy().count()
+    // Counted from the (user_id, product_id) index alone.
+    let total = try await ProductFavorite.query(on: db).filter(\.$userID == userID)
+      .count(\.$userID)
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
-    let ids = try await query.sort(\.$createdAt, .descending).sort(\.$id)
-      .offset(offset).limit(per).all(\.$productID)
-    let records = try await scoped().filter(\.$id ~~ ids).all()
-    let byID = Dictionary(records.compactMap { record in record.id.map { ($0, record) } }) {
-      first, _ in first
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Products need an SQL database.")
     }
-    return Slice(items: ids.compactMap { byID[$0] }, total: total)
+    let rows = try await sql.raw(
+      Self.favoritesStatement(userID: userID, per: per, offset: offset)
+    ).all()
+    let items = try rows.map { try Self.record($0, userID: userID) }
+    return Slice(items: items, total: total, favorites: Set(items.compactMap(\.id)))
+  }
+
+  /// The page of favourites first, then each product by its id (`CROSS JOIN` keeps that
+  /// order; left to itself SQLite may walk the whole catalog looking for the ids).
+  static func favoritesStatement(userID: UUID, per: Int, offset: Int) -> SQLQueryString {
+    """
+    SELECT \(unsafeRaw: columns)
+    FROM (
+      SELECT product_id, created_at, id FROM product_favorites
+      WHERE user_id = \(bind: userID)
+      ORDER BY created_at DESC, id LIMIT \(bind: per) OFFSET \(bind: offset)
+    ) f
+    CROSS JOIN products p
+    WHERE p.id = f.product_id AND p.user_id = \(bind: userID)
+    ORDER BY f.created_at DESC, f.id
+    """
   }
 
   func setFavorite(_ productID: UUID, _ on: Bool) async throws {
