@@ -49,9 +49,8 @@ def tiny_png() -> bytes:
 
 def command(server, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
     """Runs the binary against the server's data folder, as an operator would."""
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "LOG_LEVEL")}
     env["BACKOFFICE_DATA_DIR"] = str(server.data_dir)
-    env["LOG_LEVEL"] = "error"
     return subprocess.run(
         [str(server_binary()), *args],
         cwd=REPO,
@@ -106,12 +105,15 @@ def test_export_and_import_move_an_account(start_server, new_page, tmp_path: Pat
     result = command(server, "import", "--email", copy, str(file))
     assert result.returncode == 0, result.stderr
     assert "Imported 1 product, 1 expense, 1 ad payment" in result.stdout
+    # A command says what it did and nothing else (no migration or request log lines).
+    assert "[ INFO ]" not in result.stdout + result.stderr
 
     # A second import into the now non-empty account is refused without --merge, and a
     # merge adds nothing because the account already has every record.
     result = command(server, "import", "--email", copy, str(file))
     assert result.returncode != 0
     assert "already has data" in result.stderr
+    assert (result.stdout + result.stderr).count("already has data") == 1, "said once"
     result = command(server, "import", "--email", copy, "--merge", str(file))
     assert result.returncode == 0, result.stderr
     assert "Imported 0 products" in result.stdout

@@ -6,6 +6,7 @@ import Vapor
 @main
 enum Entrypoint {
   static func main() async {
+    quietOneShotCommands()
     var env: Environment
     do {
       env = try Environment.detect()
@@ -29,6 +30,20 @@ enum Entrypoint {
       try? await app.asyncShutdown()
       fail("\(error)")
     }
+  }
+
+  /// A one-shot command (`user create`, `export`, `import`, …) prints its own result and its own
+  /// error; the server's info lines (every migration) and the framework's warning copy of a
+  /// failed command would only repeat it. So unless a log level was asked for, those commands
+  /// log errors only. `serve` (the default) keeps the normal level.
+  static func quietOneShotCommands() {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard let command = arguments.first, !command.hasPrefix("-"),
+      !["serve", "routes"].contains(command),
+      ProcessInfo.processInfo.environment["LOG_LEVEL"] == nil,
+      !arguments.contains(where: { $0 == "--log" || $0.hasPrefix("--log=") })
+    else { return }
+    setenv("LOG_LEVEL", "error", 1)
   }
 
   /// Finds `Public/` when the binary is started from another folder: first the working
