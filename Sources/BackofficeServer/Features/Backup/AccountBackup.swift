@@ -441,8 +441,8 @@ extension AccountBackup {
             status: snapshot.status, error: snapshot.error))
       }
     }
-    return records.map { record in
-      let id = record.id ?? UUID()
+    return try records.map { record in
+      let id = try record.requireID()
       let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
       return FundraiserItem(
         id: id, purpose: record.purpose,

@@ -57,15 +57,14 @@ enum AccountRestore {
     // Everything below reads and writes in one transaction, so the checks still hold when
     // the records are written, even with the server running.
     return try await db.transaction { db in
-      try await write(
-        backup, checked: checked, user: user, userID: userID, merge: merge, on: db)
+      try await write(backup, checked: checked, user: user, merge: merge, on: db)
     }
   }
 
   private static func write(
-    _ backup: AccountBackup, checked: Checked, user: User, userID: UUID, merge: Bool,
-    on db: any Database
+    _ backup: AccountBackup, checked: Checked, user: User, merge: Bool, on db: any Database
   ) async throws -> Outcome {
+    let userID = try user.requireID()
     let present = try await existingCounts(userID: userID, on: db)
     if !merge, present.total > 0 {
       throw BackupError(
@@ -485,17 +484,10 @@ enum AccountRestore {
         outcome.skipped.expenses += 1
         continue
       }
-      guard let cents = ExpenseAmount.cents(expense.amount) else {
-        throw BackupError("\(expense.title): the amount cannot be stored exactly.")
-      }
       let record = ExpenseRecord()
       record.id = ids.id(for: item.id)
       record.$user.id = userID
-      record.title = expense.title
-      record.titleKey = SearchNormalizer.normalize(expense.title)
-      record.amountCents = cents
-      record.category = expense.category.rawValue
-      record.spentAt = expense.date
+      try ExpenseStore.assign(expense, to: record)
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.deletedAt = nil

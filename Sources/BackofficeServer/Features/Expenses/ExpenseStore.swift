@@ -175,7 +175,8 @@ struct ExpenseStore: Sendable {
       category: ExpenseCategory(rawValue: record.category) ?? .default, date: record.spentAt)
   }
 
-  private static func assign(_ expense: Expense, to record: ExpenseRecord) throws {
+  /// Sets the record's values and the derived search key (also used by the backup import).
+  static func assign(_ expense: Expense, to record: ExpenseRecord) throws {
     guard let cents = ExpenseAmount.cents(expense.amount) else {
       throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
     }

@@ -8,15 +8,14 @@ struct FundraisersAPIController: RouteCollection {
   static let defaultPer = 50
   static let maxPer = 100
 
-  /// A base64 photo is 4/3 of its bytes; the JSON body may hold one at the full limit.
-  let jsonBodyLimit: Int
+  /// Creates and updates may carry a photo as base64.
+  let body: HTTPBodyStreamStrategy
 
   init(maxUploadBytes: Int) {
-    jsonBodyLimit = maxUploadBytes / 3 * 4 + 1_048_576
+    body = .jsonWithPhoto(maxUploadBytes: maxUploadBytes)
   }
 
   func boot(routes: any RoutesBuilder) throws {
-    let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: jsonBodyLimit))
     routes.on(Routes.apiFundraisers, use: list)
     routes.on(Routes.apiFundraiserCreate, body: body, use: create)
     routes.on(Routes.apiFundraiser, use: get)

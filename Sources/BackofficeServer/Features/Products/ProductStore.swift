@@ -32,6 +32,9 @@ struct ProductStore {
     var search: String = ""
     var typeKey: String? = nil
     var sort: Sort = .newest
+
+    /// No search and no category: the total is the account's product count.
+    var isWholeCatalog: Bool { search.isEmpty && (typeKey ?? "").isEmpty }
   }
 
   struct Slice {
@@ -47,43 +50,15 @@ struct ProductStore {
   /// catalog's busiest read, so it skips the model layer's per-query work. The total is the
   /// counter row's count for the whole catalog, or a count over the index for a filter.
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Products need an SQL database.")
-    }
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
-    guard !overflow else {
-      return Slice(items: [], total: try await total(filter, sql), favorites: [])
-    }
-
-    var conditions = SQLQueryString("p.user_id = \(bind: userID)")
-    var counted = SQLQueryString("user_id = \(bind: userID)")
-    if let typeKey = filter.typeKey, !typeKey.isEmpty {
-      conditions.appendInterpolation(raw: " AND p.type_key = ")
-      conditions.appendInterpolation(bind: typeKey)
-      counted.appendInterpolation(raw: " AND type_key = ")
-      counted.appendInterpolation(bind: typeKey)
-    }
-    let prefix = SearchNormalizer.normalize(filter.search)
-    if !prefix.isEmpty {
-      conditions.appendInterpolation(raw: " AND p.name_key >= ")
-      conditions.appendInterpolation(bind: prefix)
-      counted.appendInterpolation(raw: " AND name_key >= ")
-      counted.appendInterpolation(bind: prefix)
-      if let upper = SearchNormalizer.prefixUpperBound(prefix) {
-        conditions.appendInterpolation(raw: " AND p.name_key < ")
-        conditions.appendInterpolation(bind: upper)
-        counted.appendInterpolation(raw: " AND name_key < ")
-        counted.appendInterpolation(bind: upper)
-      }
-    }
+    guard !overflow else { return Slice(items: [], total: try await total(filter), favorites: []) }
     let rows = try await sql.raw(
       Self.pageStatement(
-        conditions: conditions, counted: counted,
-        whole: filter.search.isEmpty && filter.typeKey == nil,
-        sort: filter.sort, userID: userID, per: per, offset: offset)
+        conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
+        userID: userID, per: per, offset: offset)
     ).all()
     guard let first = rows.first else {
-      return Slice(items: [], total: try await total(filter, sql), favorites: [])
+      return Slice(items: [], total: try await total(filter), favorites: [])
     }
     var favorites = Set<UUID>()
     let items = try rows.map { row in
@@ -102,13 +77,13 @@ struct ProductStore {
   /// outer select reads only those rows, with their favourite mark and the total. `CROSS JOIN`
   /// keeps SQLite from turning the join around and walking the whole catalog to meet the page.
   static func pageStatement(
-    conditions: SQLQueryString, counted: SQLQueryString, whole: Bool, sort: Sort, userID: UUID,
-    per: Int, offset: Int
+    conditions: SQLQueryString, whole: Bool, sort: Sort, userID: UUID, per: Int, offset: Int
   ) -> SQLQueryString {
+    // The count's own `p` hides the outer one, so the same conditions serve both.
     let totalColumn: SQLQueryString =
       whole
       ? "COALESCE((SELECT product_count FROM product_counters WHERE user_id = \(bind: userID)), 0)"
-      : "(SELECT COUNT(*) FROM products WHERE \(counted))"
+      : "(SELECT COUNT(*) FROM products p WHERE \(conditions))"
     let order: String
     switch sort {
     // Numbers only grow, so the newest product has the highest.
@@ -156,11 +131,31 @@ struct ProductStore {
     return record
   }
 
-  /// The total for `filter` alone, for a page past the end.
-  private func total(_ filter: Filter, _ sql: any SQLDatabase) async throws -> Int {
-    if filter.search.isEmpty, filter.typeKey == nil { return try await count() }
-    // `user_id` leads every index, so this count reads the index alone, never the rows.
-    return try await filtered(filter).count(\.$user.$id)
+  /// The WHERE clause of a listing (`p` is the products table). The prefix search is a range
+  /// on the indexed `name_key`: `key >= prefix AND key < prefixUpperBound(prefix)`.
+  func conditions(_ filter: Filter) -> SQLQueryString {
+    var conditions = SQLQueryString("p.user_id = \(bind: userID)")
+    if let typeKey = filter.typeKey, !typeKey.isEmpty {
+      conditions += " AND p.type_key = \(bind: typeKey)"
+    }
+    let prefix = SearchNormalizer.normalize(filter.search)
+    if !prefix.isEmpty {
+      conditions += " AND p.name_key >= \(bind: prefix)"
+      if let upper = SearchNormalizer.prefixUpperBound(prefix) {
+        conditions += " AND p.name_key < \(bind: upper)"
+      }
+    }
+    return conditions
+  }
+
+  /// The total for `filter` alone, for a page past the end. `user_id` leads every index, so a
+  /// filtered count reads an index alone, never the rows.
+  private func total(_ filter: Filter) async throws -> Int {
+    if filter.isWholeCatalog { return try await count() }
+    let row = try await sql.raw(
+      "SELECT COUNT(*) AS total FROM products p WHERE \(conditions(filter))"
+    ).first()
+    return try row?.decode(column: "total", as: Int.self) ?? 0
   }
 
   /// Every product, oldest first (the order Swipe clients got).
@@ -184,8 +179,6 @@ struct ProductStore {
     try await scoped().filter(\.$id == id).first()
   }
 
-  /// "Browse Categories": one chip per type (spellings that differ only in case or accents
-  /// share one), with counts, from a single grouped query.
   /// A count per stored spelling, grouped in the order of the (user_id, type_key, type,
   /// number) index, which holds everything this reads.
   static func chipsQuery(_ sql: any SQLDatabase, userID: UUID) -> SQLSelectBuilder {
@@ -197,13 +190,14 @@ struct ProductStore {
       .groupBy("type_key").groupBy("type")
   }
 
+  /// "Browse Categories": one chip per type (spellings that differ only in case or accents
+  /// share one), with counts, from a single grouped query.
   func chips() async throws -> [ProductTypeChip] {
-    guard let sql = db as? any SQLDatabase else { return [] }
     struct Row: Decodable {
       var type: String
       var count: Int
     }
-    let rows = try await Self.chipsQuery(sql, userID: userID).all(decoding: Row.self)
+    let rows = try await Self.chipsQuery(try sql, userID: userID).all(decoding: Row.self)
     var counts: [String: Int] = [:]
     for row in rows { counts[row.type, default: 0] += row.count }
     return ProductTypes.chips(fromCounts: counts)
@@ -225,9 +219,6 @@ struct ProductStore {
       .count(\.$userID)
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Products need an SQL database.")
-    }
     let rows = try await sql.raw(
       Self.favoritesStatement(userID: userID, per: per, offset: offset)
     ).all()
@@ -320,9 +311,6 @@ struct ProductStore {
   /// Adds `delta` to the account's product count (after an import added rows in bulk).
   func adjustCount(by delta: Int) async throws {
     guard delta != 0 else { return }
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Products need an SQL database.")
-    }
     try await sql.update(ProductCounter.schema)
       .set(
         SQLIdentifier("product_count"),
@@ -346,19 +334,22 @@ struct ProductStore {
     record.photoETag = nil
   }
 
-  /// Makes sure the account's counter is at least `number` (after products were added with
-  /// numbers of their own, by an import). One statement, so it never goes backwards when a
-  /// product is created at the same moment.
-  func raiseCounter(to number: Int) async throws {
-    guard number > 0 else { return }
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Products need an SQL database.")
-    }
+  /// The account's counter row, created at zero when it has none yet (several instances may
+  /// race here; the unique index keeps one row).
+  private func ensureCounterRow() async throws {
     try await sql.insert(into: ProductCounter.schema)
       .columns("id", "user_id", "last_number")
       .values(SQLBind(UUID()), SQLBind(userID), SQLBind(0))
       .ignoringConflicts(with: ["user_id"])
       .run()
+  }
+
+  /// Makes sure the account's counter is at least `number` (after products were added with
+  /// numbers of their own, by an import). One statement, so it never goes backwards when a
+  /// product is created at the same moment.
+  func raiseCounter(to number: Int) async throws {
+    guard number > 0 else { return }
+    try await ensureCounterRow()
     try await sql.update(ProductCounter.schema)
       .set(SQLIdentifier("last_number"), to: SQLBind(number))
       .where("user_id", .equal, SQLBind(userID))
@@ -369,14 +360,7 @@ struct ProductStore {
   /// The account's next product number: one atomic increment of its counter row, so two
   /// products saved at the same moment (on several app instances) never share a number.
   fileprivate func nextNumber() async throws -> Int {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Products need an SQL database.")
-    }
-    try await sql.insert(into: ProductCounter.schema)
-      .columns("id", "user_id", "last_number")
-      .values(SQLBind(UUID()), SQLBind(userID), SQLBind(0))
-      .ignoringConflicts(with: ["user_id"])
-      .run()
+    try await ensureCounterRow()
     let next = try await sql.update(ProductCounter.schema)
       .set(
         SQLIdentifier("last_number"),
@@ -397,25 +381,16 @@ struct ProductStore {
 
   // MARK: building queries
 
+  private var sql: any SQLDatabase {
+    get throws {
+      guard let sql = db as? any SQLDatabase else {
+        throw Abort(.internalServerError, reason: "Products need an SQL database.")
+      }
+      return sql
+    }
+  }
+
   private func scoped() -> QueryBuilder<ProductRecord> {
     ProductRecord.query(on: db).filter(\.$user.$id == userID)
   }
-
-  /// The prefix search is a range on the indexed `name_key`:
-  /// `key >= prefix AND key < prefixUpperBound(prefix)`.
-  private func filtered(_ filter: Filter) -> QueryBuilder<ProductRecord> {
-    let query = scoped()
-    if let typeKey = filter.typeKey, !typeKey.isEmpty {
-      query.filter(\.$typeKey == typeKey)
-    }
-    let prefix = SearchNormalizer.normalize(filter.search)
-    if !prefix.isEmpty {
-      query.filter(\.$nameKey >= prefix)
-      if let upper = SearchNormalizer.prefixUpperBound(prefix) {
-        query.filter(\.$nameKey < upper)
-      }
-    }
-    return query
-  }
-
 }
