@@ -140,6 +140,8 @@ class ServerFactory:
         log_path = ARTIFACTS / f"{name}-{port}.log"
         env = {k: v for k, v in os.environ.items() if k not in SERVER_ENV_DROPPED}
         env["BACKOFFICE_DATA_DIR"] = str(data_dir)
+        # Every browser test signs up from 127.0.0.1; the per-address limit has its own test.
+        env.setdefault("BACKOFFICE_SIGNUPS_PER_HOUR", "100000")
         # Tests never reach the internet: outside services point at a closed loopback port
         # unless a test starts its own stub and passes its address.
         env["BACKOFFICE_CATALOG_URL"] = CLOSED_PORT_URL

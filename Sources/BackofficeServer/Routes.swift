@@ -6,10 +6,13 @@ import Vapor
 struct AppRoute: Sendable, CustomStringConvertible {
   let method: HTTPMethod
   let template: String
+  /// How large a body the route reads (registration and the CSRF check use the same limit).
+  let body: BodyKind
 
-  init(_ method: HTTPMethod, _ template: String) {
+  init(_ method: HTTPMethod, _ template: String, body: BodyKind = .standard) {
     self.method = method
     self.template = template
+    self.body = body
   }
 
   var pathComponents: [PathComponent] { template.pathComponents }
@@ -45,12 +48,14 @@ struct AppRoute: Sendable, CustomStringConvertible {
 }
 
 extension RoutesBuilder {
+  /// Registers `route`. Its body has already been read by `BodyLimitMiddleware`, with the
+  /// limit of `route.body`, so the route itself does not collect it again.
   @discardableResult
   func on(
-    _ route: AppRoute, body: HTTPBodyStreamStrategy = .collect,
+    _ route: AppRoute,
     use handler: @escaping @Sendable (Request) async throws -> some AsyncResponseEncodable
   ) -> Vapor.Route {
-    on(route.method, route.pathComponents, body: body, use: handler)
+    on(route.method, route.pathComponents, body: .stream, use: handler)
   }
 }
 
@@ -75,6 +80,7 @@ enum Routes {
   static let settingsBackup = AppRoute(.GET, "/settings/backup")
   static let tokenCreate = AppRoute(.POST, "/settings/tokens")
   static let tokenRevoke = AppRoute(.POST, "/settings/tokens/:tokenID/revoke")
+  static let settingsSignOutOthers = AppRoute(.POST, "/settings/sessions/sign-out-others")
 
   // MARK: api
   static let apiMe = AppRoute(.GET, "/api/v1/me")
@@ -82,16 +88,16 @@ enum Routes {
   // MARK: products
   static let products = AppRoute(.GET, "/products")
   static let productNew = AppRoute(.GET, "/products/new")
-  static let productCreate = AppRoute(.POST, "/products")
+  static let productCreate = AppRoute(.POST, "/products", body: .photoForm)
   static let productEdit = AppRoute(.GET, "/products/:productID/edit")
-  static let productUpdate = AppRoute(.POST, "/products/:productID")
+  static let productUpdate = AppRoute(.POST, "/products/:productID", body: .photoForm)
   static let productDelete = AppRoute(.POST, "/products/:productID/delete")
   static let productFavorite = AppRoute(.POST, "/products/:productID/favorite")
   static let productPhoto = AppRoute(.GET, "/products/:productID/photo")
   static let apiProducts = AppRoute(.GET, "/api/v1/products")
-  static let apiProductCreate = AppRoute(.POST, "/api/v1/products")
+  static let apiProductCreate = AppRoute(.POST, "/api/v1/products", body: .jsonWithPhoto)
   static let apiProduct = AppRoute(.GET, "/api/v1/products/:productID")
-  static let apiProductUpdate = AppRoute(.PUT, "/api/v1/products/:productID")
+  static let apiProductUpdate = AppRoute(.PUT, "/api/v1/products/:productID", body: .jsonWithPhoto)
   static let apiProductDelete = AppRoute(.DELETE, "/api/v1/products/:productID")
   static let apiProductPhoto = AppRoute(.GET, "/api/v1/products/:productID/photo")
   static let apiProductTypes = AppRoute(.GET, "/api/v1/product-types")
@@ -99,7 +105,7 @@ enum Routes {
   static let apiFavoriteAdd = AppRoute(.PUT, "/api/v1/favorites/:productID")
   static let apiFavoriteRemove = AppRoute(.DELETE, "/api/v1/favorites/:productID")
   static let swipeGet = AppRoute(.GET, "/api/public/get")
-  static let swipeAdd = AppRoute(.POST, "/api/public/add")
+  static let swipeAdd = AppRoute(.POST, "/api/public/add", body: .photoForm)
   static let productRoutes: [AppRoute] = [
     products, productNew, productCreate, productEdit, productUpdate, productDelete,
     productFavorite, productPhoto, apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
@@ -110,20 +116,21 @@ enum Routes {
   // MARK: fundraisers
   static let fundraisers = AppRoute(.GET, "/fundraisers")
   static let fundraiserNew = AppRoute(.GET, "/fundraisers/new")
-  static let fundraiserCreate = AppRoute(.POST, "/fundraisers")
+  static let fundraiserCreate = AppRoute(.POST, "/fundraisers", body: .photoForm)
   static let fundraiserPreview = AppRoute(.GET, "/fundraisers/preview.svg")
   static let fundraiserRefreshAll = AppRoute(.POST, "/fundraisers/refresh")
   static let fundraiserPhoto = AppRoute(.GET, "/fundraisers/photos/:photoID")
   static let fundraiser = AppRoute(.GET, "/fundraisers/:fundraiserID")
   static let fundraiserEdit = AppRoute(.GET, "/fundraisers/:fundraiserID/edit")
-  static let fundraiserUpdate = AppRoute(.POST, "/fundraisers/:fundraiserID")
+  static let fundraiserUpdate = AppRoute(.POST, "/fundraisers/:fundraiserID", body: .photoForm)
   static let fundraiserDelete = AppRoute(.POST, "/fundraisers/:fundraiserID/delete")
   static let fundraiserRefresh = AppRoute(.POST, "/fundraisers/:fundraiserID/refresh")
   static let fundraiserPoster = AppRoute(.GET, "/fundraisers/:fundraiserID/poster.svg")
   static let apiFundraisers = AppRoute(.GET, "/api/v1/fundraisers")
-  static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers")
+  static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers", body: .jsonWithPhoto)
   static let apiFundraiser = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID")
-  static let apiFundraiserUpdate = AppRoute(.PUT, "/api/v1/fundraisers/:fundraiserID")
+  static let apiFundraiserUpdate = AppRoute(
+    .PUT, "/api/v1/fundraisers/:fundraiserID", body: .jsonWithPhoto)
   static let apiFundraiserDelete = AppRoute(.DELETE, "/api/v1/fundraisers/:fundraiserID")
   static let apiFundraiserPoster = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID/poster.svg")
   static let apiFundraiserPhoto = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID/photo")
@@ -231,6 +238,6 @@ enum Routes {
     [
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
-      apiMe,
+      settingsSignOutOthers, apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + marketingRoutes
 }

@@ -16,30 +16,33 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.registerMigrations()
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
-  app.sessions.use { app in UnchangedSessionDriver(base: app.fluent.sessions.driver()) }
-  app.sessions.configuration.cookieName = "backoffice_session"
-  let secure = config.secureCookies
-  app.sessions.configuration.cookieFactory = { id in
-    HTTPCookies.Value(
-      string: id.string, maxAge: 60 * 60 * 24 * 30, path: "/", isSecure: secure, isHTTPOnly: true,
-      sameSite: .lax)
-  }
-  // Photos are the largest bodies; the multipart envelope needs a little extra room.
-  app.routes.defaultMaxBodySize = ByteCount(value: config.maxUploadBytes + 256 * 1024)
+  let limits = BodyLimits(maxUploadBytes: config.maxUploadBytes)
+  app.routes.defaultMaxBodySize = ByteCount(value: limits.bytes(.standard))
+  app.routeTable = RouteTable(Routes.all)
+  configureServer(app, config: config)
 
-  // Order matters: errors are rendered for everything below, static files skip sessions.
+  do {
+    app.staticFiles = try StaticFiles(folder: app.directory.publicDirectory)
+  } catch {
+    throw StartupError(
+      "Could not read the web assets in \(app.directory.publicDirectory): \(error).")
+  }
+
+  // Order matters. Everything below the error middleware has its errors rendered, and nothing
+  // a page needs to render an error (the session, the CSRF token) is required to exist: a
+  // request refused before the session was read simply shows a signed-out page. Static files
+  // are answered before any session work.
   app.middleware = Middlewares()
   app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
-  app.middleware.use(SecurityHeadersMiddleware())
-  // Outside the error middleware, so error pages that show a message also clear it.
+  app.middleware.use(SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies))
+  // Outside the error middleware, so error pages that show a message also clear it, and
+  // cookies decided while rendering an error page are still sent.
   app.middleware.use(FlashMiddleware(secure: config.secureCookies))
+  app.middleware.use(SessionCookieMiddleware(secure: config.secureCookies))
   app.middleware.use(AppErrorMiddleware())
-  app.middleware.use(
-    FileMiddleware(
-      publicDirectory: app.directory.publicDirectory, defaultFile: nil,
-      advancedETagComparison: true))
-  app.middleware.use(app.sessions.middleware)
-  app.middleware.use(SessionUserMiddleware())
+  app.middleware.use(StaticFilesMiddleware(files: app.staticFiles))
+  app.middleware.use(BodyLimitMiddleware(table: app.routeTable, limits: limits))
+  app.middleware.use(SessionMiddleware())
   app.middleware.use(CSRFMiddleware())
 
   app.asyncCommands.use(UserCommand(), as: "user")
@@ -48,6 +51,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.asyncCommands.use(ImportCommand(), as: "import")
 
   try routes(app)
+  app.lifecycle.use(JarRefreshLifecycle())
 
   if config.autoMigrate {
     do {
@@ -75,6 +79,15 @@ private enum StartupMessages {
     if components.password != nil { components.password = "***" }
     return components.string ?? "(unreadable URL)"
   }
+}
+
+/// Connection limits of the HTTP server (see docs/platform.md, "Limits").
+private func configureServer(_ app: Application, config: AppConfig) {
+  app.http.server.configuration.idleTimeout = .seconds(Int64(config.idleTimeoutSeconds))
+  app.http.server.configuration.backlog = 1024
+  // Outgoing requests (Monobank) never follow redirects: the jar API does not send any, and
+  // one to another host would point the server somewhere it was not configured to go.
+  app.http.client.configuration.redirectConfiguration = .disallow
 }
 
 private func configureDatabase(_ app: Application, config: AppConfig) throws {

@@ -15,14 +15,13 @@ func routes(_ app: Application) throws {
   // MARK: expenses
   try pages.register(collection: ExpensesController())
   // MARK: products
-  try pages.register(collection: ProductsController(maxUploadBytes: app.config.maxUploadBytes))
+  try pages.register(collection: ProductsController())
   // MARK: ad payments
   try pages.register(collection: AdPaymentsController())
   // MARK: marketing plans
   try pages.register(collection: MarketingPlansController())
   // MARK: fundraisers
   try pages.register(collection: FundraisersController())
-  app.lifecycle.use(JarRefreshLifecycle())
 
   // MARK: JSON API — bearer token or session
   let api = app.grouped(APIAuthMiddleware())
@@ -30,12 +29,12 @@ func routes(_ app: Application) throws {
   // MARK: expenses API
   try api.register(collection: ExpensesAPIController())
   // MARK: products API (and the Swipe-compatible /api/public)
-  try api.register(collection: ProductsAPIController(maxUploadBytes: app.config.maxUploadBytes))
-  try api.register(collection: SwipeAPIController(maxUploadBytes: app.config.maxUploadBytes))
+  try api.register(collection: ProductsAPIController())
+  try api.register(collection: SwipeAPIController())
   // MARK: ad payments API
   try api.register(collection: AdPaymentsAPIController())
   // MARK: marketing plans API
   try api.register(collection: MarketingPlansAPIController())
   // MARK: fundraisers API
-  try api.register(collection: FundraisersAPIController(maxUploadBytes: app.config.maxUploadBytes))
+  try api.register(collection: FundraisersAPIController())
 }

@@ -7,6 +7,7 @@ import Vapor
 enum Entrypoint {
   static func main() async {
     quietOneShotCommands()
+    raiseOpenFileLimit()
     var env: Environment
     do {
       env = try Environment.detect()
@@ -44,6 +45,20 @@ enum Entrypoint {
       !arguments.contains(where: { $0 == "--log" || $0.hasPrefix("--log=") })
     else { return }
     setenv("LOG_LEVEL", "error", 1)
+  }
+
+  /// Every connection holds a file descriptor; the common default soft limit of 1 024 would
+  /// let a thousand idle clients lock everyone else out. The hard limit is the real bound.
+  static func raiseOpenFileLimit() {
+    #if os(Linux)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    var limit = rlimit()
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = min(limit.rlim_max, 1 << 20)
+    _ = setrlimit(resource, &limit)
   }
 
   /// Finds `Public/` when the binary is started from another folder: first the working

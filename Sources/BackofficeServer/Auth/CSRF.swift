@@ -1,19 +1,25 @@
 import Vapor
 
 /// Every state-changing request made with a session cookie must carry the session's token,
-/// either as the `_csrf` form field or as the `X-CSRF-Token` header (for scripts). API requests
-/// authenticated by a bearer token, or not authenticated at all, are left to the API's own check.
+/// either as the `_csrf` form field or as the `X-CSRF-Token` header (for scripts). Forms shown
+/// to signed-out visitors (sign-in, sign-up) are checked against a token kept in a cookie of
+/// its own, so no session row is stored for them. API requests authenticated by a bearer
+/// token, or not authenticated at all, are left to the API's own check.
 struct CSRFMiddleware: AsyncMiddleware {
   static let fieldName = "_csrf"
   static let headerName = "X-CSRF-Token"
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     switch request.method {
-    case .GET, .HEAD, .OPTIONS:
+    case .GET, .HEAD, .OPTIONS, .TRACE:
       return try await next.respond(to: request)
     default:
       break
     }
+    // No route answers this method and path, so nothing can change; the router says 404/405.
+    guard
+      request.application.routeTable.route(method: request.method, path: request.url.path) != nil
+    else { return try await next.respond(to: request) }
     // API calls need the token only when the session cookie is what signs them in; without a
     // signed-in session the API answers 401 itself.
     if request.url.path.hasPrefix("/api/"),
@@ -21,19 +27,12 @@ struct CSRFMiddleware: AsyncMiddleware {
     {
       return try await next.respond(to: request)
     }
-    guard let expected = request.hasSession ? request.session.data[SessionKeys.csrf] : nil else {
-      throw CSRFError()
-    }
-    var sent = request.headers.first(name: Self.headerName)
-    if sent == nil {
-      // A body larger than one network read (a form with a photo) is still streaming here,
-      // before the route collects it; read it now so the form field can be checked.
-      if request.body.data == nil {
-        _ = try await request.body.collect(max: request.application.routes.defaultMaxBodySize.value)
-          .get()
-      }
-      sent = try? request.content.get(String.self, at: Self.fieldName)
-    }
+    let expected = request.browserSession?.csrf ?? AnonymousCSRF.fromCookie(request)
+    guard let expected else { throw CSRFError() }
+    // `BodyLimitMiddleware` has read the body by now, whatever its size.
+    let sent =
+      request.headers.first(name: Self.headerName)
+      ?? (try? request.content.get(String.self, at: Self.fieldName))
     guard let sent, constantTimeEquals(sent, expected) else { throw CSRFError() }
     return try await next.respond(to: request)
   }
@@ -46,12 +45,28 @@ struct CSRFError: AbortError {
   }
 }
 
+/// The CSRF token of a signed-out browser: a random value in a cookie, which the form repeats.
+enum AnonymousCSRF {
+  static let cookieName = "backoffice_csrf"
+
+  static func fromCookie(_ request: Request) -> String? {
+    guard let value = request.cookies[cookieName]?.string,
+      SessionMiddleware.looksLikeSecret(value)
+    else { return nil }
+    return value
+  }
+}
+
 extension Request {
-  /// The session's CSRF token, created on first use.
+  /// The token forms and scripts send back: the session's, or for a signed-out browser the one
+  /// in its CSRF cookie (created on first use and sent with the response).
   var csrfToken: String {
-    if let token = session.data[SessionKeys.csrf] { return token }
+    if let session = browserSession { return session.csrf }
+    if let token = sessionState.newAnonymousCSRF ?? AnonymousCSRF.fromCookie(self) {
+      return token
+    }
     let token = randomToken(clients)
-    session.data[SessionKeys.csrf] = token
+    sessionState.newAnonymousCSRF = token
     return token
   }
 }

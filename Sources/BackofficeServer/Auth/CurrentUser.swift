@@ -1,34 +1,12 @@
 import Fluent
 import Vapor
 
-enum SessionKeys {
-  static let userID = "uid"
-  static let csrf = "csrf"
-}
-
-/// Loads the signed-in account from the session cookie.
-struct SessionUserMiddleware: AsyncMiddleware {
-  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-    if request.hasSession, let raw = request.session.data[SessionKeys.userID],
-      let id = UUID(uuidString: raw)
-    {
-      if let user = try await User.find(id, on: request.db) {
-        request.auth.login(user)
-      } else {
-        // The account is gone; forget it rather than fail every request.
-        request.session.data[SessionKeys.userID] = nil
-      }
-    }
-    return try await next.respond(to: request)
-  }
-}
-
 /// Pages behind sign-in: a browser without a session goes to the sign-in page.
 struct RequireUserMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     guard request.auth.has(User.self) else {
-      if request.method == .GET {
-        let back = request.url.path == "/" ? nil : request.url.string
+      if request.method == .GET || request.method == .HEAD {
+        let back = request.url.path == "/" ? nil : LocalPath.validated(request.url.string)
         return request.redirect(to: Routes.signIn.href(query: ["next": back]))
       }
       throw Abort(.unauthorized, reason: "Sign in to continue.")
@@ -51,22 +29,16 @@ extension Request {
   var userID: UUID {
     get throws { try user.requireID() }
   }
+}
 
-  /// Starts a fresh session for `user`, so a session id seen before sign-in is useless after.
-  func startSession(for user: User) async throws {
-    if let oldID = session.id {
-      try await application.sessions.driver.deleteSession(oldID, for: self).get()
-      session.id = nil
+/// Routes that change what every account shares. To anyone but an administrator they do not
+/// exist (404), so they are not even discoverable.
+struct RequireAdminMiddleware: AsyncMiddleware {
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    guard request.auth.get(User.self)?.isAdmin == true else {
+      if AppErrorMiddleware.wantsJSON(request) { throw APIError.notFound }
+      throw Abort(.notFound)
     }
-    var data = SessionData()
-    data[SessionKeys.userID] = try user.requireID().uuidString
-    data[SessionKeys.csrf] = randomToken(clients)
-    session.data = data
-    auth.login(user)
-  }
-
-  func endSession() {
-    session.destroy()
-    auth.logout(User.self)
+    return try await next.respond(to: request)
   }
 }

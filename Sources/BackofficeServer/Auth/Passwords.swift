@@ -18,6 +18,8 @@ enum Passwords {
 }
 
 enum EmailAddress {
+  static let maxLength = 254
+
   /// Lowercased and trimmed, so one person cannot hold two accounts by changing case.
   static func normalize(_ raw: String) -> String {
     raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -26,7 +28,7 @@ enum EmailAddress {
   static func problem(with email: String) -> String? {
     if email.isEmpty { return "Enter your email address." }
     let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-    guard email.count <= 254, parts.count == 2, !parts[0].isEmpty,
+    guard email.count <= maxLength, parts.count == 2, !parts[0].isEmpty,
       parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
       !email.contains(where: { $0.isWhitespace })
     else {

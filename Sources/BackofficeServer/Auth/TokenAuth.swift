@@ -22,21 +22,13 @@ enum APITokens {
       let row = try await sql.raw(
         """
         SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-          u.currency, u.created_at
+          u.currency, u.is_admin, u.created_at
         FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = \(bind: hash)
         """
       ).first()
     else { return nil }
-    let user = User(
-      id: try row.decode(column: "id", as: UUID.self),
-      email: try row.decode(column: "email", as: String.self),
-      passwordHash: try row.decode(column: "password_hash", as: String.self),
-      locale: try row.decode(column: "locale", as: String.self),
-      currency: try row.decode(column: "currency", as: String.self))
-    user.createdAt = try row.decode(column: "created_at", as: Date?.self)
-    // The row came from the database: saving it later must update, never insert.
-    user.$id.exists = true
+    let user = try User.decodeJoined(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
       try row.decode(column: "last_used_at", as: Date?.self), user

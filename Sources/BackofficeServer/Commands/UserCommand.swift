@@ -22,6 +22,11 @@ struct UserCreateCommand: AsyncCommand {
     @Option(name: "currency", help: "ISO 4217 currency code (default: the locale's).")
     var currency: String?
 
+    @Flag(
+      name: "admin",
+      help: "Make the account an administrator (the first account on a server always is one).")
+    var admin: Bool
+
     init() {}
   }
 
@@ -69,7 +74,9 @@ struct UserCreateCommand: AsyncCommand {
     let user = User(
       email: email, passwordHash: try await app.password.async.hash(password),
       locale: locale.identifier, currency: currency)
-    try await user.create(on: app.db)
-    context.console.print("Created account \(email) (\(locale.identifier), \(currency)).")
+    try await Accounts.create(user, admin: signature.admin, on: app.db)
+    context.console.print(
+      "Created account \(email) (\(locale.identifier), \(currency))"
+        + (user.isAdmin ? ", administrator." : "."))
   }
 }

@@ -30,6 +30,10 @@ public struct AppConfig: Sendable {
   public var jarRefreshMinutes: Int = 15
   /// Longest wait for one jar answer, in seconds.
   public var jarRequestTimeout: Double = 5
+  /// New accounts one client address may create per hour.
+  public var signupsPerHour: Int = 10
+  /// A connection that neither sends nor receives for this long is closed.
+  public var idleTimeoutSeconds: Int = 60
 
   public init(
     dataDirectory: String = "./data",
@@ -131,6 +135,22 @@ public struct AppConfig: Sendable {
       } else {
         problems.append(
           "BACKOFFICE_JAR_REFRESH_MINUTES must be a whole number from 0 (off) to 1440.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_SIGNUPS_PER_HOUR"]) {
+      if let count = Int(raw), (1...100_000).contains(count) {
+        config.signupsPerHour = count
+      } else {
+        problems.append("BACKOFFICE_SIGNUPS_PER_HOUR must be a whole number from 1 to 100000.")
+      }
+    }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_IDLE_TIMEOUT_SECONDS"]) {
+      if let seconds = Int(raw), (5...3600).contains(seconds) {
+        config.idleTimeoutSeconds = seconds
+      } else {
+        problems.append("BACKOFFICE_IDLE_TIMEOUT_SECONDS must be a whole number from 5 to 3600.")
       }
     }
 

@@ -6,6 +6,19 @@ struct AppErrorMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     do {
       return try await next.respond(to: request)
+    } catch is RouteNotFound {
+      let allowed = request.application.routeTable.allowed(for: request.url.path)
+      guard !allowed.isEmpty else { return await response(for: Abort(.notFound), request: request) }
+      var headers = HTTPHeaders()
+      headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+      if request.method == .OPTIONS {
+        return Response(status: .noContent, headers: headers)
+      }
+      return await response(
+        for: Abort(
+          .methodNotAllowed, headers: headers,
+          reason: "This address does not accept \(request.method.rawValue) requests."),
+        request: request)
     } catch {
       return await response(for: error, request: request)
     }

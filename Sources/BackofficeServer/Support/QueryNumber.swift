@@ -1,5 +1,9 @@
 import Vapor
 
+/// The highest page number any list accepts: far past any real list, and small enough that
+/// `(page - 1) * per` can never overflow.
+let maxPageNumber = 1_000_000
+
 extension Request {
   /// A whole-number query parameter such as `page` or `per`: the fallback when it is absent,
   /// a message under its name in `problems` when it is not a number in `range`.

@@ -17,8 +17,16 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     "frame-ancestors 'none'",
   ].joined(separator: "; ")
 
+  /// Sent only when the server is known to be reached over HTTPS (`BACKOFFICE_SECURE_COOKIES`):
+  /// on plain HTTP it would lock browsers out of a server that has no certificate.
+  var strictTransportSecurity = false
+  static let hstsValue = "max-age=31536000"
+
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     let response = try await next.respond(to: request)
+    if strictTransportSecurity {
+      response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: Self.hstsValue)
+    }
     let headers = [
       ("Content-Security-Policy", Self.contentSecurityPolicy),
       ("X-Content-Type-Options", "nosniff"),

@@ -8,6 +8,7 @@ import Vapor
 
 /// Fills an account with something in every area, through the app's own forms where it has
 /// them, and returns the account's id.
+@discardableResult
 private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) async throws -> UUID {
   try await client.signUp(email: email)
   try await client.switchLocaleForExpenses("de-DE", currency: "EUR")

@@ -19,6 +19,8 @@ final class JarStub: Sendable {
     case slow(seconds: Double)
     /// Any bytes with any status.
     case raw(status: HTTPStatus, body: String)
+    /// 307 (repeat the POST) to this address.
+    case redirect(String)
   }
 
   let app: Application
@@ -69,6 +71,8 @@ final class JarStub: Sendable {
         return json(#"{"jarAmount":1,"jarGoal":2,"jarStatus":"ACTIVE"}"#)
       case .raw(let status, let text)?:
         return Response(status: status, body: .init(string: text))
+      case .redirect(let location)?:
+        return Response(status: .temporaryRedirect, headers: ["Location": location])
       }
     }
     try await app.server.start(address: .hostname("127.0.0.1", port: 0))

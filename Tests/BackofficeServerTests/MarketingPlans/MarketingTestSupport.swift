@@ -100,6 +100,8 @@ final class CatalogStubServer: Sendable {
     case body(String)
     /// Sends `count` leading spaces one at a time, each after `interval`, then the document.
     case drip(interval: Double, count: Int)
+    /// Answers 302 to this address (absolute, or a path on the stub).
+    case redirect(String)
   }
 
   let app: Application
@@ -171,6 +173,8 @@ final class CatalogStubServer: Sendable {
         return ok(document ?? Data())
       case .status(let code):
         return Response(status: HTTPResponseStatus(statusCode: code), body: "upstream trouble")
+      case .redirect(let location):
+        return Response(status: .found, headers: ["Location": location])
       case .body(let text):
         return ok(Data(text.utf8))
       case .drip(let interval, let count):

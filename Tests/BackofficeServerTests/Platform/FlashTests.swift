@@ -6,22 +6,21 @@ import Vapor
 
 @Suite("Flash messages")
 struct FlashTests {
-  /// A slow background request saves the session it read before a form post; the post's
-  /// message must survive that write-back.
+  /// A slow background request that read the session before a form post must not erase the
+  /// post's message: messages travel in their own cookie, never in the session row.
   @Test func aLateSessionWriteCannotEraseTheMessage() async throws {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()
       try await client.get("/settings")
-      let id = SessionID(string: try #require(client.cookies["backoffice_session"]))
-      let request = Request(application: t.app, on: t.app.eventLoopGroup.next())
-      let before = try #require(
-        try await t.app.sessions.driver.readSession(id, for: request).get())
+      let store = BrowserSessionStore(db: t.db)
+      let secret = try #require(client.cookies["backoffice_session"])
+      let before = try #require(try await store.find(secret: secret)).session
 
       let saved = try await client.post(
         "/settings/locale", form: [("locale", "de-DE"), ("currency", "EUR")])
       #expect(saved.status == .seeOther)
-      _ = try await t.app.sessions.driver.updateSession(id, to: before, for: request).get()
+      try await store.save(before, includingData: true)
 
       let page = try await client.get("/settings")
       #expect(page.body.contains("Locale and currency saved."))
@@ -47,26 +46,44 @@ struct FlashTests {
 @Suite("Sessions under concurrent requests")
 struct SessionWriteTests {
   /// Two requests of one browser overlap: the slow one read the session before the fast one
-  /// changed it. The slow one changed nothing, so it must not write its stale copy back.
+  /// changed it. The slow one changed nothing, so noting that the session is still in use must
+  /// not write its stale copy of the data back.
   @Test func anUnchangedSessionIsNotWrittenBack() async throws {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()
-      let id = SessionID(string: try #require(client.cookies["backoffice_session"]))
-      let driver = t.app.sessions.driver
-      let slow = Request(application: t.app, on: t.app.eventLoopGroup.next())
-      let read = try #require(try await driver.readSession(id, for: slow).get())
+      let store = BrowserSessionStore(db: t.db)
+      let secret = try #require(client.cookies["backoffice_session"])
+      var slow = try #require(try await store.find(secret: secret)).session
 
-      let fast = Request(application: t.app, on: t.app.eventLoopGroup.next())
-      var changed = read
-      changed["notice"] = "kept"
-      _ = try await driver.updateSession(id, to: changed, for: fast).get()
+      var fast = slow
+      fast.data["notice"] = "kept"
+      try await store.save(fast, includingData: true)
 
-      _ = try await driver.updateSession(id, to: read, for: slow).get()
-      let stored = try await driver.readSession(
-        id, for: Request(application: t.app, on: t.app.eventLoopGroup.next())
-      ).get()
-      #expect(stored?["notice"] == "kept")
+      slow.lastSeenAt = slow.lastSeenAt.addingTimeInterval(BrowserSession.touchInterval + 1)
+      try await store.save(slow, includingData: false)
+      let stored = try #require(try await store.find(secret: secret)).session
+      #expect(stored.data["notice"] == "kept")
+      #expect(stored.lastSeenAt == slow.lastSeenAt)
+    }
+  }
+
+  /// The same through requests: a value a handler stored survives a later request that changed
+  /// nothing, and a value it removed stays removed.
+  @Test func valuesStoredByAHandlerOutliveLaterRequests() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let expense = try await client.post(
+        "/expenses", form: [("title", "Coffee"), ("amount", "3.50"), ("category", "Food")])
+      #expect(expense.status == .seeOther)
+      let list = try await client.get("/expenses")
+      let id = try #require(list.firstMatch(#"/expenses/([0-9a-f-]{36})/edit"#))
+      #expect(try await client.post("/expenses/\(id)/delete").status == .seeOther)
+      try await client.get("/settings")
+      let undo = try await client.get("/expenses")
+      #expect(undo.body.contains("/expenses/\(id)/restore"), "the undo offer was kept")
+      #expect(!(try await client.get("/expenses").body.contains("/restore")), "offered once")
     }
   }
 }

@@ -128,7 +128,12 @@ struct ConfigTests {
 struct PagingTests {
   @Test(arguments: [
     ("/api/v1/ad-payments?per=0", "per", "Use a whole number from 1 to 100."),
-    ("/api/v1/products?page=x", "page", "Use a whole number of 1 or more."),
+    ("/api/v1/products?page=x", "page", "Use a whole number from 1 to 1000000."),
+    (
+      "/api/v1/marketing/plans?page=9223372036854775807", "page",
+      "Use a whole number from 1 to 1000000."
+    ),
+    ("/api/v1/ad-payments?page=1000001", "page", "Use a whole number from 1 to 1000000."),
     ("/api/v1/fundraisers?per=500", "per", "Ціле число від 1 до 100"),
   ])
   func badPagingIsNamedUnderItsField(path: String, field: String, message: String) async throws {

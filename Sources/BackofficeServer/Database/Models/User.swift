@@ -11,6 +11,9 @@ final class User: Model, Authenticatable, @unchecked Sendable {
   @Field(key: "password_hash") var passwordHash: String
   @Field(key: "locale") var locale: String
   @Field(key: "currency") var currency: String
+  /// May change what every account shares (the marketing catalog). The first account created
+  /// on a server is one; `backoffice user create --admin` makes more.
+  @Field(key: "is_admin") var isAdmin: Bool
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
   init() {}
@@ -21,6 +24,7 @@ final class User: Model, Authenticatable, @unchecked Sendable {
     self.passwordHash = passwordHash
     self.locale = locale
     self.currency = currency
+    self.isAdmin = false
   }
 
   func requireID() throws -> UUID {

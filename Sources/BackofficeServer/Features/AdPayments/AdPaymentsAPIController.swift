@@ -59,7 +59,7 @@ struct AdPaymentsAPIController: RouteCollection {
   @Sendable func list(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
     var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
     let per = req.queryNumber(
       "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }

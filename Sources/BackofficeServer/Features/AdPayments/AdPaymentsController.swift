@@ -265,13 +265,13 @@ struct AdPaymentsController: RouteCollection {
     let notice = AdPaymentDuplicateNotice(
       savedName: entry.name, existingID: otherID, existingName: other.name)
     if let data = try? JSONEncoder().encode(notice) {
-      req.session.data[Self.noticeKey] = String(decoding: data, as: UTF8.self)
+      req.setSessionValue(Self.noticeKey, String(decoding: data, as: UTF8.self))
     }
   }
 
   func takeNotice(_ req: Request) -> AdPaymentDuplicateNotice? {
-    guard req.hasSession, let raw = req.session.data[Self.noticeKey] else { return nil }
-    req.session.data[Self.noticeKey] = nil
+    guard let raw = req.sessionValue(Self.noticeKey) else { return nil }
+    req.setSessionValue(Self.noticeKey, nil)
     return try? JSONDecoder().decode(AdPaymentDuplicateNotice.self, from: Data(raw.utf8))
   }
 }

@@ -27,12 +27,16 @@ struct AuthController: RouteCollection {
 
   @Sendable func signIn(req: Request) async throws -> Response {
     let form = try req.content.decode(Credentials.self)
-    let email = EmailAddress.normalize(form.email ?? "")
+    let email = EmailAddress.normalize(String((form.email ?? "").prefix(EmailAddress.maxLength)))
     let password = form.password ?? ""
     let next = safeNext(req.query["next"])
-    let limiter = SignInRateLimiter(db: req.db, now: req.now)
+    let limiter = AttemptLimiter(window: SignInLimits.window, db: req.db, now: req.now)
 
-    if let minutes = try await limiter.blockedMinutes(email: email, address: req.clientAddress) {
+    // The place is reserved before the password is checked, so parallel attempts cannot all
+    // slip under the limit.
+    let reservation: AttemptLimiter.Reservation
+    switch try await limiter.reserve(SignInLimits.rules(email: email, address: req.clientAddress)) {
+    case .blocked(let minutes):
       let view = SignInView(
         email: email,
         error:
@@ -41,19 +45,21 @@ struct AuthController: RouteCollection {
       let response = req.page(view, status: .tooManyRequests)
       response.headers.replaceOrAdd(name: .retryAfter, value: "\(minutes * 60)")
       return response
+    case .allowed(let reserved):
+      reservation = reserved
     }
 
     let user = try await User.query(on: req.db).filter(\.$email == email).first()
     let valid: Bool
-    if let user {
+    if let user, password.utf8.count <= Passwords.maximumBytes {
       valid = (try? await req.password.async.verify(password, created: user.passwordHash)) ?? false
     } else {
       // Hash anyway so a missing account takes as long as a wrong password.
-      _ = try? await req.password.async.hash(password)
+      _ = try? await req.password.async.hash(String(password.prefix(Passwords.maximumBytes)))
       valid = false
     }
     guard valid, let user else {
-      try await limiter.recordFailure(email: email, address: req.clientAddress)
+      try await limiter.purge()
       req.logger.info("sign-in failed")
       return req.page(
         SignInView(
@@ -61,7 +67,8 @@ struct AuthController: RouteCollection {
           signupOpen: req.config.signupOpen),
         status: .unauthorized)
     }
-    try await limiter.reset(email: email)
+    try await limiter.release(reservation)
+    try await limiter.reset(key: SignInLimits.accountKey(email))
     try await req.startSession(for: user)
     return req.redirect(to: next ?? Routes.home.href())
   }
@@ -70,6 +77,11 @@ struct AuthController: RouteCollection {
     if req.auth.has(User.self) { return req.redirect(to: Routes.home.href()) }
     return req.page(SignUpView(signupOpen: req.config.signupOpen))
   }
+
+  /// Said when the email already has an account. It does not confirm that it has one: the
+  /// same words fit an address that cannot be used for other reasons.
+  static let emailUnavailable =
+    "This email cannot be used for a new account. If you already have one, sign in instead."
 
   @Sendable func signUp(req: Request) async throws -> Response {
     guard req.config.signupOpen else {
@@ -81,36 +93,59 @@ struct AuthController: RouteCollection {
     var errors: [String: String] = [:]
     if let problem = EmailAddress.problem(with: email) { errors["email"] = problem }
     if let problem = Passwords.problem(with: password) { errors["password"] = problem }
-    if errors.isEmpty,
-      try await User.query(on: req.db).filter(\.$email == email).count() > 0
-    {
-      errors["email"] = "An account with this email already exists. Sign in instead."
-    }
     guard errors.isEmpty else {
       return req.page(SignUpView(email: email, errors: errors), status: .unprocessableEntity)
+    }
+
+    let limiter = AttemptLimiter(window: SignUpLimits.window, db: req.db, now: req.now)
+    if case .blocked(let minutes) = try await limiter.reserve(
+      SignUpLimits.rules(address: req.clientAddress, perHour: req.config.signupsPerHour))
+    {
+      let view = SignUpView(
+        email: email,
+        errors: [
+          "email":
+            "Too many new accounts from your network. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+        ])
+      let response = req.page(view, status: .tooManyRequests)
+      response.headers.replaceOrAdd(name: .retryAfter, value: "\(minutes * 60)")
+      return response
+    }
+    try await limiter.purge()
+
+    if try await User.query(on: req.db).filter(\.$email == email).count() > 0 {
+      // As long as hashing a password, so the answer's timing does not tell either.
+      _ = try await req.password.async.hash(password)
+      return req.page(
+        SignUpView(email: email, errors: ["email": Self.emailUnavailable]),
+        status: .unprocessableEntity)
     }
     let locale = BackofficeLocale.bestMatch(
       acceptLanguage: req.headers.first(name: .acceptLanguage) ?? "")
     let user = User(
       email: email, passwordHash: try await req.password.async.hash(password),
       locale: locale.identifier, currency: locale.defaultCurrency)
-    try await user.create(on: req.db)
+    do {
+      try await Accounts.create(user, on: req.db)
+    } catch let error as DatabaseError where error.isConstraintFailure {
+      // The same email, sent twice at once: the second one lost the race.
+      return req.page(
+        SignUpView(email: email, errors: ["email": Self.emailUnavailable]),
+        status: .unprocessableEntity)
+    }
     try await req.startSession(for: user)
     req.flash(.success, "Welcome to Backoffice.")
     return req.redirect(to: Routes.home.href())
   }
 
   @Sendable func signOut(req: Request) async throws -> Response {
-    req.endSession()
+    try await req.endSession()
     // The session is gone, so the goodbye travels in the URL rather than as a flash.
     return req.redirect(to: Routes.signIn.href(query: ["signed-out": "1"]))
   }
 
   /// Only same-site paths are followed after sign-in, never another host.
   func safeNext(_ raw: String?) -> String? {
-    guard let raw, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.contains("\\") else {
-      return nil
-    }
-    return raw
+    LocalPath.validated(raw)
   }
 }

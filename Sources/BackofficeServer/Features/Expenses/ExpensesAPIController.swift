@@ -233,7 +233,9 @@ struct ExpensesAPIController: RouteCollection {
     let perText = req.query[String.self, at: "per"]
     let page = pageText.map { Int($0) ?? 0 } ?? 1
     let per = perText.map { Int($0) ?? 0 } ?? defaultPer
-    if page < 1 { errors["page"] = "Use a page number from 1." }
+    if !(1...maxPageNumber).contains(page) {
+      errors["page"] = "Use a page number from 1 to \(maxPageNumber)."
+    }
     if !(1...maxPer).contains(per) { errors["per"] = "Use per from 1 to \(maxPer)." }
     guard errors.isEmpty else { throw APIError.validation(errors) }
     return (page, per)

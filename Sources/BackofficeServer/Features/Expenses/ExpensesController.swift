@@ -41,8 +41,8 @@ struct ExpensesController: RouteCollection {
     let chartTotals = filter == monthOnly ? totals : try await store.totals(monthOnly)
 
     var undo: ExpenseIndex.Undo?
-    if let raw = req.session.data[Self.undoKey] {
-      req.session.data[Self.undoKey] = nil
+    if let raw = req.sessionValue(Self.undoKey) {
+      req.setSessionValue(Self.undoKey, nil)
       if let id = UUID(uuidString: raw), let record = try await store.deletedRecord(id),
         ExpenseStore.canRestore(record, now: req.now)
       {
@@ -149,7 +149,7 @@ struct ExpensesController: RouteCollection {
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     try await store.softDelete(record, now: req.now)
     // The next list page offers "Undo" instead of a plain flash message.
-    req.session.data[Self.undoKey] = try record.requireID().uuidString
+    req.setSessionValue(Self.undoKey, try record.requireID().uuidString)
     let back = try? req.content.decode(BackInput.self).back
     return req.redirect(to: safeBack(back) ?? Routes.expenses.href())
   }
@@ -300,10 +300,7 @@ struct ExpensesController: RouteCollection {
 
   /// Only the expenses list itself is a place to return to, never another page or host.
   func safeBack(_ raw: String?) -> String? {
-    guard let raw else { return nil }
-    let list = Routes.expenses.href()
-    guard raw == list || raw.hasPrefix(list + "?"), !raw.contains("\\") else { return nil }
-    return raw
+    LocalPath.validated(raw, within: Routes.expenses.href())
   }
 }
 

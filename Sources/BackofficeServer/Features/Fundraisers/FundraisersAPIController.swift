@@ -8,18 +8,11 @@ struct FundraisersAPIController: RouteCollection {
   static let defaultPer = 50
   static let maxPer = 100
 
-  /// Creates and updates may carry a photo as base64.
-  let body: HTTPBodyStreamStrategy
-
-  init(maxUploadBytes: Int) {
-    body = .jsonWithPhoto(maxUploadBytes: maxUploadBytes)
-  }
-
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiFundraisers, use: list)
-    routes.on(Routes.apiFundraiserCreate, body: body, use: create)
+    routes.on(Routes.apiFundraiserCreate, use: create)
     routes.on(Routes.apiFundraiser, use: get)
-    routes.on(Routes.apiFundraiserUpdate, body: body, use: update)
+    routes.on(Routes.apiFundraiserUpdate, use: update)
     routes.on(Routes.apiFundraiserDelete, use: delete)
     routes.on(Routes.apiFundraiserPoster, use: poster)
     routes.on(Routes.apiFundraiserPhoto, use: photo)
@@ -135,7 +128,7 @@ struct FundraisersAPIController: RouteCollection {
     let store = FundraiserStore(db: req.db, userID: try req.userID)
     var problems: [String: String] = [:]
     let page = req.queryNumber(
-      "page", default: 1, range: 1...Int.max, into: &problems, ukrainian: true)
+      "page", default: 1, range: 1...maxPageNumber, into: &problems, ukrainian: true)
     let per = req.queryNumber(
       "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
     guard problems.isEmpty else { throw APIError.validation(problems) }
@@ -219,7 +212,7 @@ struct FundraisersAPIController: RouteCollection {
     let record = try await found(req)
     var problems: [String: String] = [:]
     let page = req.queryNumber(
-      "page", default: 1, range: 1...Int.max, into: &problems, ukrainian: true)
+      "page", default: 1, range: 1...maxPageNumber, into: &problems, ukrainian: true)
     let per = req.queryNumber(
       "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
     guard problems.isEmpty else { throw APIError.validation(problems) }
@@ -271,6 +264,7 @@ struct FundraisersAPIController: RouteCollection {
     }
     var photo: ValidPhoto?
     var photoError: String?
+    var photoTooLarge = false
     if let encoded = input.photo, !encoded.isEmpty {
       var text = Substring(encoded)
       if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") {
@@ -279,7 +273,9 @@ struct FundraisersAPIController: RouteCollection {
       if let data = Data(base64Encoded: String(text), options: .ignoreUnknownCharacters) {
         switch ValidPhoto.check(data, maxBytes: req.config.maxUploadBytes) {
         case .success(let valid)?: photo = valid
-        case .failure(let error)?: photoError = error.message
+        case .failure(let error)?:
+          photoError = error.message
+          if case .tooLarge = error.reason { photoTooLarge = true }
         case nil: photoError = CampaignPhotoError(.empty).message
         }
       } else {
@@ -316,6 +312,12 @@ struct FundraisersAPIController: RouteCollection {
       }
       if let message = renamed.removeValue(forKey: CampaignField.image.rawValue) {
         renamed["photo"] = message
+      }
+      // Like every upload: a photo over the limit is 413, with the other fields' problems too.
+      if photoTooLarge {
+        throw APIError(
+          .payloadTooLarge, code: "payload_too_large",
+          message: renamed["photo"] ?? "Фото завелике", fields: renamed)
       }
       throw APIError.validation(renamed)
     }

@@ -38,7 +38,8 @@ struct MarketingFetchTimeouts: Hashable, Sendable {
     var configuration = HTTPClient.Configuration(
       timeout: .init(connect: request, read: request),
       decompression: .enabled(limit: .size(MarketingCatalogClient.maxDocumentBytes)))
-    configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
+    // Redirects are followed by `get` itself, and only on the configured host.
+    configuration.redirectConfiguration = .disallow
     return configuration
   }
 }
@@ -97,32 +98,47 @@ struct MarketingCatalogClient: Sendable {
     }
   }
 
+  /// Redirects followed for one document, each only to the host the document was asked from:
+  /// the catalog is fetched from one configured place, so a redirect elsewhere is refused
+  /// rather than trusted (it could point the server at an internal address).
+  static let maxRedirects = 3
+
   private static func get(_ url: String, client: HTTPClient, timeouts: MarketingFetchTimeouts)
     async throws -> Data
   {
-    let request: HTTPClient.Request
-    do {
-      request = try HTTPClient.Request(
-        url: url, method: .GET, headers: ["Accept": "application/json"])
-    } catch {
-      throw MarketingFetchFailure.error(message: "\(url) is not a valid URL")
+    let deadline = NIODeadline.now() + timeouts.total
+    var current = url
+    for _ in 0...maxRedirects {
+      let request: HTTPClient.Request
+      do {
+        request = try HTTPClient.Request(
+          url: current, method: .GET, headers: ["Accept": "application/json"])
+      } catch {
+        throw MarketingFetchFailure.error(message: "\(current) is not a valid URL")
+      }
+      let response: HTTPClient.Response
+      do {
+        response = try await client.execute(request: request, deadline: deadline).get()
+      } catch {
+        throw classify(error, url: current)
+      }
+      if [301, 302, 303, 307, 308].contains(response.status.code) {
+        current = try SameOriginRedirect.target(
+          of: current, location: response.headers.first(name: .location))
+        continue
+      }
+      guard response.status == .ok else {
+        throw MarketingFetchFailure.error(message: "HTTP \(response.status.code) from \(current)")
+      }
+      let body = response.body ?? ByteBuffer()
+      guard body.readableBytes <= maxDocumentBytes else {
+        throw MarketingFetchFailure.error(
+          message:
+            "\(current) sent more than \(maxDocumentBytes / 1024) KB, too large for a catalog")
+      }
+      return Data(body.readableBytesView)
     }
-    let response: HTTPClient.Response
-    do {
-      response = try await client.execute(request: request, deadline: .now() + timeouts.total)
-        .get()
-    } catch {
-      throw classify(error, url: url)
-    }
-    guard response.status == .ok else {
-      throw MarketingFetchFailure.error(message: "HTTP \(response.status.code) from \(url)")
-    }
-    let body = response.body ?? ByteBuffer()
-    guard body.readableBytes <= maxDocumentBytes else {
-      throw MarketingFetchFailure.error(
-        message: "\(url) sent more than \(maxDocumentBytes / 1024) KB, too large for a catalog")
-    }
-    return Data(body.readableBytesView)
+    throw MarketingFetchFailure.error(message: "\(url) redirected more than \(maxRedirects) times")
   }
 
   /// Transport failures are "offline": the previous catalog is the best there is. The reason

@@ -156,7 +156,7 @@ struct MarketingCatalogPage: PageView {
     ]
     guard let stored else {
       body.append(marketingLoadFailure(retry: Routes.marketingCatalog.href()))
-      body.append(uploadSection(context: context))
+      if context.isAdmin { body.append(uploadSection(context: context)) }
       return H.group(body)
     }
     body.append(MarketingBanner.render(stored, locale: locale, link: false))
@@ -198,16 +198,24 @@ struct MarketingCatalogPage: PageView {
           H.div(
             [.class("mk-row")],
             [
-              postForm(
-                action: Routes.marketingCatalogRefresh.href(), csrf: context.csrf,
-                attributes: [.class("inline-form"), .data("mk-busy", "Refreshing…")],
-                [H.button("Refresh catalog", [.class("button button-primary")])]),
+              context.isAdmin
+                ? postForm(
+                  action: Routes.marketingCatalogRefresh.href(), csrf: context.csrf,
+                  attributes: [.class("inline-form"), .data("mk-busy", "Refreshing…")],
+                  [H.button("Refresh catalog", [.class("button button-primary")])])
+                : H.empty,
               H.a(
                 Routes.marketingCatalogExport.href(), [.class("button"), .custom("download", "")],
                 text: "Download catalog (JSON)"),
             ]),
+          context.isAdmin
+            ? H.empty
+            : H.p(
+              [.class("hint"), .id("mk-admin-only")],
+              "Only the server's administrator can refresh or upload the catalog, because "
+                + "every account's plans use it."),
         ]))
-    body.append(uploadSection(context: context))
+    if context.isAdmin { body.append(uploadSection(context: context)) }
     body.append(
       H.section(
         [.class("card"), .aria("labelledby", "mk-channels")],

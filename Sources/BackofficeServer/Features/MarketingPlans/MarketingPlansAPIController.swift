@@ -7,7 +7,7 @@ import Vapor
 struct MarketingPlansAPIController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiMarketingCatalog, use: catalog)
-    routes.on(Routes.apiMarketingCatalogRefresh, use: refresh)
+    routes.grouped(RequireAdminMiddleware()).on(Routes.apiMarketingCatalogRefresh, use: refresh)
     routes.on(Routes.apiMarketingPlans, use: list)
     routes.on(Routes.apiMarketingPlanCreate, use: create)
     routes.on(Routes.apiMarketingPlan, use: show)
@@ -208,11 +208,8 @@ struct MarketingPlansAPIController: RouteCollection {
 
   @Sendable func list(req: Request) async throws -> Response {
     var problems: [String: String] = [:]
-    // An unreadable value counts as out of range rather than silently becoming the default.
-    let page = req.query[String.self, at: "page"].map { Int($0) ?? 0 } ?? 1
-    let per = req.query[String.self, at: "per"].map { Int($0) ?? 0 } ?? 50
-    if page < 1 { problems["page"] = "Use a whole number from 1." }
-    if !(1...100).contains(per) { problems["per"] = "Use a whole number from 1 to 100." }
+    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
+    let per = req.queryNumber("per", default: 50, range: 1...100, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)

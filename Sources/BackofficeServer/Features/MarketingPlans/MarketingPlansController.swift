@@ -103,8 +103,8 @@ struct MarketingPlansController: RouteCollection {
     routes.on(Routes.marketingPlanDuplicate, use: duplicate)
     routes.on(Routes.marketingPlanDelete, use: delete)
     routes.on(Routes.marketingCatalog, use: catalogPage)
-    routes.on(Routes.marketingCatalogRefresh, use: refreshCatalog)
-    routes.on(Routes.marketingCatalogImport, use: importCatalog)
+    routes.grouped(RequireAdminMiddleware()).on(Routes.marketingCatalogRefresh, use: refreshCatalog)
+    routes.grouped(RequireAdminMiddleware()).on(Routes.marketingCatalogImport, use: importCatalog)
     routes.on(Routes.marketingCatalogExport, use: exportCatalog)
   }
 
@@ -112,10 +112,12 @@ struct MarketingPlansController: RouteCollection {
 
   @Sendable func index(req: Request) async throws -> Response {
     let userID = try req.userID
-    let page = max(1, req.query[Int.self, at: "page"] ?? 1)
     let stored = try await MarketingPlanQueries.catalog(req)
     let total = try await MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == userID)
       .count()
+    // A page past the end (an old link, a hand-typed number) shows the last page.
+    let lastPage = max(1, (total + Self.perPage - 1) / Self.perPage)
+    let page = min(max(1, req.query[Int.self, at: "page"] ?? 1), lastPage)
     let plans = try await MarketingPlanRecord.query(on: req.db)
       .filter(\.$user.$id == userID)
       .sort(\.$updatedAt, .descending).sort(\.$id)

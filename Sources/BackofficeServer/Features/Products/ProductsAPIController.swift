@@ -7,18 +7,11 @@ import Vapor
 struct ProductsAPIController: RouteCollection {
   static let defaultPer = 50
   static let maxPer = 100
-  /// Creates and updates may carry a photo as base64.
-  let body: HTTPBodyStreamStrategy
-
-  init(maxUploadBytes: Int) {
-    body = .jsonWithPhoto(maxUploadBytes: maxUploadBytes)
-  }
-
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiProducts, use: list)
-    routes.on(Routes.apiProductCreate, body: body, use: create)
+    routes.on(Routes.apiProductCreate, use: create)
     routes.on(Routes.apiProduct, use: get)
-    routes.on(Routes.apiProductUpdate, body: body, use: update)
+    routes.on(Routes.apiProductUpdate, use: update)
     routes.on(Routes.apiProductDelete, use: delete)
     routes.on(Routes.apiProductPhoto, use: photo)
     routes.on(Routes.apiProductTypes, use: types)
@@ -67,7 +60,7 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
     var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
     let per = req.queryNumber(
       "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     var sort = ProductStore.Sort.newest
@@ -204,7 +197,7 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
     var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...Int.max, into: &problems)
+    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
     let per = req.queryNumber(
       "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }

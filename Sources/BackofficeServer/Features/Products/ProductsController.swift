@@ -4,23 +4,12 @@ import Vapor
 
 /// The product pages: listing, add, edit, delete, favourite, and the photo.
 struct ProductsController: RouteCollection {
-  /// The largest body the add and edit forms collect: the photo limit plus room for the other
-  /// fields, like every route (the CSRF check reads form bodies with the same limit first).
-  /// A photo just over the limit gets the form back with its message (413); a far bigger body
-  /// gets the plain 413 page.
-  let formBodyLimit: Int
-
-  init(maxUploadBytes: Int) {
-    formBodyLimit = maxUploadBytes + 256 * 1024
-  }
-
   func boot(routes: any RoutesBuilder) throws {
-    let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: formBodyLimit))
     routes.on(Routes.products, use: index)
     routes.on(Routes.productNew, use: new)
-    routes.on(Routes.productCreate, body: body, use: create)
+    routes.on(Routes.productCreate, use: create)
     routes.on(Routes.productEdit, use: edit)
-    routes.on(Routes.productUpdate, body: body, use: update)
+    routes.on(Routes.productUpdate, use: update)
     routes.on(Routes.productDelete, use: delete)
     routes.on(Routes.productFavorite, use: favorite)
     routes.on(Routes.productPhoto, use: photo)
@@ -238,11 +227,7 @@ struct ProductsController: RouteCollection {
 
   /// Only a path of the listing itself, so the field cannot send anyone off-site.
   static func safeBack(_ back: String?) -> String {
-    let base = Routes.products.href()
-    guard let back, back == base || back.hasPrefix(base + "?"),
-      back.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
-    else { return base }
-    return back
+    LocalPath.validated(back, within: Routes.products.href()) ?? Routes.products.href()
   }
 
   @Sendable func photo(req: Request) async throws -> Response {

@@ -6,16 +6,9 @@ import Vapor
 /// API, so existing Swipe clients can point at Backoffice. Unlike Swipe they need a Bearer
 /// token: a catalog belongs to an account.
 struct SwipeAPIController: RouteCollection {
-  let bodyLimit: Int
-
-  init(maxUploadBytes: Int) {
-    bodyLimit = maxUploadBytes * 4 + 1_048_576
-  }
-
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.swipeGet, use: list)
-    routes.on(
-      Routes.swipeAdd, body: .collect(maxSize: ByteCount(value: bodyLimit)), use: add)
+    routes.on(Routes.swipeAdd, use: add)
   }
 
   /// The whole catalog as one array, oldest first (Swipe has no pages).

@@ -10,6 +10,7 @@ struct SettingsController: RouteCollection {
     routes.on(Routes.settingsBackup, use: backup)
     routes.on(Routes.tokenCreate, use: createToken)
     routes.on(Routes.tokenRevoke, use: revokeToken)
+    routes.on(Routes.settingsSignOutOthers, use: signOutOthers)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
@@ -37,8 +38,11 @@ struct SettingsController: RouteCollection {
       .filter(\.$user.$id == user.requireID())
       .sort(\.$createdAt, .descending)
       .all()
+    let otherSessions = try await BrowserSessionStore(db: req.db).countActive(
+      userID: user.requireID(), excluding: req.browserSession?.id, now: req.now)
     var view = SettingsShow(
       email: user.email,
+      otherSessions: otherSessions,
       locale: user.locale,
       currency: user.currency,
       tokens: tokens.compactMap { token in
@@ -109,9 +113,28 @@ struct SettingsController: RouteCollection {
     }
     user.passwordHash = try await req.password.async.hash(form.new ?? "")
     try await user.save(on: req.db)
-    // Other devices stay signed in with their old sessions; that is what most users expect
-    // from a password change that is not a security reset.
-    req.flash(.success, "Password changed.")
+    // A changed password is often a reaction to a device that should no longer be signed in;
+    // every other browser signs in again. API tokens are separate secrets and stay valid.
+    let ended = try await BrowserSessionStore(db: req.db).deleteAll(
+      userID: user.requireID(), keeping: req.browserSession?.id)
+    req.flash(
+      .success,
+      ended == 0
+        ? "Password changed."
+        : "Password changed. Your other devices (\(ended)) were signed out.")
+    return req.redirect(to: Routes.settings.href())
+  }
+
+  /// Ends every session of the account but this browser's.
+  @Sendable func signOutOthers(req: Request) async throws -> Response {
+    let user = try req.user
+    let ended = try await BrowserSessionStore(db: req.db).deleteAll(
+      userID: user.requireID(), keeping: req.browserSession?.id)
+    req.flash(
+      .success,
+      ended == 0
+        ? "No other device was signed in."
+        : "Signed out \(ended) other device\(ended == 1 ? "" : "s").")
     return req.redirect(to: Routes.settings.href())
   }
 

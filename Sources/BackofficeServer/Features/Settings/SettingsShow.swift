@@ -11,6 +11,8 @@ struct SettingsShow: PageView {
   }
 
   var email: String
+  /// Other browsers signed in to this account now.
+  var otherSessions: Int = 0
   var locale: String
   var currency: String
   var tokens: [TokenRow]
@@ -93,6 +95,7 @@ struct SettingsShow: PageView {
               H.button("Change password", [.class("button button-primary")]),
             ]),
         ]),
+      devicesSection(context: context),
       tokensSection(context: context),
       H.section(
         [.class("card"), .aria("labelledby", "backup")],
@@ -109,6 +112,32 @@ struct SettingsShow: PageView {
             text: "Download a backup"),
         ]),
     ])
+  }
+
+  func devicesSection(context: PageContext) -> HTMLNode {
+    let summary =
+      switch otherSessions {
+      case 0: "Only this browser is signed in to your account."
+      case 1: "One other browser or device is signed in to your account."
+      default: "\(otherSessions) other browsers or devices are signed in to your account."
+      }
+    return H.section(
+      [.class("card"), .aria("labelledby", "devices")],
+      [
+        H.h2("Signed-in devices", [.id("devices")]),
+        H.p([.id("devices-summary")], summary),
+        H.p(
+          [.class("hint")],
+          "A browser is signed out after 14 days without use, and 30 days after signing in. "
+            + "Changing your password signs out every other browser."),
+        otherSessions == 0
+          ? H.empty
+          : confirmButton(
+            action: Routes.settingsSignOutOthers.href(), csrf: context.csrf,
+            label: "Sign out other devices",
+            confirm: "Sign out every other browser and device? This one stays signed in.",
+            confirmLabel: "Yes, sign them out"),
+      ])
   }
 
   func tokensSection(context: PageContext) -> HTMLNode {

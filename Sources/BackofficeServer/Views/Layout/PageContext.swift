@@ -15,6 +15,8 @@ struct PageContext: Sendable {
   var path: String
   var locale: BackofficeLocale
   var signupOpen: Bool = true
+  /// The account may change what all accounts share (the marketing catalog).
+  var isAdmin: Bool = false
 
   var signedIn: Bool { userEmail != nil }
 
@@ -38,6 +40,7 @@ struct PageContext: Sendable {
     self.path = request.url.path
     self.locale = BackofficeLocale.resolve(user?.locale ?? "en-US")
     self.signupOpen = request.config.signupOpen
+    self.isAdmin = user?.isAdmin ?? false
   }
 }
 

@@ -1,0 +1,152 @@
+import Vapor
+
+/// What this request knows about its browser session. Kept in the request's storage, so every
+/// reader (the error page included) gets an answer even where no session was ever loaded: a
+/// request that never reached `SessionMiddleware` simply has none.
+struct SessionState: Sendable {
+  /// The session as read from the database, to tell what the handler changed.
+  var loaded: BrowserSession?
+  var current: BrowserSession?
+  /// A new cookie secret to send (after sign-in).
+  var newSecret: String?
+  /// The browser's session cookie is to be removed (signed out, expired, unknown).
+  var clearCookie = false
+  /// A new anonymous CSRF token to send in its cookie.
+  var newAnonymousCSRF: String?
+}
+
+private struct SessionStateKey: StorageKey {
+  typealias Value = SessionState
+}
+
+extension Request {
+  var sessionState: SessionState {
+    get { storage[SessionStateKey.self] ?? SessionState() }
+    set { storage[SessionStateKey.self] = newValue }
+  }
+
+  /// The signed-in browser's session, if any.
+  var browserSession: BrowserSession? { sessionState.current }
+
+  /// A value kept for this browser between requests; nil when signed out.
+  func sessionValue(_ key: String) -> String? {
+    sessionState.current?.data[key]
+  }
+
+  /// Keeps `value` for this browser (written back after the response); ignored when signed out.
+  func setSessionValue(_ key: String, _ value: String?) {
+    guard var state = storage[SessionStateKey.self], state.current != nil else { return }
+    state.current?.data[key] = value
+    storage[SessionStateKey.self] = state
+  }
+
+  /// Starts a fresh session for `user`, so a session id seen before sign-in is useless after.
+  func startSession(for user: User) async throws {
+    let store = BrowserSessionStore(db: db)
+    var state = sessionState
+    if let old = state.current { try await store.delete(id: old.id) }
+    try await store.purgeExpired(now: now)
+    let secret = randomToken(clients)
+    let session = try await store.create(
+      userID: try user.requireID(), csrf: randomToken(clients), secret: secret, now: now)
+    state.loaded = session
+    state.current = session
+    state.newSecret = secret
+    state.clearCookie = false
+    sessionState = state
+    auth.login(user)
+  }
+
+  /// Signs this browser out: its session row goes, and so does the cookie.
+  func endSession() async throws {
+    var state = sessionState
+    if let current = state.current {
+      try await BrowserSessionStore(db: db).delete(id: current.id)
+    }
+    state.loaded = nil
+    state.current = nil
+    state.newSecret = nil
+    state.clearCookie = true
+    sessionState = state
+    auth.logout(User.self)
+  }
+}
+
+/// Loads the signed-in account from the session cookie, and afterwards writes back what the
+/// handler changed. A request that changed nothing writes nothing (apart from noting, at most
+/// every `touchInterval`, that the session is still in use), so a slow background request can
+/// never save a stale copy over what a form post stored meanwhile.
+struct SessionMiddleware: AsyncMiddleware {
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    var state = SessionState()
+    if let secret = request.cookies[BrowserSession.cookieName]?.string {
+      let store = BrowserSessionStore(db: request.db)
+      if Self.looksLikeSecret(secret), let found = try await store.find(secret: secret) {
+        if found.session.isExpired(at: request.now) {
+          try await store.delete(id: found.session.id)
+          state.clearCookie = true
+        } else {
+          state.loaded = found.session
+          state.current = found.session
+          request.auth.login(found.user)
+        }
+      } else {
+        state.clearCookie = true
+      }
+    }
+    request.sessionState = state
+
+    let response = try await next.respond(to: request)
+
+    let after = request.sessionState
+    if var current = after.current {
+      let changed = current.data != after.loaded?.data
+      let stale = request.now.timeIntervalSince(current.lastSeenAt) > BrowserSession.touchInterval
+      if changed || stale {
+        current.lastSeenAt = request.now
+        try await BrowserSessionStore(db: request.db).save(current, includingData: changed)
+      }
+    }
+    return response
+  }
+
+  /// Secrets are 43 URL-safe base64 characters; anything else is not worth a query.
+  static func looksLikeSecret(_ value: String) -> Bool {
+    value.utf8.count == 43
+      && value.utf8.allSatisfy { byte in
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+          || (0x61...0x7A).contains(byte) || byte == 0x2D || byte == 0x5F
+      }
+  }
+}
+
+/// Sends the cookies the session layer decided on. It sits outside the error middleware, so an
+/// error page that created a CSRF token, or a sign-out that failed later, still sends them.
+struct SessionCookieMiddleware: AsyncMiddleware {
+  let secure: Bool
+
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    let response = try await next.respond(to: request)
+    let state = request.sessionState
+    if let secret = state.newSecret {
+      response.cookies[BrowserSession.cookieName] = cookie(
+        secret, maxAge: Int(BrowserSession.absoluteLifetime))
+      if request.cookies[AnonymousCSRF.cookieName] != nil {
+        response.cookies[AnonymousCSRF.cookieName] = .expired
+      }
+    } else if state.clearCookie {
+      response.cookies[BrowserSession.cookieName] = .expired
+    }
+    if let token = state.newAnonymousCSRF, state.current == nil {
+      // A day: long enough for a sign-in page left open in a tab.
+      response.cookies[AnonymousCSRF.cookieName] = cookie(token, maxAge: 24 * 60 * 60)
+    }
+    return response
+  }
+
+  private func cookie(_ value: String, maxAge: Int) -> HTTPCookies.Value {
+    HTTPCookies.Value(
+      string: value, maxAge: maxAge, path: "/", isSecure: secure, isHTTPOnly: true,
+      sameSite: .lax)
+  }
+}

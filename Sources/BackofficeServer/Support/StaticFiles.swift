@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import Vapor
+
+/// The files under `Public/`, read once at start and served from memory.
+///
+/// A request path is looked up as a key; it is never joined onto a folder, so no spelling of
+/// `..` can reach outside `Public/`, and answering costs no file-system call. Every file has a
+/// content hash for its `ETag`; browsers revalidate (`no-cache`) and get `304` while it holds.
+/// The same hash set names the build for the service worker.
+struct StaticFiles: Sendable {
+  struct File: Sendable {
+    var body: ByteBuffer
+    var contentType: HTTPMediaType
+    var etag: String
+  }
+
+  /// Keyed by URL path: `/css/app.css`.
+  let files: [String: File]
+
+  /// One hash over every file, so a change to any of them gives a new build id.
+  let buildID: String
+
+  static let empty = StaticFiles(files: [:], buildID: "empty")
+
+  init(files: [String: File], buildID: String) {
+    self.files = files
+    self.buildID = buildID
+  }
+
+  /// Reads every regular file under `folder` (hidden files and folders left out).
+  init(folder: String) throws {
+    let root = URL(fileURLWithPath: folder, isDirectory: true).standardizedFileURL
+    var files: [String: File] = [:]
+    var overall = SHA256()
+    guard
+      let walker = FileManager.default.enumerator(
+        at: root, includingPropertiesForKeys: [.isRegularFileKey],
+        options: [.skipsHiddenFiles])
+    else {
+      self.init(files: [:], buildID: "empty")
+      return
+    }
+    var paths: [(String, URL)] = []
+    for case let url as URL in walker {
+      guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+      else { continue }
+      let full = url.standardizedFileURL.path
+      guard full.hasPrefix(root.path + "/") else { continue }
+      paths.append((String(full.dropFirst(root.path.count)), url))
+    }
+    for (path, url) in paths.sorted(by: { $0.0 < $1.0 }) {
+      let data = try Data(contentsOf: url)
+      let digest = hexString(SHA256.hash(data: data))
+      overall.update(data: Data((path + digest).utf8))
+      let ext = url.pathExtension.lowercased()
+      files[path] = File(
+        body: ByteBuffer(data: data),
+        contentType: Self.contentTypes[ext] ?? HTTPMediaType.fileExtension(ext) ?? .binary,
+        etag: "\"\(digest.prefix(32))\"")
+    }
+    self.init(files: files, buildID: String(hexString(overall.finalize()).prefix(16)))
+  }
+
+  static let contentTypes: [String: HTTPMediaType] = [
+    "js": HTTPMediaType(type: "text", subType: "javascript", parameters: ["charset": "utf-8"]),
+    "css": HTTPMediaType(type: "text", subType: "css", parameters: ["charset": "utf-8"]),
+    "json": .json,
+    "webmanifest": HTTPMediaType(type: "application", subType: "manifest+json"),
+    "svg": HTTPMediaType(type: "image", subType: "svg+xml"),
+    "woff2": HTTPMediaType(type: "font", subType: "woff2"),
+    "png": .png,
+    "html": .html,
+    "txt": .plainText,
+    "md": .plainText,
+  ]
+}
+
+/// Answers `GET`/`HEAD` for a file in `StaticFiles`; everything else goes on to the routes.
+struct StaticFilesMiddleware: AsyncMiddleware {
+  let files: StaticFiles
+
+  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    guard request.method == .GET || request.method == .HEAD,
+      let file = files.files[request.url.path]
+    else { return try await next.respond(to: request) }
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: .eTag, value: file.etag)
+    headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+    headers.contentType = file.contentType
+    if let sent = request.headers.first(name: .ifNoneMatch),
+      sent.split(separator: ",").contains(where: {
+        $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "")
+          == file.etag
+      })
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+    return Response(status: .ok, headers: headers, body: .init(buffer: file.body))
+  }
+}
+
+extension Application {
+  private struct StaticFilesKey: StorageKey {
+    typealias Value = StaticFiles
+  }
+
+  var staticFiles: StaticFiles {
+    get { storage[StaticFilesKey.self] ?? .empty }
+    set { storage[StaticFilesKey.self] = newValue }
+  }
+}
