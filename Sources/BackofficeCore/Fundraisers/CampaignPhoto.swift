@@ -28,6 +28,9 @@ public struct CampaignPhotoError: Error, Hashable, Sendable {
     case .tooLarge(let maxBytes): "Зображення має бути не більше \(Self.size(maxBytes))"
     case .unsupportedFormat: "Зображення має бути у форматі JPEG або PNG"
     case .unreadable: "Файл зображення пошкоджений або неповний"
+    case .tooManyPixels(let size):
+      "Зображення має \(size.width)\u{00A0}×\u{00A0}\(size.height) пікселів; можна щонайбільше "
+        + "\(ImageUpload.maxSide)\u{00A0}×\u{00A0}\(ImageUpload.maxSide)"
     }
   }
 

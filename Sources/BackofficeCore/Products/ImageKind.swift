@@ -71,6 +71,9 @@ public enum ImageUploadError: Error, Hashable, Sendable {
   case tooLarge(maxBytes: Int)
   case unsupportedFormat
   case unreadable
+  /// The header declares more pixels a side than any photo needs: a small file like that is
+  /// made to exhaust the memory of whoever decodes it.
+  case tooManyPixels(ImageDimensions)
 
   public var message: String {
     switch self {
@@ -78,6 +81,9 @@ public enum ImageUploadError: Error, Hashable, Sendable {
     case .tooLarge(let maxBytes): "The image must be at most \(Self.size(maxBytes))."
     case .unsupportedFormat: "The image must be a JPEG or PNG file."
     case .unreadable: "The image file is damaged or incomplete."
+    case .tooManyPixels(let size):
+      "The image is \(size.width) × \(size.height) pixels; it may be at most "
+        + "\(ImageUpload.maxSide) × \(ImageUpload.maxSide)."
     }
   }
 
@@ -97,9 +103,11 @@ public enum ImageUploadError: Error, Hashable, Sendable {
 public enum ImageUpload {
   /// 5 MB, the default limit of the `Uploads` setting.
   public static let defaultMaxBytes = 5 * 1_048_576
+  /// The most pixels either side may declare (a 12 000 × 12 000 photo is 144 megapixels).
+  public static let maxSide = 12_000
 
   /// The image's format and size, or why it is refused (checked in this order: empty, too
-  /// large, not JPEG/PNG, header unreadable).
+  /// large, not JPEG/PNG, header unreadable, too many pixels).
   public static func validate(_ data: Data, maxBytes: Int = defaultMaxBytes)
     -> Result<ImageInfo, ImageUploadError>
   {
@@ -107,6 +115,9 @@ public enum ImageUpload {
     guard data.count <= maxBytes else { return .failure(.tooLarge(maxBytes: maxBytes)) }
     guard ImageKind.detect(data) != nil else { return .failure(.unsupportedFormat) }
     guard let info = ImageInfo.read(data) else { return .failure(.unreadable) }
+    guard info.dimensions.width <= maxSide, info.dimensions.height <= maxSide else {
+      return .failure(.tooManyPixels(info.dimensions))
+    }
     return .success(info)
   }
 }

@@ -233,6 +233,46 @@ struct ImageUploadTests {
       ImageUpload.validate(big, maxBytes: big.count) != .failure(.tooLarge(maxBytes: big.count)))
   }
 
+  /// A PNG header declaring `width` × `height` (the pixel data need not exist to be refused).
+  static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+    func bytes(_ value: UInt32) -> [UInt8] {
+      [
+        UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF),
+        UInt8(value & 0xFF),
+      ]
+    }
+    return Array(ImageKindTests.png.prefix(16)) + bytes(width) + bytes(height)
+      + Array(ImageKindTests.png.dropFirst(24))
+  }
+
+  @Test func declaredSizeIsLimitedPerSide() {
+    let largest = Data(Self.pngHeader(width: 12_000, height: 12_000))
+    #expect(
+      (try? ImageUpload.validate(largest).get())?.dimensions == .init(width: 12_000, height: 12_000)
+    )
+    let wide = Data(Self.pngHeader(width: 12_001, height: 10))
+    #expect(
+      ImageUpload.validate(wide) == .failure(.tooManyPixels(.init(width: 12_001, height: 10))))
+    let bomb = Data(Self.pngHeader(width: 100_000, height: 100_000))
+    guard case .failure(let error) = ImageUpload.validate(bomb) else {
+      Issue.record("a 100 000 × 100 000 header was accepted")
+      return
+    }
+    #expect(
+      error.message == "The image is 100000 × 100000 pixels; it may be at most 12000 × 12000.")
+    guard
+      case .failure(let ukrainian) = CampaignPhoto.validate(
+        Self.pngHeader(width: 20_000, height: 20))
+    else {
+      Issue.record("a 20 000 px wide fundraiser photo was accepted")
+      return
+    }
+    #expect(
+      ukrainian.message
+        == "Зображення має 20000\u{00A0}×\u{00A0}20 пікселів; можна щонайбільше "
+        + "12000\u{00A0}×\u{00A0}12000")
+  }
+
   @Test func defaultLimitIsFiveMegabytes() {
     #expect(ImageUpload.defaultMaxBytes == 5_242_880)
     let justOver = Data(ImageKindTests.png + [UInt8](repeating: 0, count: 5_242_880))
