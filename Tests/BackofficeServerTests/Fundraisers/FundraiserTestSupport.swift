@@ -15,7 +15,8 @@ final class JarStub: Sendable {
     case jar(amount: Int64, goal: Int64?, status: String = "ACTIVE")
     /// `{"errCode": …, "errText": …}` with HTTP 200, as the service does.
     case serviceError(code: String, text: String)
-    /// Answers only after `seconds`, beyond the client's timeout.
+    /// Answers only after `seconds` (or when the stub stops), far beyond any client timeout:
+    /// a client that gives up in time sees a timeout however busy the machine is.
     case slow(seconds: Double)
     /// Any bytes with any status.
     case raw(status: HTTPStatus, body: String)
@@ -27,6 +28,7 @@ final class JarStub: Sendable {
   let port: Int
   private let replies = NIOLockedValueBox<[String: Reply]>([:])
   private let received = NIOLockedValueBox<[String]>([])
+  private let stopping = NIOLockedValueBox(false)
 
   private init(app: Application, port: Int) {
     self.app = app
@@ -67,7 +69,10 @@ final class JarStub: Sendable {
       case .serviceError(let code, let text)?:
         return json(#"{"errCode":"\#(code)","errText":"\#(text)"}"#)
       case .slow(let seconds)?:
-        try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until, !stub.stopping.withLockedValue({ $0 }) {
+          try await Task.sleep(for: .milliseconds(50))
+        }
         return json(#"{"jarAmount":1,"jarGoal":2,"jarStatus":"ACTIVE"}"#)
       case .raw(let status, let text)?:
         return Response(status: status, body: .init(string: text))
@@ -86,6 +91,7 @@ final class JarStub: Sendable {
   }
 
   func stop() async {
+    stopping.withLockedValue { $0 = true }
     await app.server.shutdown()
     try? await app.asyncShutdown()
   }

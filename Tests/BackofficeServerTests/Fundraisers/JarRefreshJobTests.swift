@@ -87,7 +87,7 @@ struct JarRefreshJobTests {
 
         // After the interval the jars are due again; a failure keeps the good figures.
         t.clock.advance(by: 900)
-        stub.set("StubJar001", .slow(seconds: 2))
+        stub.set("StubJar001", .slow(seconds: 30))
         let third = try await Self.run(t, holder: "other")
         #expect(third == .init(ran: true, refreshed: 0, failed: 2, skipped: 0))
         let kept = try await JarSnapshots.state(
@@ -140,8 +140,9 @@ struct JarRefreshJobTests {
       let lifecycle = JarRefreshLifecycle(pollEvery: .milliseconds(10), firstDelay: .zero)
       try lifecycle.didBoot(t.app)
       var lease: (holder: String, expiresAt: Date)?
-      // The row is inserted empty first, then taken.
-      for _ in 0..<100 where lease?.holder.isEmpty ?? true {
+      // The row is inserted empty first, then taken. Up to 30 s: a busy machine may be slow
+      // to schedule the loop, and a passing run stops polling at once.
+      for _ in 0..<1500 where lease?.holder.isEmpty ?? true {
         try await Task.sleep(for: .milliseconds(20))
         lease = try await JobLease.current(JarRefreshJob.leaseName, on: t.db)
       }

@@ -118,12 +118,11 @@ struct MarketingCatalogRefreshTests {
       stub.set(.slow(seconds: stubSlowSeconds))
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         let seeded = try await MarketingCatalogStore.current(on: t.db, now: t.clock.now).fetchedAt
-        let started = Date()
+        // Were the limits not kept, the stub's answer after 30 s would replace the catalog.
         let update = try await refreshKeepsTheCatalog(t) {
           if case .offline(let reason) = $0 { return reason == "127.0.0.1 stopped answering" }
           return false
         }
-        #expect(Date().timeIntervalSince(started) < stubSlowSeconds)
         #expect(update.message(locale: .enUS).hasPrefix("Offline: 127.0.0.1 stopped answering."))
 
         let client = t.client()
@@ -144,8 +143,9 @@ struct MarketingCatalogRefreshTests {
 
   @Test func aHostThatKeepsDrippingHitsTheTotalLimit() async throws {
     try await CatalogStubServer.with { stub in
-      // Every byte comes within the request limit, but the whole takes longer than the total.
-      stub.set(.drip(interval: 0.7, count: 8))
+      // Every byte comes well within the request limit (0.2 s of 2 s), but the whole would take
+      // 20 s, five times the total limit: a margin that holds on a busy machine.
+      stub.set(.drip(interval: 0.2, count: 100))
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         _ = try await refreshKeepsTheCatalog(t) {
           $0 == .offline(reason: "127.0.0.1 took too long to answer")

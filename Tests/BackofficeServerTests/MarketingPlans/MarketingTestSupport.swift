@@ -93,7 +93,7 @@ enum MarketingSamples {
 final class CatalogStubServer: Sendable {
   enum Behaviour: Sendable {
     case serve
-    /// Waits this long before answering.
+    /// Waits this long (or until the stub stops) before answering.
     case slow(seconds: Double)
     case status(Int)
     /// Answers 200 with this body.
@@ -113,6 +113,7 @@ final class CatalogStubServer: Sendable {
         hits: [String]
       )
     >
+  private let stopping: NIOLockedValueBox<Bool>
 
   var baseURL: String { "http://127.0.0.1:\(port)/" }
   var hits: [String] { state.withLockedValue { $0.hits } }
@@ -124,11 +125,13 @@ final class CatalogStubServer: Sendable {
         documents: [String: Data], behaviour: Behaviour, overrides: [String: Behaviour],
         hits: [String]
       )
-    >
+    >,
+    stopping: NIOLockedValueBox<Bool>
   ) {
     self.app = app
     self.port = port
     self.state = state
+    self.stopping = stopping
   }
 
   func set(_ behaviour: Behaviour, for id: String? = nil) {
@@ -146,6 +149,7 @@ final class CatalogStubServer: Sendable {
   {
     let app = try await Application.make(.testing)
     app.logger.logLevel = .critical
+    let stopped = NIOLockedValueBox(false)
     let state = NIOLockedValueBox<
       (
         documents: [String: Data], behaviour: Behaviour, overrides: [String: Behaviour],
@@ -169,7 +173,10 @@ final class CatalogStubServer: Sendable {
         guard let document else { return Response(status: .notFound) }
         return ok(document)
       case .slow(let seconds):
-        try await Task.sleep(for: .seconds(seconds))
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until, !stopped.withLockedValue({ $0 }) {
+          try await Task.sleep(for: .milliseconds(50))
+        }
         return ok(document ?? Data())
       case .status(let code):
         return Response(status: HTTPResponseStatus(statusCode: code), body: "upstream trouble")
@@ -201,10 +208,11 @@ final class CatalogStubServer: Sendable {
       try await app.asyncShutdown()
       throw Abort(.internalServerError, reason: "stub server has no port")
     }
-    return CatalogStubServer(app: app, port: port, state: state)
+    return CatalogStubServer(app: app, port: port, state: state, stopping: stopped)
   }
 
   func shutdown() async throws {
+    stopping.withLockedValue { $0 = true }
     await app.server.shutdown()
     try await app.asyncShutdown()
   }
@@ -244,8 +252,9 @@ func fastCatalogConfig(_ base: String) -> (inout AppConfig) -> Void {
   }
 }
 
-/// Longer than the request limit of `fastCatalogConfig`.
-let stubSlowSeconds = 4.5
+/// Far longer than the limits of `fastCatalogConfig`, so a client that keeps its limits sees
+/// a timeout however busy the machine is (the stub lets go when it stops).
+let stubSlowSeconds = 30.0
 
 extension TestClient {
   /// Creates a plan through the "New plan" button and returns its id (from the redirect).
