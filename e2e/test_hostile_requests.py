@@ -14,6 +14,7 @@ import json
 import re
 import resource
 import socket
+import time
 import urllib.parse
 import uuid
 
@@ -338,16 +339,53 @@ def test_many_idle_connections_do_not_starve_the_server(target: Server) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, wanted + 200), hard))
     host, port = urllib.parse.urlparse(target.base_url).netloc.split(":")
     idle = []
+    refused = 0
     try:
+        # Another loopback address plays the attacker, so its per-address limit is its own.
         for _ in range(1_100):
-            sock = socket.create_connection((host, int(port)), timeout=5)
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind(("127.0.0.2", 0))
+            sock.settimeout(5)
+            sock.connect((host, int(port)))
             idle.append(sock)
         # Half of them start a request and never finish its headers.
         for sock in idle[::2]:
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+            try:
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+            except OSError:
+                refused += 1
         status, _ = get_raw(target, "/health")
         assert status == 200, f"/health with 1 100 idle connections: {status}"
+        # Beyond the per-address limit (256) connections were closed by the server at once.
+        time.sleep(0.5)
+        for sock in idle:
+            sock.setblocking(False)
+            try:
+                if sock.recv(1) == b"":
+                    refused += 1
+            except BlockingIOError:
+                pass
+            except OSError:
+                refused += 1
+        assert refused >= 1_100 - 256, f"only {refused} of 1 100 connections were refused"
     finally:
         for sock in idle:
             sock.close()
     assert_alive(target)
+
+
+def test_headers_sent_a_byte_at_a_time_are_cut_off(start_server: ServerFactory) -> None:
+    server = start_server({"BACKOFFICE_HEADER_TIMEOUT_SECONDS": "2"}, name="slowloris")
+    host, port = urllib.parse.urlparse(server.base_url).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=60) as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\n")
+        closed = False
+        for _ in range(120):  # a byte every half second: never idle, never finished
+            try:
+                sock.sendall(b"X")
+                time.sleep(0.5)
+            except OSError:
+                closed = True
+                break
+        assert closed, "a client trickling its headers was never cut off"
+    assert_alive(server)

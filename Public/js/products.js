@@ -419,6 +419,9 @@ function bindPhoto(form) {
   const clear = form.querySelector("#photo-crop-clear");
   if (!input || !box || !canvas) return;
   const context = canvas.getContext("2d");
+  // With this script the photo is scaled down before upload; the hint says so.
+  const hint = form.querySelector("#field-photo-hint");
+  if (hint?.dataset.scriptHint) hint.textContent = hint.dataset.scriptHint;
 
   const draw = () => {
     if (!crop.image) return;

@@ -19,7 +19,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   let limits = BodyLimits(maxUploadBytes: config.maxUploadBytes)
   app.routes.defaultMaxBodySize = ByteCount(value: limits.bytes(.standard))
   app.routeTable = RouteTable(Routes.all)
-  configureServer(app, config: config)
+  configureServer(app, config: config, limits: limits)
 
   do {
     app.staticFiles = try StaticFiles(folder: app.directory.publicDirectory)
@@ -81,9 +81,13 @@ private enum StartupMessages {
   }
 }
 
-/// Connection limits of the HTTP server (see docs/platform.md, "Limits").
-private func configureServer(_ app: Application, config: AppConfig) {
-  app.http.server.configuration.idleTimeout = .seconds(Int64(config.idleTimeoutSeconds))
+/// The HTTP server with its connection limits (see docs/platform.md, "Limits").
+private func configureServer(_ app: Application, config: AppConfig, limits: BodyLimits) {
+  let maxBody = [BodyKind.standard, .photoForm, .jsonWithPhoto].map(limits.bytes).max() ?? 0
+  // `app.server` asks the factory every time; the one instance lives in the app's storage.
+  let server = BackofficeHTTPServer(
+    application: app, limits: config.connections, maxBodyBytes: maxBody)
+  app.servers.use { _ in server }
   app.http.server.configuration.backlog = 1024
   // Outgoing requests (Monobank) never follow redirects: the jar API does not send any, and
   // one to another host would point the server somewhere it was not configured to go.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Settings read once at start from the environment. Everything that can be wrong is collected
 /// and reported together, so a user fixes their configuration in one go.
@@ -32,8 +33,8 @@ public struct AppConfig: Sendable {
   public var jarRequestTimeout: Double = 5
   /// New accounts one client address may create per hour.
   public var signupsPerHour: Int = 10
-  /// A connection that neither sends nor receives for this long is closed.
-  public var idleTimeoutSeconds: Int = 60
+  /// Connection limits and timeouts of the HTTP server.
+  public var connections = ConnectionLimits()
 
   public init(
     dataDirectory: String = "./data",
@@ -146,12 +147,24 @@ public struct AppConfig: Sendable {
       }
     }
 
-    if let raw = nonEmpty(environment["BACKOFFICE_IDLE_TIMEOUT_SECONDS"]) {
-      if let seconds = Int(raw), (5...3600).contains(seconds) {
-        config.idleTimeoutSeconds = seconds
+    func number(_ name: String, _ range: ClosedRange<Int>, _ apply: (Int) -> Void) {
+      guard let raw = nonEmpty(environment[name]) else { return }
+      if let value = Int(raw), range.contains(value) {
+        apply(value)
       } else {
-        problems.append("BACKOFFICE_IDLE_TIMEOUT_SECONDS must be a whole number from 5 to 3600.")
+        problems.append(
+          "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound).")
       }
+    }
+    number("BACKOFFICE_MAX_CONNECTIONS", 16...1_000_000) { config.connections.maxConnections = $0 }
+    number("BACKOFFICE_MAX_CONNECTIONS_PER_ADDRESS", 0...1_000_000) {
+      config.connections.maxConnectionsPerAddress = $0
+    }
+    number("BACKOFFICE_HEADER_TIMEOUT_SECONDS", 1...600) {
+      config.connections.headerTimeout = .seconds(Int64($0))
+    }
+    number("BACKOFFICE_IDLE_TIMEOUT_SECONDS", 5...3600) {
+      config.connections.idleTimeout = .seconds(Int64($0))
     }
 
     if !problems.isEmpty { throw ConfigError(problems: problems) }

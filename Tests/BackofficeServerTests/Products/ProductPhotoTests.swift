@@ -141,6 +141,38 @@ struct ProductPhotoTests {
     }
   }
 
+  /// The review's case at the default limit: a 6 MB photo from a form without JavaScript gets
+  /// the form back with the message and every typed field, not a bare error page.
+  @Test func aSixMegabytePhotoReturnsTheFormWithItsFields() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/products/new")
+      let form = try await client.postProductForm(
+        "/products",
+        [
+          .text("name", "Typed name"), .text("type", "Goods"), .text("price", "12.50"),
+          .text("tax", "20"),
+          .file("photo", ProductImages.png(padding: 6_000_000), filename: "a.png"),
+        ])
+      #expect(form.status == .payloadTooLarge)
+      #expect(form.productFieldError("photo") == "The image must be at most 5 MB.")
+      #expect(form.productInputValue("name") == "Typed name")
+      #expect(form.productInputValue("price") == "12.50")
+
+      // Beyond four times the limit the body is not read at all.
+      try await client.get("/products/new")
+      let huge = try await client.postProductForm(
+        "/products",
+        [
+          .text("name", "Huge"),
+          .file("photo", ProductImages.png(padding: 22_000_000), filename: "b.png"),
+        ])
+      #expect(huge.status == .payloadTooLarge)
+      #expect(try await ProductRecord.query(on: t.db).count() == 0)
+    }
+  }
+
   @Test func apiPhotoUploadReplaceAndRemove() async throws {
     try await withApp { t in
       let client = t.client()

@@ -151,7 +151,15 @@ struct ProductForm: PageView {
         } ?? H.empty,
         H.void("input", input),
         H.p(
-          [.class("hint"), .id("\(id)-hint")],
+          [
+            .class("hint"), .id("\(id)-hint"),
+            // What the script says instead, since with it the photo is made smaller first.
+            .data(
+              "script-hint",
+              "JPEG or PNG. It is cropped to a square (drag the preview to choose the part to "
+                + "keep) and made smaller in your browser, at most 1200 × 1200 pixels, so even "
+                + "a photo over \(size) fits."),
+          ],
           "JPEG or PNG, at most \(size). It is cropped to a square; drag the preview to choose the part to keep."
         ),
         H.div(
