@@ -1,10 +1,17 @@
 import Foundation
 import Vapor
 
-/// Side effects the app depends on, swapped for fixed values in tests.
+/// Every side effect the app depends on, in one place: the clock, randomness and the outside
+/// services. `configure` takes them; tests pass a fixed clock (and could pass stand-ins for the
+/// services, though they prefer real loopback servers speaking the same protocol). An outside
+/// service left nil is the live client for the configured address.
 public struct AppClients: Sendable {
   public var now: @Sendable () -> Date
   public var randomBytes: @Sendable (Int) -> [UInt8]
+  /// Monobank's jar API.
+  var jar: JarClient?
+  /// The marketing catalog host.
+  var marketingCatalog: MarketingCatalogClient?
 
   public static let live = AppClients(
     now: { Date() },

@@ -2,18 +2,13 @@ import Foundation
 
 @testable import BackofficeCore
 
-/// The original app's documents in the shared workspace, found relative to this file. They are
-/// optional: tests that need them are skipped, with a reason, when the folder is not there.
+/// The original app's seven documents, kept in the repository (`Tests/Fixtures`) so a clone
+/// alone runs every test.
 enum MarketingFixtures {
   static let directory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()
-    .appendingPathComponent("../../../../shared/fixtures/marketing-catalog-npoint")
+    .appendingPathComponent("../../Fixtures/marketing-catalog-npoint")
     .standardizedFileURL
-
-  static var isPresent: Bool {
-    FileManager.default.fileExists(
-      atPath: directory.appendingPathComponent("\(MarketingCatalog.targetingDocumentID).json").path)
-  }
 
   /// Every document keyed by id (file name without ".json").
   static func documents() throws -> [String: Data] {

@@ -12,9 +12,6 @@ struct MarketingCatalogImportTests {
   }
 
   @Test func theSevenOriginalFilesImport() async throws {
-    try #require(
-      MarketingFixtureFiles.isPresent,
-      "the original documents are not in ../shared/fixtures/marketing-catalog-npoint")
     try await withApp { t in
       try await MarketingCatalogStore.replace(
         with: MarketingSamples.mixedCurrencies, source: .upload, detail: nil, on: t.db,

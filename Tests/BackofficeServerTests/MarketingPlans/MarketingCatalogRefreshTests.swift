@@ -84,9 +84,6 @@ struct MarketingCatalogRefreshTests {
   }
 
   @Test func theOriginalFixtureDocumentsRefreshToTheBundledCatalog() async throws {
-    try #require(
-      MarketingFixtureFiles.isPresent,
-      "the original documents are not in ../shared/fixtures/marketing-catalog-npoint")
     try await CatalogStubServer.with(documents: try MarketingFixtureFiles.documents()) { stub in
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         let update = try await MarketingCatalogRefresh.run(app: t.app)

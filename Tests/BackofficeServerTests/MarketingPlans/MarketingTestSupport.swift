@@ -6,16 +6,11 @@ import Vapor
 
 @testable import BackofficeServer
 
-/// The original app's documents in the shared workspace; optional, so tests that need them are
-/// skipped with a reason when the folder is not there.
+/// The original app's seven documents, kept in the repository (`Tests/Fixtures`) so a clone
+/// alone runs every test.
 enum MarketingFixtureFiles {
   static let directory = URL(fileURLWithPath: repositoryRoot)
-    .appendingPathComponent("../shared/fixtures/marketing-catalog-npoint").standardizedFileURL
-
-  static var isPresent: Bool {
-    FileManager.default.fileExists(
-      atPath: directory.appendingPathComponent("\(MarketingCatalog.targetingDocumentID).json").path)
-  }
+    .appendingPathComponent("Tests/Fixtures/marketing-catalog-npoint").standardizedFileURL
 
   static func documents() throws -> [String: Data] {
     var documents: [String: Data] = [:]

@@ -78,18 +78,11 @@ struct JarClient: Sendable {
 }
 
 extension Application {
-  private struct JarClientKey: StorageKey {
-    typealias Value = JarClient
-  }
-
-  /// The live client for the configured base URL and timeout, unless a test set another.
+  /// `clients.jar`, or the live client for the configured base URL and timeout.
   var jarClient: JarClient {
-    get {
-      storage[JarClientKey.self]
-        ?? .live(
-          client: client, baseURL: config.monobankBaseURL,
-          timeout: .milliseconds(Int64(config.jarRequestTimeout * 1000)), logger: logger)
-    }
-    set { storage[JarClientKey.self] = newValue }
+    clients.jar
+      ?? .live(
+        client: client, baseURL: config.monobankBaseURL,
+        timeout: .milliseconds(Int64(config.jarRequestTimeout * 1000)), logger: logger)
   }
 }

@@ -174,16 +174,9 @@ struct MarketingCatalogClient: Sendable {
 }
 
 extension Application {
-  private struct MarketingCatalogClientKey: StorageKey {
-    typealias Value = MarketingCatalogClient
-  }
-
-  /// The live client built from the configured limits, unless a test put another in place.
+  /// `clients.marketingCatalog`, or the live client built from the configured limits.
   var marketingCatalogClient: MarketingCatalogClient {
-    get {
-      storage[MarketingCatalogClientKey.self]
-        ?? .live(eventLoopGroup: eventLoopGroup, timeouts: MarketingFetchTimeouts(config))
-    }
-    set { storage[MarketingCatalogClientKey.self] = newValue }
+    clients.marketingCatalog
+      ?? .live(eventLoopGroup: eventLoopGroup, timeouts: MarketingFetchTimeouts(config))
   }
 }
