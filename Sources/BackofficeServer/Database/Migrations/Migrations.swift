@@ -19,5 +19,6 @@ extension Application {
     migrations.add(M043_ProductListIndexes())
     migrations.add(M050_CreateFundraisers())
     migrations.add(M051_CreateJobLeases())
+    migrations.add(M070_AddRecordVersions())
   }
 }

@@ -104,6 +104,7 @@ struct ExpenseStore: Sendable {
     try Self.assign(expense, to: record)
     record.createdAt = now
     record.updatedAt = now
+    record.version = RecordVersion.first
     try await record.create(on: db)
     return record
   }
@@ -128,6 +129,7 @@ struct ExpenseStore: Sendable {
           try Self.assign(expense, to: record)
           record.createdAt = now.addingTimeInterval(Double(start + offset) / 1000)
           record.updatedAt = record.createdAt
+          record.version = RecordVersion.first
           return record
         }
         try await records.create(on: transaction)
