@@ -162,6 +162,9 @@ extension TestClient {
     let boundary = "----fundraiser-\(UUID().uuidString)"
     var all = fields
     if csrf, let token = self.csrf { all.append(.text(CSRFMiddleware.fieldName, token)) }
+    if !fields.contains(where: { $0.name == VersionField.name }), let version {
+      all.append(.text(VersionField.name, version))
+    }
     var body = Data()
     for field in all {
       var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field.name)\""
