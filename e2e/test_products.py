@@ -22,6 +22,7 @@ from conftest import (
     at_phone,
     scroll_width,
     shot,
+    sign_in,
     sign_up,
     wait_for_path,
 )
@@ -252,6 +253,44 @@ def test_edit_and_delete(new_page: PageFactory, base_url: str) -> None:
     page.get_by_role("button", name="Yes, delete").click()
     expect(page.get_by_text("“Desk lamp XL” was deleted.")).to_be_visible()
     expect(page.get_by_role("heading", name="No products yet")).to_be_visible()
+
+
+def test_two_browsers_editing_one_product_lose_nothing(
+    new_page: PageFactory, base_url: str
+) -> None:
+    """The later save of two is refused with both values shown; saving again keeps it."""
+    first = new_page("desktop")
+    email, _ = sign_up(first, base_url)
+    first.goto(base_url + "/products/new")
+    fill_product(first, "Office chair", "Furniture", "120", "18")
+    first.get_by_role("button", name="Upload Product").click()
+    wait_for_path(first, "/products")
+    first.get_by_role("link", name="Office chair").click()
+    edit_path = urlparse(first.url).path
+
+    second = new_page("desktop")
+    sign_in(second, base_url, email)
+    second.goto(base_url + edit_path)
+    second.get_by_label("Product name").fill("Office chair (black)")
+    second.get_by_role("button", name="Save changes").click()
+    expect(second.get_by_text("Saved: “Office chair (black)” was updated.")).to_be_visible()
+
+    first.get_by_label("Price (USD)").fill("99.90")
+    first.get_by_role("button", name="Save changes").click()
+    expect(first.get_by_role("alert").filter(has_text="This product was changed since you opened it")).to_be_visible()
+    expect(first.get_by_label("Price (USD)")).to_have_value("99.90")
+    expect(first.locator("#field-name-saved")).to_contain_text("Office chair (black)")
+    expect(first.locator("#field-price-saved")).to_contain_text("120.00")
+    shot(first, "products-conflict-desktop")
+    at_phone(first)
+    assert scroll_width(first) <= 375, "the conflict form scrolls sideways on a phone"
+    shot(first, "products-conflict-phone")
+    at_desktop(first)
+
+    first.get_by_label("Product name").fill("Office chair (black)")
+    first.get_by_role("button", name="Save changes").click()
+    expect(first.get_by_text("Saved: “Office chair (black)” was updated.")).to_be_visible()
+    expect(first.get_by_text("$99.90")).to_be_visible()
 
 
 def test_app_is_installable(new_page: PageFactory, base_url: str) -> None:

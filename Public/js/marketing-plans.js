@@ -3,6 +3,10 @@
 //   main content is replaced, so the list keeps its scroll position and focus.
 // - On the review step the recipient and subject are saved as they are typed (through the
 //   JSON API) and the mail link, its "shortened" note and the summary follow.
+// - Every form carries the plan's version. A choice made on a plan that changed meanwhile is
+//   answered 409 with the plan as it is now, which is swapped in like any other answer; the
+//   email autosave sends the version in If-Match and, after a save, moves every form on to the
+//   new one.
 // - "Copy summary" and "Print" appear only when scripts run.
 
 const main = () => document.getElementById("main");
@@ -31,13 +35,20 @@ document.addEventListener("submit", async (event) => {
   form.closest("li")?.classList.add("mk-busy");
   button?.setAttribute("aria-busy", "true");
   try {
+    // Email details still being saved move the plan's version on: wait for them, so this
+    // post carries the version they leave.
+    const emailForm = document.getElementById("mk-email-form");
+    if (emailForm) await flush(emailForm).catch(() => false);
+    await saving.catch(() => false);
     const response = await fetch(form.action, {
       method: "POST",
       body: new URLSearchParams(new FormData(form)),
       headers: { "Accept": "text/html" },
       credentials: "same-origin",
     });
-    if (!response.ok || !response.headers.get("content-type")?.includes("text/html")) {
+    // 409: the plan changed meanwhile; the answer is the page as it is now, with a notice.
+    const shown = response.ok || response.status === 409;
+    if (!shown || !response.headers.get("content-type")?.includes("text/html")) {
       throw new Error(`status ${response.status}`);
     }
     const html = await response.text();
@@ -59,6 +70,8 @@ document.addEventListener("submit", async (event) => {
 // ---------------------------------------------------------------- email details
 
 let pending = null;
+// The email saves one after another: each sends the version the one before it left.
+let saving = Promise.resolve(true);
 
 function showFieldError(name, message) {
   const input = document.getElementById(`field-${name}`);
@@ -71,6 +84,24 @@ function showFieldError(name, message) {
   else input.removeAttribute("aria-invalid");
 }
 
+// The plan's version as the page's forms carry it.
+function pageVersion(form) {
+  return form.querySelector('input[name="version"]')?.value ?? "";
+}
+
+function setPageVersion(version) {
+  for (const input of document.querySelectorAll('#main input[name="version"]')) {
+    input.value = String(version);
+  }
+}
+
+function showConflict(message) {
+  const slot = document.getElementById("mk-email-conflict");
+  if (!slot) return;
+  slot.textContent = message ?? "";
+  slot.hidden = !message;
+}
+
 async function saveEmail(form) {
   const recipient = form.querySelector('[name="recipient"]').value;
   const subject = form.querySelector('[name="subject"]').value;
@@ -81,9 +112,19 @@ async function saveEmail(form) {
       "Content-Type": "application/json",
       "Accept": "application/json",
       "X-CSRF-Token": csrfOf(form),
+      "If-Match": `"${pageVersion(form)}"`,
     },
     body: JSON.stringify({ recipient, subject }),
   });
+  if (saved.status === 412) {
+    // Someone changed the plan meanwhile: nothing was saved and what was typed stays; the
+    // "Save email details" button then shows both versions side by side.
+    showConflict(
+      "This plan was changed since you opened it, so this was not saved. Press \u201CSave email " +
+        "details\u201D to compare with what is saved now.",
+    );
+    return false;
+  }
   if (saved.status === 422) {
     const fields = (await saved.json())?.error?.fields ?? {};
     showFieldError("recipient", fields.recipient);
@@ -91,6 +132,9 @@ async function saveEmail(form) {
     return false;
   }
   if (!saved.ok) return false;
+  showConflict(null);
+  const plan = await saved.json();
+  if (plan?.version) setPageVersion(plan.version);
   showFieldError("recipient", null);
   showFieldError("subject", null);
   const answer = await fetch(form.dataset.summary, {
@@ -118,11 +162,16 @@ async function saveEmail(form) {
   return true;
 }
 
+function queueSave(form) {
+  saving = saving.catch(() => false).then(() => saveEmail(form));
+  return saving;
+}
+
 function flush(form) {
-  if (pending === null) return Promise.resolve(true);
+  if (pending === null) return saving;
   clearTimeout(pending);
   pending = null;
-  return saveEmail(form);
+  return queueSave(form);
 }
 
 function enhanceEmail() {
@@ -133,7 +182,7 @@ function enhanceEmail() {
     clearTimeout(pending);
     pending = setTimeout(() => {
       pending = null;
-      saveEmail(form);
+      queueSave(form);
     }, 500);
   });
   // A click right after typing waits for the save, so the link carries what was typed.

@@ -25,6 +25,22 @@ struct APIError: AbortError {
   }
 
   static let notFound = APIError(.notFound, code: "not_found", message: "Not found.")
+
+  /// An `If-Match` that does not name the record's current version: someone changed it since
+  /// the client read it. `record` is "The product", "The expense", …
+  static func preconditionFailed(_ record: String) -> APIError {
+    APIError(
+      .preconditionFailed, code: "precondition_failed",
+      message:
+        "\(record) was changed since the version in If-Match. Nothing was saved: read it again "
+        + "and send your change with its new ETag.")
+  }
+
+  /// A versioned write that found nothing to change: the record was deleted meanwhile (404) or
+  /// changed by another write that got in first (412).
+  static func lostWrite(stillThere: Bool, record: String) -> APIError {
+    stillThere ? preconditionFailed(record) : notFound
+  }
 }
 
 /// The one JSON shape every API error has.

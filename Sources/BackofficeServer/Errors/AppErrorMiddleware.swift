@@ -87,6 +87,7 @@ struct AppErrorMiddleware: AsyncMiddleware {
     case 404: "not_found"
     case 405: "method_not_allowed"
     case 409: "conflict"
+    case 412: "precondition_failed"
     case 413: "payload_too_large"
     case 415: "unsupported_media_type"
     case 422: "validation_failed"

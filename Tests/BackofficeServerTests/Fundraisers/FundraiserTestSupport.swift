@@ -123,7 +123,9 @@ func withFundraiserApp<T>(
   try await withApp(
     config: { config in
       if let stub { config.monobankBaseURL = stub.baseURL }
-      config.jarRequestTimeout = 0.5
+      // Long enough for a stub's answer on a machine busy with other work; the slow stub
+      // answers only after a minute, so the timeout cases still time out.
+      config.jarRequestTimeout = 5
       config.jarRefreshMinutes = 0
     }, test)
 }
@@ -172,6 +174,9 @@ extension TestClient {
     let boundary = "----fundraiser-\(UUID().uuidString)"
     var all = fields
     if csrf, let token = self.csrf { all.append(.text(CSRFMiddleware.fieldName, token)) }
+    if !fields.contains(where: { $0.name == VersionField.name }), let version {
+      all.append(.text(VersionField.name, version))
+    }
     var body = Data()
     for field in all {
       var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field.name)\""

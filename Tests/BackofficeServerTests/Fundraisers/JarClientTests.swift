@@ -48,8 +48,8 @@ struct JarClientTests {
 
   @Test func aSlowAnswerIsATimeout() async throws {
     try await withJarStub { stub in
-      // The stub answers only after 30 s; a client without its 0.5 s limit would get the jar.
-      stub.set("StubJar001", .slow(seconds: 30))
+      // The stub answers only after 60 s; a client without its 5 s limit would get the jar.
+      stub.set("StubJar001", .slow(seconds: 60))
       try await withFundraiserApp(stub: stub) { t in
         let result = await client(t).fetch(Self.jar)
         #expect(result == .failure(.timeout))

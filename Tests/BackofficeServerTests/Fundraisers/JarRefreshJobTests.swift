@@ -87,7 +87,7 @@ struct JarRefreshJobTests {
 
         // After the interval the jars are due again; a failure keeps the good figures.
         t.clock.advance(by: 900)
-        stub.set("StubJar001", .slow(seconds: 30))
+        stub.set("StubJar001", .slow(seconds: 60))
         let third = try await Self.run(t, holder: "other")
         #expect(third == .init(ran: true, refreshed: 0, failed: 2, skipped: 0))
         let kept = try await JarSnapshots.state(

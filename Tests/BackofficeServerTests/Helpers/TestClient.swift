@@ -7,17 +7,23 @@ import VaporTesting
 @testable import BackofficeServer
 
 /// A browser stand-in: keeps cookies between requests and sends the CSRF token of the last
-/// page it saw with every form, like a real form post would.
+/// page it saw with every form, like a real form post would; so too the record version of the
+/// last page that had one (the hidden `version` field of edit forms), unless a form names its
+/// own.
 final class TestClient: Sendable {
   let app: Application
-  private let state = NIOLockedValueBox<(cookies: [String: String], csrf: String?)>(([:], nil))
+  private let state = NIOLockedValueBox<
+    (cookies: [String: String], csrf: String?, version: String?)
+  >(([:], nil, nil))
 
   init(app: Application) { self.app = app }
 
   var csrf: String? { state.withLockedValue { $0.csrf } }
   var cookies: [String: String] { state.withLockedValue { $0.cookies } }
+  /// The record version the last page with an edit form carried.
+  var version: String? { state.withLockedValue { $0.version } }
 
-  func forgetCookies() { state.withLockedValue { $0 = ([:], nil) } }
+  func forgetCookies() { state.withLockedValue { $0 = ([:], nil, nil) } }
 
   @discardableResult
   func get(_ path: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
@@ -33,6 +39,9 @@ final class TestClient: Sendable {
     var fields = form
     if csrf, let token = csrfToken ?? self.csrf {
       fields.append((CSRFMiddleware.fieldName, token))
+    }
+    if !fields.contains(where: { $0.0 == VersionField.name }), let version {
+      fields.append((VersionField.name, version))
     }
     var headers = headers
     headers.contentType = .urlEncodedForm
@@ -65,6 +74,7 @@ final class TestClient: Sendable {
         if value.isEmpty { state.cookies[name] = nil } else { state.cookies[name] = value }
       }
       if let token = result.csrfToken { state.csrf = token }
+      if let version = result.versionField { state.version = version }
     }
     return result
   }
@@ -110,6 +120,9 @@ struct TestResponse: Sendable {
   var location: String? { headers.first(name: .location) }
 
   var csrfToken: String? { firstMatch(#"name="_csrf" value="([^"]+)""#) }
+
+  /// The hidden record version of the page's forms.
+  var versionField: String? { firstMatch(#"name="version" value="([^"]+)""#) }
 
   var setCookies: [(String, String)] {
     headers[.setCookie].compactMap { line in

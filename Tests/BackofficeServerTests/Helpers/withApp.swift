@@ -83,6 +83,10 @@ private func runApp<T>(
   _ test: (TestApp) async throws -> T
 ) async throws -> T {
   let app = try await Application.make(.testing)
+  // Each app its own blocking pool, as a server process has. SQLite waits for a lock by
+  // retrying on a thread of that pool; on the process-wide pool (one thread per core) two apps
+  // each waiting on their own writer could take every thread and starve both writers.
+  app.threadPool = NIOThreadPool(numberOfThreads: 4)
   app.logger.logLevel = .warning
   app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
   let clock = TestClock()

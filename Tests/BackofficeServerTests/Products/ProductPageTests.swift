@@ -354,7 +354,7 @@ struct ProductPageTests {
       )
       t.app.http.client.configuration.redirectConfiguration = .disallow
       try await t.app.server.start(address: .hostname("127.0.0.1", port: 0))
-      let port = try #require(t.app.http.server.shared.localAddress?.port)
+      let port = try #require((t.app.server as? BackofficeHTTPServer)?.localAddress?.port)
       let response = try await t.app.client.post(
         URI(string: "http://127.0.0.1:\(port)/products"), headers: headers
       ) { request in request.body = ByteBuffer(data: body) }

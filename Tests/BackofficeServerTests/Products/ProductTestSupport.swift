@@ -78,6 +78,9 @@ extension TestClient {
     let boundary = "----products-\(UUID().uuidString)"
     var all = parts
     if csrf, let token = self.csrf { all.append(.text(CSRFMiddleware.fieldName, token)) }
+    if !parts.contains(where: { $0.name == VersionField.name }), let version {
+      all.append(.text(VersionField.name, version))
+    }
     var headers = extra
     headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
     return try await send(

@@ -20,5 +20,6 @@ extension Application {
     migrations.add(M050_CreateFundraisers())
     migrations.add(M051_CreateJobLeases())
     migrations.add(M060_BrowserSessionsAndAdmins())
+    migrations.add(M070_AddRecordVersions())
   }
 }

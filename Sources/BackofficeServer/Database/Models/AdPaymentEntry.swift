@@ -20,11 +20,14 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
   @Field(key: "url_key") var urlKey: String
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+  /// One more on every change; see `RecordVersion`.
+  @Field(key: "version") var version: Int
 
   init() {}
 
   init(userID: UUID, payment: AdPayment) {
     self.$user.id = userID
+    self.version = RecordVersion.first
     apply(payment)
   }
 
@@ -38,4 +41,8 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
   }
 
   var payment: AdPayment { AdPayment(name: name, url: url) }
+}
+
+extension AdPaymentEntry: VersionedRecord {
+  var ownerID: UUID { $user.id }
 }

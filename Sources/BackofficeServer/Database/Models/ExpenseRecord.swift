@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// One stored expense. The amount is kept exactly as whole hundredths of the account's
 /// currency (`amount_cents`), so sums are integer sums on SQLite and PostgreSQL alike.
@@ -23,6 +24,16 @@ final class ExpenseRecord: Model, @unchecked Sendable {
   @Field(key: "updated_at") var updatedAt: Date
   /// Set while a deleted expense can still be restored; see `ExpenseStore.undoWindow`.
   @OptionalField(key: "deleted_at") var deletedAt: Date?
+  /// One more on every change; see `RecordVersion`.
+  @Field(key: "version") var version: Int
 
   init() {}
+}
+
+extension ExpenseRecord: VersionedRecord {
+  var ownerID: UUID { $user.id }
+  /// A deleted expense (waiting for its undo) is not edited.
+  static var writableCondition: (any SQLExpression)? {
+    SQLBinaryExpression(SQLIdentifier("deleted_at"), .is, SQLLiteral.null)
+  }
 }

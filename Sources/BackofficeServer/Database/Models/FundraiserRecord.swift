@@ -20,11 +20,14 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   @Field(key: "show_progress") var showProgress: Bool
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+  /// One more on every change; see `RecordVersion`.
+  @Field(key: "version") var version: Int
 
   init() {}
 
   init(userID: UUID, campaign: Campaign) {
     self.$user.id = userID
+    self.version = RecordVersion.first
     apply(campaign)
   }
 
@@ -55,6 +58,10 @@ final class FundraiserRecord: Model, @unchecked Sendable {
     guard let id else { throw Abort(.internalServerError, reason: "Fundraiser without id") }
     return id
   }
+}
+
+extension FundraiserRecord: VersionedRecord {
+  var ownerID: UUID { $user.id }
 }
 
 /// A fundraiser photo: bytes as uploaded, the type read from them, and an ETag. A photo with no

@@ -20,6 +20,8 @@ final class ProductRecord: Model, @unchecked Sendable {
   @Field(key: "tax_minor") var taxMinor: Int64
   /// The SHA-256 of the current photo (its ETag), nil without a photo.
   @OptionalField(key: "photo_etag") var photoETag: String?
+  /// One more on every change; see `RecordVersion`.
+  @Field(key: "version") var version: Int
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
 
@@ -28,6 +30,7 @@ final class ProductRecord: Model, @unchecked Sendable {
   init(userID: UUID, number: Int, product: Product) {
     self.$user.id = userID
     self.number = number
+    self.version = RecordVersion.first
     apply(product)
   }
 
@@ -46,6 +49,10 @@ final class ProductRecord: Model, @unchecked Sendable {
       name: name, type: type, price: Hundredths.decimal(priceMinor),
       tax: Hundredths.decimal(taxMinor))
   }
+}
+
+extension ProductRecord: VersionedRecord {
+  var ownerID: UUID { $user.id }
 }
 
 /// A product photo: the checked bytes as uploaded, with what its header says.

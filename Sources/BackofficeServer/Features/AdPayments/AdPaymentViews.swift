@@ -252,6 +252,17 @@ struct AdPaymentForm: PageView {
   /// A database failure, in the original app's words.
   var formError: String? = nil
   var sameURL: [AdPaymentRef] = []
+  /// The version the form was opened at (edit); see `RecordVersion`.
+  var version = 0
+  /// Set when a save was refused because the entry changed meanwhile (409).
+  var conflict: String? = nil
+  /// The saved values (name, url) that differ from the typed ones, after a refused save.
+  var saved: [String: String] = [:]
+
+  static let changedMessage =
+    "This payment was changed since you opened it, in another tab or by someone else, so your "
+    + "changes are not saved yet. Nothing you typed is lost: where the saved payment now "
+    + "differs, its value is shown under your own. Save again to keep yours."
 
   var title: String {
     switch mode {
@@ -286,6 +297,7 @@ struct AdPaymentForm: PageView {
       [.class("ad-payments-page")],
       [
         H.h1(title),
+        conflict.map(conflictNotice) ?? H.empty,
         formError.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
           ?? H.empty,
         H.div(
@@ -294,10 +306,12 @@ struct AdPaymentForm: PageView {
             postForm(
               action: action, csrf: context.csrf, attributes: formAttributes,
               [
+                entryID == nil ? H.empty : VersionField.hidden(version),
                 FieldView(
                   name: AdPaymentField.name.rawValue, label: "Name", value: name,
                   error: errors[.name], required: true, autocomplete: "off",
-                  extra: firstInvalid == .name ? [.flag("autofocus")] : []
+                  extra: firstInvalid == .name ? [.flag("autofocus")] : [],
+                  saved: saved["name"].map { SavedValue(text: $0) }
                 ).render(),
                 FieldView(
                   name: AdPaymentField.url.rawValue, label: "URL", type: "url", value: url,
@@ -306,7 +320,8 @@ struct AdPaymentForm: PageView {
                   extra: [
                     .custom("autocapitalize", "none"), .custom("spellcheck", "false"),
                     .custom("inputmode", "url"),
-                  ] + (firstInvalid == .url ? [.flag("autofocus")] : [])
+                  ] + (firstInvalid == .url ? [.flag("autofocus")] : []),
+                  saved: saved["url"].map { SavedValue(text: $0) }
                 ).render(),
                 adPaymentDuplicateWarning(sameURL, id: "ad-payment-duplicate"),
                 H.div(

@@ -23,6 +23,7 @@ struct AdPaymentsAPIController: RouteCollection {
     var url: String
     var createdAt: Date?
     var updatedAt: Date?
+    var version: Int
   }
 
   /// One entry with the other entries that have the same link (the form's duplicate warning).
@@ -32,8 +33,11 @@ struct AdPaymentsAPIController: RouteCollection {
     var url: String
     var createdAt: Date?
     var updatedAt: Date?
+    var version: Int
     var sameUrl: [Ref]
   }
+
+  static let recordName = "The payment"
 
   struct Ref: Codable, Equatable {
     var id: UUID
@@ -87,6 +91,7 @@ struct AdPaymentsAPIController: RouteCollection {
       throw APIError.notFound
     }
     return try APIResponse.json(try await detail(found, store: store))
+      .withVersion(found.version)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
@@ -100,25 +105,40 @@ struct AdPaymentsAPIController: RouteCollection {
       throw Self.writeFailed(AdPaymentsController.saveFailed)
     }
     let response = try APIResponse.json(try await detail(created, store: store), status: .created)
+      .withVersion(created.version)
     if let id = created.id {
       response.headers.replaceOrAdd(name: .location, value: Routes.apiAdPayment.href(id: id))
     }
     return response
   }
 
+  /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
+  /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
     guard let found = try await store.find(req.parameters.get("entryID")) else {
       throw APIError.notFound
     }
-    found.apply(try validated(req))
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: found.version, record: Self.recordName)
+    let payment = try validated(req)
+    let saved: Bool
     do {
-      try await found.save(on: req.db)
+      saved = try await found.write(expected: expected, on: req.db) { db in
+        found.apply(payment)
+        try await found.save(on: db)
+      }
     } catch {
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.updateFailed)
     }
+    guard saved else {
+      throw APIError.lostWrite(
+        stillThere: try await store.find(found.requireID().uuidString) != nil,
+        record: Self.recordName)
+    }
     return try APIResponse.json(try await detail(found, store: store))
+      .withVersion(found.version)
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
@@ -126,7 +146,16 @@ struct AdPaymentsAPIController: RouteCollection {
     guard let found = try await store.find(req.parameters.get("entryID")) else {
       throw APIError.notFound
     }
-    try await found.delete(on: req.db)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: found.version, record: Self.recordName)
+    guard
+      try await found.write(
+        expected: expected, on: req.db, { db in try await found.delete(on: db) })
+    else {
+      throw APIError.lostWrite(
+        stillThere: try await store.find(found.requireID().uuidString) != nil,
+        record: Self.recordName)
+    }
     return Response(status: .noContent)
   }
 
@@ -153,7 +182,7 @@ struct AdPaymentsAPIController: RouteCollection {
     model.id.map {
       Entry(
         id: $0, name: model.name, url: model.url, createdAt: model.createdAt,
-        updatedAt: model.updatedAt)
+        updatedAt: model.updatedAt, version: model.version)
     }
   }
 
@@ -162,7 +191,7 @@ struct AdPaymentsAPIController: RouteCollection {
     let others = try await store.sameURL(as: model.url, excluding: id)
     return EntryDetail(
       id: id, name: model.name, url: model.url, createdAt: model.createdAt,
-      updatedAt: model.updatedAt,
+      updatedAt: model.updatedAt, version: model.version,
       sameUrl: others.compactMap { other in
         other.id.map { Ref(id: $0, name: other.name, url: other.url) }
       })

@@ -57,6 +57,8 @@ struct AdPaymentsController: RouteCollection {
   struct EntryForm: Content {
     var name: String?
     var url: String?
+    /// The version the edit form was opened at.
+    var version: String?
   }
 
   @Sendable func new(req: Request) async throws -> Response {
@@ -96,16 +98,22 @@ struct AdPaymentsController: RouteCollection {
     else { throw Abort(.notFound) }
     let others = try await store.sameURL(as: entry.url, excluding: id)
     return req.page(
-      AdPaymentForm(mode: .edit(id), name: entry.name, url: entry.url, sameURL: refs(others)))
+      AdPaymentForm(
+        mode: .edit(id), name: entry.name, url: entry.url, sameURL: refs(others),
+        version: entry.version))
   }
 
+  /// Saves the edit form only onto the version it was opened at: an entry changed meanwhile
+  /// gets the form back (409) with what was typed and the saved values next to it.
   @Sendable func update(req: Request) async throws -> Response {
     let store = try store(req)
-    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
-    else { throw Abort(.notFound) }
     let form = try req.content.decode(EntryForm.self)
+    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
+    else { return Self.gone(req, typed: form) }
     let draft = AdPaymentDraft(name: form.name ?? "", url: form.url ?? "")
-    var view = AdPaymentForm(mode: .edit(id), name: draft.name, url: draft.url)
+    let expected = VersionField.parse(form.version)
+    var view = AdPaymentForm(
+      mode: .edit(id), name: draft.name, url: draft.url, version: expected ?? 0)
     let payment: AdPayment
     switch draft.validate() {
     case .failure:
@@ -115,25 +123,59 @@ struct AdPaymentsController: RouteCollection {
     case .success(let valid):
       payment = valid
     }
-    entry.apply(payment)
+    var saved = false
     do {
-      try await entry.save(on: req.db)
+      if let expected, expected == entry.version {
+        saved = try await entry.write(expected: expected, on: req.db) { db in
+          entry.apply(payment)
+          try await entry.save(on: db)
+        }
+      }
     } catch {
       req.logger.report(error: error)
       view.formError = Self.updateFailed
       return req.page(view, status: .internalServerError)
+    }
+    guard saved else {
+      // Opened at another version, or another save got in first.
+      guard let current = try await store.find(id.uuidString) else {
+        return Self.gone(req, typed: form)
+      }
+      view.version = current.version
+      view.conflict = AdPaymentForm.changedMessage
+      view.saved = SavedValue.differing(
+        typed: ["name": draft.name, "url": draft.url],
+        saved: ["name": current.name, "url": current.url])
+      view.sameURL = try await refs(store.sameURL(as: draft.url, excluding: id))
+      return req.page(view, status: .conflict)
     }
     await remember(duplicateOf: entry, store: store, req: req)
     req.flash(.success, "Payment \u{201C}\(payment.name)\u{201D} updated.")
     return req.redirect(to: Routes.adPayments.href())
   }
 
+  /// An entry deleted since its form was opened (or never this account's): 404, saying so,
+  /// with what was typed.
+  static func gone(_ req: Request, typed: EntryForm? = nil) -> Response {
+    req.page(
+      RecordGonePage(
+        heading: "This payment no longer exists",
+        message: typed == nil
+          ? "It was already deleted, perhaps in another tab or by someone else."
+          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
+            + "so your changes could not be saved. You can add it again as a new payment.",
+        typed: typed.map { [("Name", $0.name ?? ""), ("URL", $0.url ?? "")] } ?? [],
+        back: (Routes.adPayments.href(), "\u{2190} Ad payments"), section: .adPayments),
+      status: .notFound)
+  }
+
+  /// Deletes from the page without a version check: the question names the entry and is
+  /// confirmed. An entry already gone is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     let store = try store(req)
-    guard let entry = try await store.find(req.parameters.get("entryID")) else {
-      throw Abort(.notFound)
-    }
-    try await entry.delete(on: req.db)
+    guard let entry = try await store.find(req.parameters.get("entryID")),
+      try await entry.write(expected: nil, on: req.db, { db in try await entry.delete(on: db) })
+    else { return Self.gone(req) }
     req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
     // Back to the list the delete was made from (its search and page), when there was one.
     let search = req.query[String.self, at: "q"]

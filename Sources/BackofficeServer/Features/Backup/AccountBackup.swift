@@ -9,7 +9,8 @@ import Foundation
 /// Amounts are decimal strings ("12.50"), dates are ISO 8601 in UTC with milliseconds, so a
 /// file read back and written again is the same file. Values the app derives (search keys, sort
 /// keys, photo sizes and hashes) are not in the file; they are computed again on import by the
-/// same code that computes them on every save. Not included: the password, sessions, API
+/// same code that computes them on every save. Record versions travel with their records, so a
+/// restored record keeps the version its ETags named. Not included: the password, sessions, API
 /// tokens (secrets stay on the server they were made on), expenses deleted within the undo
 /// window, fundraiser photos uploaded with a form that never passed, and the shared marketing
 /// catalog.
@@ -60,6 +61,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var photo: Photo?
     var createdAt: Date
     var updatedAt: Date
+    /// The record's version (see `RecordVersion`); files written before versions have none
+    /// and their records start at 1.
+    var version: Int?
   }
 
   struct ExpenseItem: Codable, Equatable, Sendable {
@@ -70,6 +74,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var spentAt: Date?
     var createdAt: Date
     var updatedAt: Date
+    /// The record's version (see `RecordVersion`); files written before versions have none
+    /// and their records start at 1.
+    var version: Int?
   }
 
   struct AdPaymentItem: Codable, Equatable, Sendable {
@@ -78,6 +85,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var url: String
     var createdAt: Date
     var updatedAt: Date
+    /// The record's version (see `RecordVersion`); files written before versions have none
+    /// and their records start at 1.
+    var version: Int?
   }
 
   struct MarketingPlanItem: Codable, Equatable, Sendable {
@@ -92,6 +102,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var subject: String?
     var createdAt: Date
     var updatedAt: Date
+    /// The record's version (see `RecordVersion`); files written before versions have none
+    /// and their records start at 1.
+    var version: Int?
   }
 
   struct PackageChoice: Codable, Equatable, Sendable {
@@ -115,6 +128,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var jarSnapshots: [JarSnapshotItem]
     var createdAt: Date
     var updatedAt: Date
+    /// The record's version (see `RecordVersion`); files written before versions have none
+    /// and their records start at 1.
+    var version: Int?
   }
 
   struct JarSnapshotItem: Codable, Equatable, Sendable {
@@ -362,7 +378,8 @@ extension AccountBackup {
         favoritedAt: favorites[id].map(BackupDate.rounded), photo: photos[id],
         createdAt: BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0)),
         updatedAt: BackupDate.rounded(
-          record.updatedAt ?? record.createdAt ?? Date(timeIntervalSince1970: 0)))
+          record.updatedAt ?? record.createdAt ?? Date(timeIntervalSince1970: 0)),
+        version: record.version)
     }
     let highest = records.map(\.number).max() ?? 0
     return Products(lastNumber: max(counter?.lastNumber ?? 0, highest), items: items)
@@ -380,7 +397,7 @@ extension AccountBackup {
             ExpenseAmount.decimal(cents: record.amountCents), fractionDigits: 2),
           category: record.category, spentAt: record.spentAt.map(BackupDate.rounded),
           createdAt: BackupDate.rounded(record.createdAt),
-          updatedAt: BackupDate.rounded(record.updatedAt))
+          updatedAt: BackupDate.rounded(record.updatedAt), version: record.version)
       }
   }
 
@@ -393,7 +410,7 @@ extension AccountBackup {
         let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
         return AdPaymentItem(
           id: try record.requireID(), name: record.name, url: record.url, createdAt: created,
-          updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created)
+          updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
       }
   }
 
@@ -411,7 +428,7 @@ extension AccountBackup {
             PackageChoice(channelId: $0.key, packageId: $0.value)
           },
           recipient: record.recipient, subject: record.subject, createdAt: created,
-          updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created)
+          updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
       }
   }
 
@@ -452,7 +469,7 @@ extension AccountBackup {
         jarId: record.jarID, template: record.template, scale: record.scale,
         offsetX: record.offsetX, offsetY: record.offsetY, showProgress: record.showProgress,
         photo: photos[id], jarSnapshots: snapshots[id] ?? [], createdAt: created,
-        updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created)
+        updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
     }
   }
 }

@@ -121,6 +121,8 @@ enum AccountRestore {
   struct Checked {
     /// Highest product number a file may use; far above any real catalog, far below overflow.
     static let maxNumber = 1_000_000_000
+    /// Highest record version a file may give; far above any real record, far below overflow.
+    static let maxVersion = 1_000_000_000
 
     var locale: BackofficeLocale
     /// The file's currency as the app writes codes ("EUR").
@@ -160,6 +162,11 @@ enum AccountRestore {
       func unique(_ id: UUID, _ at: String) {
         if !seen.insert(id).inserted { problem("\(at).id: \(id) appears twice in the file.") }
       }
+      func versioned(_ version: Int?, _ at: String) {
+        if let version, !(1...Self.maxVersion).contains(version) {
+          problem("\(at).version: must be from 1 to \(Self.maxVersion).")
+        }
+      }
 
       if !(0...Self.maxNumber).contains(backup.products.lastNumber) {
         problem("products.last_number: must be from 0 to \(Self.maxNumber).")
@@ -168,6 +175,7 @@ enum AccountRestore {
       for (index, item) in backup.products.items.enumerated() {
         let at = "products[\(index)]"
         unique(item.id, at)
+        versioned(item.version, at)
         if !(1...Self.maxNumber).contains(item.number) {
           problem("\(at).number: must be from 1 to \(Self.maxNumber).")
         }
@@ -194,6 +202,7 @@ enum AccountRestore {
       for (index, item) in backup.expenses.enumerated() {
         let at = "expenses[\(index)]"
         unique(item.id, at)
+        versioned(item.version, at)
         let draft = ExpenseDraft(title: item.title, amount: item.amount, category: item.category)
         switch draft.validate(
           amountSyntax: .decimalString,
@@ -217,6 +226,7 @@ enum AccountRestore {
       for (index, item) in backup.adPayments.enumerated() {
         let at = "ad_payments[\(index)]"
         unique(item.id, at)
+        versioned(item.version, at)
         switch AdPaymentDraft(name: item.name, url: item.url).validate() {
         case .success(let payment): adPayments.append((item, payment))
         case .failure: break
@@ -231,6 +241,7 @@ enum AccountRestore {
       for (index, item) in backup.marketingPlans.enumerated() {
         let at = "marketing_plans[\(index)]"
         unique(item.id, at)
+        versioned(item.version, at)
         let name = PlanName.normalize(item.name)
         let recipient = item.recipient.trimmingCharacters(in: .whitespacesAndNewlines)
         let subject = item.subject.map(MarketingPlanRules.cleanSubject).flatMap {
@@ -255,6 +266,7 @@ enum AccountRestore {
       for (index, item) in backup.fundraisers.enumerated() {
         let at = "fundraisers[\(index)]"
         unique(item.id, at)
+        versioned(item.version, at)
         var photo: ValidPhoto?
         switch ValidPhoto.check(item.photo?.data, maxBytes: maxPhotoBytes) {
         case .success(let valid)?: photo = valid
@@ -450,6 +462,7 @@ enum AccountRestore {
       record.photoETag = photo?.sha256
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
       records.append(record)
       if let photo {
         let stored = ProductPhoto(userID: userID, productID: id, upload: photo)
@@ -491,6 +504,7 @@ enum AccountRestore {
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.deletedAt = nil
+      record.version = item.version ?? RecordVersion.first
       records.append(record)
     }
     try await BulkInsert.insert(records, on: db)
@@ -511,6 +525,7 @@ enum AccountRestore {
       record.id = ids.id(for: item.id)
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
       records.append(record)
     }
     try await BulkInsert.insert(records, on: db)
@@ -539,6 +554,7 @@ enum AccountRestore {
       record.subject = subject
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
       records.append(record)
     }
     try await BulkInsert.insert(records, on: db)
@@ -564,6 +580,7 @@ enum AccountRestore {
       record.id = id
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
       records.append(record)
       let stored = FundraiserPhotoRecord(
         userID: userID, fundraiserID: id, data: photo.data, info: photo.info, etag: photo.etag)

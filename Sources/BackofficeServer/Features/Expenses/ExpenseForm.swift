@@ -24,7 +24,18 @@ struct ExpenseForm: PageView {
     var defaultDate: String
     /// The list address to return to.
     var back: String?
+    /// The version the form was opened at (edit); see `RecordVersion`.
+    var version = 0
+    /// Set when a save was refused because the expense changed meanwhile (409).
+    var conflict: String? = nil
+    /// The saved values (title, amount, category, date) that differ from the typed ones.
+    var saved: [String: String] = [:]
   }
+
+  static let changedMessage =
+    "This expense was changed since you opened it, in another tab or by someone else, so your "
+    + "changes are not saved yet. Nothing you typed is lost: where the saved expense now "
+    + "differs, its value is shown under your own. Update again to keep yours."
 
   var model: Model
 
@@ -47,6 +58,7 @@ struct ExpenseForm: PageView {
       H.a(cancelHref, [.class("back-link")], text: "← Expenses"),
       H.h1(title),
     ]
+    if let conflict = model.conflict { nodes.append(conflictNotice(conflict)) }
     if !model.errors.isEmpty {
       nodes.append(
         H.div(
@@ -65,8 +77,11 @@ struct ExpenseForm: PageView {
         [
           model.back.map { H.void("input", [.type("hidden"), .name("back"), .value($0)]) }
             ?? H.empty,
+          model.mode == .new ? H.empty : VersionField.hidden(model.version),
           titleField(),
+          savedNode("title"),
           amountField(locale: locale),
+          savedNode("amount"),
           SelectView(
             name: "category", label: "Category",
             options: ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) },
@@ -74,7 +89,9 @@ struct ExpenseForm: PageView {
               ?? model.draft.category,
             error: model.errors.category
           ).render(),
+          savedNode("category"),
           dateFields(),
+          savedNode("date", empty: "No date"),
           H.div(
             [.class("form-actions")],
             [
@@ -102,6 +119,12 @@ struct ExpenseForm: PageView {
   }
 
   // MARK: fields
+
+  /// "Saved now: …" under a field whose saved value differs from the typed one.
+  func savedNode(_ field: String, empty: String = "(empty)") -> HTMLNode {
+    model.saved[field].map { SavedValue(text: $0, empty: empty).render(id: "field-\(field)-saved") }
+      ?? H.empty
+  }
 
   /// The footer under the title: the server's message after a failed save, else the
   /// original's red/green state.

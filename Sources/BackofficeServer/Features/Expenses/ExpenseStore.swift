@@ -23,6 +23,7 @@ struct ExpenseStore: Sendable {
     var expense: Expense
     var createdAt: Date
     var updatedAt: Date
+    var version: Int
   }
 
   // MARK: reading
@@ -32,7 +33,8 @@ struct ExpenseStore: Sendable {
   func rows(_ filter: ExpenseFilter, limit: Int? = nil, offset: Int = 0) async throws -> [Row] {
     let query = try sql.select()
       .columns(
-        "id", "title", "amount_cents", "category", "spent_at", "created_at", "updated_at"
+        "id", "title", "amount_cents", "category", "spent_at", "created_at", "updated_at",
+        "version"
       )
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
@@ -55,7 +57,8 @@ struct ExpenseStore: Sendable {
           category: ExpenseCategory(rawValue: category) ?? .default,
           date: try row.decode(column: "spent_at", as: Date?.self)),
         createdAt: try row.decode(column: "created_at", as: Date.self),
-        updatedAt: try row.decode(column: "updated_at", as: Date.self))
+        updatedAt: try row.decode(column: "updated_at", as: Date.self),
+        version: try row.decode(column: "version", as: Int.self))
     }
   }
 
@@ -104,14 +107,21 @@ struct ExpenseStore: Sendable {
     try Self.assign(expense, to: record)
     record.createdAt = now
     record.updatedAt = now
+    record.version = RecordVersion.first
     try await record.create(on: db)
     return record
   }
 
-  func update(_ record: ExpenseRecord, with expense: Expense, now: Date) async throws {
-    try Self.assign(expense, to: record)
-    record.updatedAt = now
-    try await record.save(on: db)
+  /// Saves the expense's new values if it still has version `expected` (whatever its version
+  /// when nil) and is not deleted. False otherwise: nothing is written then.
+  func update(_ record: ExpenseRecord, expected: Int?, with expense: Expense, now: Date)
+    async throws -> Bool
+  {
+    try await record.write(expected: expected, on: db) { db in
+      try Self.assign(expense, to: record)
+      record.updatedAt = now
+      try await record.save(on: db)
+    }
   }
 
   /// Adds all `expenses` or none. Later lines of a file count as entered later, so among
@@ -128,6 +138,7 @@ struct ExpenseStore: Sendable {
           try Self.assign(expense, to: record)
           record.createdAt = now.addingTimeInterval(Double(start + offset) / 1000)
           record.updatedAt = record.createdAt
+          record.version = RecordVersion.first
           return record
         }
         try await records.create(on: transaction)
@@ -137,11 +148,14 @@ struct ExpenseStore: Sendable {
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
-  /// than that are removed for good at the same time.
-  func softDelete(_ record: ExpenseRecord, now: Date) async throws {
+  /// than that are removed for good at the same time. False when it was deleted already.
+  @discardableResult
+  func softDelete(_ record: ExpenseRecord, now: Date) async throws -> Bool {
     try await purge(now: now)
-    record.deletedAt = now
-    try await record.save(on: db)
+    return try await record.write(expected: nil, on: db) { db in
+      record.deletedAt = now
+      try await record.save(on: db)
+    }
   }
 
   /// True when `record` was deleted recently enough to come back.
@@ -150,9 +164,13 @@ struct ExpenseStore: Sendable {
     return now.timeIntervalSince(deletedAt) <= undoWindow
   }
 
-  func restore(_ record: ExpenseRecord) async throws {
-    record.deletedAt = nil
-    try await record.save(on: db)
+  /// Brings a deleted expense back; false when it is not deleted (any more).
+  func restore(_ record: ExpenseRecord) async throws -> Bool {
+    let deleted = SQLBinaryExpression(SQLIdentifier("deleted_at"), .isNot, SQLLiteral.null)
+    return try await record.write(expected: nil, condition: deleted, on: db) { db in
+      record.deletedAt = nil
+      try await record.save(on: db)
+    }
   }
 
   /// Removes this account's deleted expenses that can no longer be restored.
@@ -163,8 +181,12 @@ struct ExpenseStore: Sendable {
       .delete()
   }
 
-  func deletePermanently(_ record: ExpenseRecord) async throws {
-    try await record.delete(on: db)
+  /// Deletes for good if it still has version `expected` (any version when nil); false when it
+  /// was changed or deleted meanwhile.
+  func deletePermanently(_ record: ExpenseRecord, expected: Int?) async throws -> Bool {
+    try await record.write(expected: expected, on: db) { db in
+      try await record.delete(on: db)
+    }
   }
 
   // MARK: helpers

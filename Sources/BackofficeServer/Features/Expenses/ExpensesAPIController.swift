@@ -30,8 +30,12 @@ struct ExpensesAPIController: RouteCollection {
     var date: Date?
     var createdAt: Date
     var updatedAt: Date
+    var version: Int
 
-    init(id: UUID, expense: Expense, currency: String, createdAt: Date, updatedAt: Date) {
+    init(
+      id: UUID, expense: Expense, currency: String, createdAt: Date, updatedAt: Date,
+      version: Int
+    ) {
       self.id = id
       title = expense.title
       amount = Money(amount: expense.amount, currency: currency).decimalString
@@ -40,10 +44,11 @@ struct ExpensesAPIController: RouteCollection {
       date = expense.date
       self.createdAt = createdAt
       self.updatedAt = updatedAt
+      self.version = version
     }
 
     enum CodingKeys: String, CodingKey {
-      case id, title, amount, currency, category, date, createdAt, updatedAt
+      case id, title, amount, currency, category, date, createdAt, updatedAt, version
     }
 
     // `date` is written as null rather than left out, so every item has the same keys.
@@ -57,6 +62,7 @@ struct ExpensesAPIController: RouteCollection {
       try container.encode(date, forKey: .date)
       try container.encode(createdAt, forKey: .createdAt)
       try container.encode(updatedAt, forKey: .updatedAt)
+      try container.encode(version, forKey: .version)
     }
   }
 
@@ -118,7 +124,10 @@ struct ExpensesAPIController: RouteCollection {
     let user = try req.user
     let record = try await Self.owned(req, user: user)
     return try APIResponse.json(Self.item(record, currency: user.currency))
+      .withVersion(record.version)
   }
+
+  static let recordName = "The expense"
 
   @Sendable func create(req: Request) async throws -> Response {
     let user = try req.user
@@ -126,26 +135,41 @@ struct ExpensesAPIController: RouteCollection {
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let record = try await store.create(expense, now: req.now)
     let response = try APIResponse.json(
-      Self.item(record, currency: user.currency), status: .created)
+      Self.item(record, currency: user.currency), status: .created
+    ).withVersion(record.version)
     response.headers.replaceOrAdd(
       name: .location, value: Routes.apiExpense.href(id: try record.requireID()))
     return response
   }
 
+  /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
+  /// it names (412 otherwise).
   @Sendable func replace(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await Self.owned(req, user: user)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
     let expense = try Self.validated(req, user: user)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
-    try await store.update(record, with: expense, now: req.now)
+    guard try await store.update(record, expected: expected, with: expense, now: req.now) else {
+      throw APIError.lostWrite(
+        stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+    }
     return try APIResponse.json(Self.item(record, currency: user.currency))
+      .withVersion(record.version)
   }
 
   /// Deletes for good: API clients have no "Undo" button to press.
   @Sendable func delete(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await Self.owned(req, user: user)
-    try await ExpenseStore(db: req.db, userID: user.requireID()).deletePermanently(record)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    guard try await store.deletePermanently(record, expected: expected) else {
+      throw APIError.lostWrite(
+        stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+    }
     return Response(status: .noContent)
   }
 
@@ -212,13 +236,13 @@ struct ExpensesAPIController: RouteCollection {
   static func item(_ row: ExpenseStore.Row, currency: String) -> Item {
     Item(
       id: row.id, expense: row.expense, currency: currency, createdAt: row.createdAt,
-      updatedAt: row.updatedAt)
+      updatedAt: row.updatedAt, version: row.version)
   }
 
   static func item(_ record: ExpenseRecord, currency: String) throws -> Item {
     Item(
       id: try record.requireID(), expense: ExpenseStore.expense(from: record), currency: currency,
-      createdAt: record.createdAt, updatedAt: record.updatedAt)
+      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }
 
   static func filter(_ req: Request) throws -> ExpenseFilter {

@@ -69,9 +69,11 @@ struct ExpensesController: RouteCollection {
     var hasDate: String?
     var date: String?
     var back: String?
+    /// The version the edit form was opened at.
+    var version: String?
 
     enum CodingKeys: String, CodingKey {
-      case title, amount, category, date, back
+      case title, amount, category, date, back, version
       case hasDate = "has_date"
     }
 
@@ -108,33 +110,110 @@ struct ExpensesController: RouteCollection {
     }
   }
 
+  /// The edit form's draft for a stored expense, as the form first shows it.
+  static func draft(of record: ExpenseRecord, user: User) -> ExpenseDraft {
+    ExpenseDraft(
+      editing: ExpenseStore.expense(from: record), locale: BackofficeLocale.resolve(user.locale),
+      timeZone: ExpenseStore.timeZone, maxFractionDigits: places(user))
+  }
+
   @Sendable func edit(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await owned(req, user: user)
-    let expense = ExpenseStore.expense(from: record)
-    let draft = ExpenseDraft(
-      editing: expense, locale: BackofficeLocale.resolve(user.locale),
-      timeZone: ExpenseStore.timeZone, maxFractionDigits: Self.places(user))
-    let model = formModel(
-      req, user: user, mode: .edit(try record.requireID()), draft: draft,
-      hasDate: expense.date != nil, back: safeBack(req.query["back"]))
+    var model = formModel(
+      req, user: user, mode: .edit(try record.requireID()),
+      draft: Self.draft(of: record, user: user),
+      hasDate: record.spentAt != nil, back: safeBack(req.query["back"]))
+    model.version = record.version
     return req.page(ExpenseForm(model: model))
   }
 
+  /// Saves the edit form only onto the version it was opened at: an expense changed meanwhile
+  /// gets the form back (409) with what was typed and the saved values next to it.
   @Sendable func update(req: Request) async throws -> Response {
     let user = try req.user
-    let record = try await owned(req, user: user)
     let input = try req.content.decode(FormInput.self)
+    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    guard let id = req.parameters.get("expenseID", as: UUID.self),
+      let record = try await store.record(id)
+    else { return Self.gone(req, typed: input) }
+    let expected = VersionField.parse(input.version)
     switch validate(input, user: user) {
     case .failure(let errors):
       return invalid(
-        req, user: user, mode: .edit(try record.requireID()), input: input, errors: errors)
+        req, user: user, mode: .edit(id), input: input, errors: errors, version: expected ?? 0)
     case .success(let expense):
-      let store = try ExpenseStore(db: req.db, userID: user.requireID())
-      try await store.update(record, with: expense, now: req.now)
-      req.flash(.success, "Updated \u{201C}\(expense.title)\u{201D}.")
-      return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
+      if let expected, expected == record.version,
+        try await store.update(record, expected: expected, with: expense, now: req.now)
+      {
+        req.flash(.success, "Updated \u{201C}\(expense.title)\u{201D}.")
+        return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
+      }
+      // Opened at another version, or another save got in first.
+      guard let current = try await store.record(id) else { return Self.gone(req, typed: input) }
+      return try conflict(req, user: user, current: current, input: input)
     }
+  }
+
+  /// The edit form again, as typed, with the expense's saved values where they differ and its
+  /// current version, so a second submit saves on purpose.
+  func conflict(_ req: Request, user: User, current: ExpenseRecord, input: FormInput) throws
+    -> Response
+  {
+    var draft = input.draft
+    draft.date = input.date ?? ""
+    var model = formModel(
+      req, user: user, mode: .edit(try current.requireID()), draft: draft,
+      hasDate: input.dateSwitchedOn, back: safeBack(input.back))
+    model.version = current.version
+    model.conflict = ExpenseForm.changedMessage
+    let saved = Self.draft(of: current, user: user)
+    let locale = BackofficeLocale.resolve(user.locale)
+    let category = { (text: String) in ExpenseCategory(label: text)?.rawValue ?? text }
+    var differing = SavedValue.differing(
+      typed: [
+        "title": input.title ?? "", "amount": input.amount ?? "",
+        "category": category(input.category ?? ""),
+        "date": input.dateSwitchedOn ? input.date ?? "" : "",
+      ],
+      saved: [
+        "title": saved.title, "amount": saved.amount, "category": category(saved.category),
+        "date": current.spentAt == nil ? "" : saved.date,
+      ]
+    ) { name, typed, saved in
+      guard name == "amount" else { return false }
+      let read = { (text: String) in
+        try? AmountParser.parse(text, locale: locale, maxFractionDigits: Self.places(user))
+      }
+      return read(typed) != nil && read(typed) == read(saved)
+    }
+    if let date = differing["date"], !date.isEmpty {
+      differing["date"] = date.replacingOccurrences(of: "T", with: " ") + " UTC"
+    }
+    model.saved = differing
+    return req.page(ExpenseForm(model: model), status: .conflict)
+  }
+
+  /// An expense deleted since its form was opened (or never this account's): 404, saying so,
+  /// with what was typed.
+  static func gone(_ req: Request, typed: FormInput? = nil) -> Response {
+    let values: [(label: String, value: String)] =
+      typed.map {
+        [
+          ("Title", $0.title ?? ""), ("Amount", $0.amount ?? ""), ("Category", $0.category ?? ""),
+          ("Date (UTC)", $0.dateSwitchedOn ? $0.date ?? "" : ""),
+        ]
+      } ?? []
+    return req.page(
+      RecordGonePage(
+        heading: "This expense no longer exists",
+        message: typed == nil
+          ? "It was already deleted, perhaps in another tab or by someone else."
+          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
+            + "so your changes could not be saved. If it was deleted a moment ago, \u{201C}Undo\u{201D} "
+            + "on the expenses list brings it back; or add it again as a new expense.",
+        typed: values, back: (Routes.expenses.href(), "\u{2190} Expenses"), section: .expenses),
+      status: .notFound)
   }
 
   // MARK: delete and undo
@@ -143,11 +222,15 @@ struct ExpensesController: RouteCollection {
     var back: String?
   }
 
+  /// Deletes from the page without a version check (it can be undone); an expense already
+  /// deleted is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     let user = try req.user
-    let record = try await owned(req, user: user)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
-    try await store.softDelete(record, now: req.now)
+    guard let id = req.parameters.get("expenseID", as: UUID.self),
+      let record = try await store.record(id),
+      try await store.softDelete(record, now: req.now)
+    else { return Self.gone(req) }
     // The next list page offers "Undo" instead of a plain flash message.
     req.setSessionValue(Self.undoKey, try record.requireID().uuidString)
     let back = try? req.content.decode(BackInput.self).back
@@ -169,8 +252,11 @@ struct ExpensesController: RouteCollection {
           + "\(Int(ExpenseStore.undoWindow / 60)) minutes.")
       return req.redirect(to: back)
     }
-    try await store.restore(record)
-    req.flash(.success, "Restored \u{201C}\(record.title)\u{201D}.")
+    if try await store.restore(record) {
+      req.flash(.success, "Restored \u{201C}\(record.title)\u{201D}.")
+    } else {
+      req.flash(.info, "\u{201C}\(record.title)\u{201D} was restored already.")
+    }
     return req.redirect(to: back)
   }
 
@@ -278,7 +364,7 @@ struct ExpensesController: RouteCollection {
 
   func invalid(
     _ req: Request, user: User, mode: ExpenseForm.Mode, input: FormInput,
-    errors: ExpenseValidationErrors
+    errors: ExpenseValidationErrors, version: Int = 0
   ) -> Response {
     var draft = input.draft
     draft.date = input.date ?? ""
@@ -286,6 +372,8 @@ struct ExpensesController: RouteCollection {
       req, user: user, mode: mode, draft: draft, hasDate: input.dateSwitchedOn,
       back: safeBack(input.back))
     model.errors = errors
+    // A form sent back for its errors keeps the version it was opened at.
+    model.version = version
     return req.page(ExpenseForm(model: model), status: .unprocessableEntity)
   }
 

@@ -40,6 +40,19 @@ struct FundraiserStore {
     return try await scoped().filter(\.$id == id).first()
   }
 
+  /// Deletes the fundraiser with its photo and jar history, if it still has version
+  /// `expected` (any version when nil); false when it was changed or deleted meanwhile.
+  static func delete(_ record: FundraiserRecord, expected: Int?, on db: any Database)
+    async throws -> Bool
+  {
+    let id = try record.requireID()
+    return try await record.write(expected: expected, on: db) { db in
+      try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      try await record.delete(on: db)
+    }
+  }
+
   private func scoped() -> QueryBuilder<FundraiserRecord> {
     FundraiserRecord.query(on: db).filter(\.$user.$id == userID)
   }

@@ -392,6 +392,31 @@ struct FundraiserForm: PageView {
   var errors: [CampaignField: String] = [:]
   var formError: String? = nil
   var maxUploadBytes = ImageUpload.defaultMaxBytes
+  /// The version the form was opened at (edit); see `RecordVersion`.
+  var version = 0
+  /// Set when a save was refused because the fundraiser changed meanwhile (409).
+  var conflict: String? = nil
+  /// What is saved now where it differs from the form, keyed `purpose`, `target`, `jar_link`,
+  /// `template`, `show_progress`, `placement`; already in words.
+  var saved: [String: String] = [:]
+
+  static let changedMessage =
+    "Цей збір змінили після того, як ви його відкрили (в іншій вкладці або інша людина), тому "
+    + "ваші зміни ще не збережено. Усе, що ви ввели, залишилося у формі; там, де збережений збір "
+    + "тепер інший, під полем показано збережене значення. Натисніть «Зберегти» ще раз, щоб "
+    + "залишити свою версію."
+
+  /// "Збережено зараз: …" for `field`, when the saved value differs.
+  func savedNode(_ field: String) -> HTMLNode {
+    saved[field].map {
+      SavedValue(text: $0, label: "Збережено зараз:", empty: "(порожньо)")
+        .render(id: "field-\(field)-saved")
+    } ?? H.empty
+  }
+
+  func savedValue(_ field: String) -> SavedValue? {
+    saved[field].map { SavedValue(text: $0, label: "Збережено зараз:", empty: "(порожньо)") }
+  }
 
   var title: String { mode == .create ? "Новий збір" : "Редагувати збір" }
   var section: NavSection? { .fundraisers }
@@ -437,6 +462,7 @@ struct FundraiserForm: PageView {
               ?? H.a(Routes.fundraisers.href(), text: "← Збори")
           ]),
         H.h1(title),
+        conflict.map(conflictNotice) ?? H.empty,
         formError.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
           ?? H.empty,
         errors.isEmpty
@@ -456,6 +482,7 @@ struct FundraiserForm: PageView {
             .data("reference-side", String(ImagePlacement.referenceSide)),
           ], multipart: true,
           [
+            editingID == nil ? H.empty : VersionField.hidden(version),
             H.div(
               [.class("fr-form-grid")],
               [
@@ -519,17 +546,19 @@ struct FundraiserForm: PageView {
         [
           H.el("label", [.custom("for", purposeField.id)], [H.text(CampaignField.purpose.label)]),
           H.el("textarea", purposeAttrs, [H.text(purpose)]),
+          savedNode("purpose"),
           FieldView(name: "purpose", label: "", error: errors[.purpose]).errorNode,
         ]),
       FieldView(
         name: "target", label: CampaignField.target.label, value: target, error: errors[.target],
         hint: "Наприклад: 15 000 або 15000,50", autocomplete: "off",
-        extra: [.custom("inputmode", "decimal")]
+        extra: [.custom("inputmode", "decimal")], saved: savedValue("target")
       ).render(),
       FieldView(
         name: "jar_link", label: CampaignField.jarLink.label, value: jarLink,
         error: errors[.jarLink], hint: "Посилання на банку: https://send.monobank.ua/jar/…",
-        autocomplete: "off", extra: [.custom("inputmode", "url"), .custom("spellcheck", "false")]
+        autocomplete: "off", extra: [.custom("inputmode", "url"), .custom("spellcheck", "false")],
+        saved: savedValue("jar_link")
       ).render(),
       H.div(
         [.class(errors[.image] == nil ? "field" : "field field-invalid")],
@@ -559,6 +588,7 @@ struct FundraiserForm: PageView {
               H.text(" Показувати на постері зібрану суму і прогрес"),
             ]),
           H.p([.class("hint")], "Потрібна банка: постер оновлюється разом із прогресом."),
+          savedNode("show_progress"),
         ]),
     ]
   }
@@ -571,6 +601,7 @@ struct FundraiserForm: PageView {
       ] + (errors[.template] == nil ? [] : [.aria("describedby", "field-template-error")]),
       [
         H.el("legend", [], [H.text("Обрати шаблон")]),
+        savedNode("template"),
         FieldView(name: "template", label: "", error: errors[.template]).errorNode,
         H.div(
           [.class("fr-templates")],
@@ -664,6 +695,7 @@ struct FundraiserForm: PageView {
               "button", [.type("button"), .class("button"), .data("zoom", "reset")],
               [H.text("Скинути")]),
           ]),
+        savedNode("placement"),
         H.p(
           [.class("hint"), .id("fr-preview-help")],
           "Перетягніть фото, щоб змістити його; прокрутіть коліщатко або зведіть пальці, щоб "

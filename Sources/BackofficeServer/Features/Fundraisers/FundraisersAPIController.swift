@@ -58,7 +58,10 @@ struct FundraisersAPIController: RouteCollection {
     var photoUrl: String
     var createdAt: Date?
     var updatedAt: Date?
+    var version: Int
   }
+
+  static let recordName = "The fundraiser"
 
   struct FundraiserList: Codable {
     var items: [Fundraiser]
@@ -143,7 +146,7 @@ struct FundraisersAPIController: RouteCollection {
 
   @Sendable func get(req: Request) async throws -> Response {
     let record = try await found(req)
-    return try APIResponse.json(try await detail(record, db: req.db))
+    return try APIResponse.json(try await detail(record, db: req.db)).withVersion(record.version)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
@@ -157,36 +160,48 @@ struct FundraisersAPIController: RouteCollection {
       try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
     }
     let response = try APIResponse.json(try await detail(record, db: req.db), status: .created)
+      .withVersion(record.version)
     response.headers.replaceOrAdd(
       name: .location, value: Routes.apiFundraiser.href(id: try record.requireID()))
     return response
   }
 
+  /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
+  /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
     let userID = try req.userID
     let record = try await found(req)
     let id = try record.requireID()
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
     let (campaign, photo) = try validated(req, existingPhoto: true)
-    record.apply(campaign)
-    try await req.db.transaction { db in
+    let written = try await record.write(expected: expected, on: req.db) { db in
+      record.apply(campaign)
       try await record.save(on: db)
       if let photo {
         let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
         try await FundraiserPhotos.attach(draftID: draft, to: id, on: db)
       }
     }
-    return try APIResponse.json(try await detail(record, db: req.db))
+    guard written else { throw try await lostWrite(req, id: id) }
+    return try APIResponse.json(try await detail(record, db: req.db)).withVersion(record.version)
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
     let record = try await found(req)
-    let id = try record.requireID()
-    try await req.db.transaction { db in
-      try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
-      try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
-      try await record.delete(on: db)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    guard try await FundraiserStore.delete(record, expected: expected, on: req.db) else {
+      throw try await lostWrite(req, id: try record.requireID())
     }
     return Response(status: .noContent)
+  }
+
+  /// Why a versioned write found nothing to change: deleted meanwhile, or changed.
+  func lostWrite(_ req: Request, id: UUID) async throws -> APIError {
+    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    return APIError.lostWrite(
+      stillThere: try await store.find(id.uuidString) != nil, record: Self.recordName)
   }
 
   @Sendable func poster(req: Request) async throws -> Response {
@@ -354,7 +369,7 @@ struct FundraisersAPIController: RouteCollection {
       },
       posterUrl: Routes.apiFundraiserPoster.href(id: id),
       photoUrl: Routes.apiFundraiserPhoto.href(id: id),
-      createdAt: record.createdAt, updatedAt: record.updatedAt)
+      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }
 
   func snapshot(_ record: JarSnapshotRecord) -> Snapshot? {

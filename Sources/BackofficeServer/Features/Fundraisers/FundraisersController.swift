@@ -104,9 +104,11 @@ struct FundraisersController: RouteCollection {
     var format: String?
     var photo: File?
     var photoDraft: String?
+    /// The version the edit form was opened at.
+    var version: String?
 
     enum CodingKeys: String, CodingKey {
-      case purpose, target, template, scale, format, photo
+      case purpose, target, template, scale, format, photo, version
       case jarLink = "jar_link"
       case offsetX = "offset_x"
       case offsetY = "offset_y"
@@ -149,7 +151,7 @@ struct FundraisersController: RouteCollection {
         jarLink: draft.jarLinkText, template: draft.template, placement: draft.imagePlacement,
         showProgress: draft.showProgress, format: FundraiserPosters.format(req),
         photoID: try await FundraiserPhotos.reference(for: id, on: req.db)?.id,
-        maxUploadBytes: req.config.maxUploadBytes))
+        maxUploadBytes: req.config.maxUploadBytes, version: record.version))
   }
 
   /// A new upload becomes a draft (so a form that fails keeps it); without one, an earlier
@@ -210,15 +212,22 @@ struct FundraisersController: RouteCollection {
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
 
+  /// Saves the edit form only onto the version it was opened at: a fundraiser changed
+  /// meanwhile gets the form back (409) with what was typed (a new photo kept as a draft) and
+  /// the saved values next to it.
   @Sendable func update(req: Request) async throws -> Response {
-    let record = try await found(req)
-    let id = try record.requireID()
     let input = try req.content.decode(FormInput.self)
+    guard let record = try await store(req).find(req.parameters.get("fundraiserID")) else {
+      return Self.gone(req, typed: input)
+    }
+    let id = try record.requireID()
     let photo = try await photoDraft(input, req: req)
     let saved = try await FundraiserPhotos.reference(for: id, on: req.db)
+    let expected = VersionField.parse(input.version)
     var view = formView(.edit(id), input, req: req)
     view.photoID = saved?.id
     view.draftPhotoID = photo.draft
+    view.version = expected ?? 0
     let hasPhoto = photo.draft != nil || saved != nil
     let campaign: Campaign
     do throws(CampaignValidationErrors) {
@@ -228,12 +237,14 @@ struct FundraisersController: RouteCollection {
       view.errors = error.messages
       return req.page(view, status: .unprocessableEntity)
     }
-    record.apply(campaign)
+    var written = false
     do {
-      try await req.db.transaction { db in
-        try await record.save(on: db)
-        if let draftID = photo.draft {
-          try await FundraiserPhotos.attach(draftID: draftID, to: id, on: db)
+      if let expected, expected == record.version {
+        let draftID = photo.draft
+        written = try await record.write(expected: expected, on: req.db) { db in
+          record.apply(campaign)
+          try await record.save(on: db)
+          if let draftID { try await FundraiserPhotos.attach(draftID: draftID, to: id, on: db) }
         }
       }
     } catch {
@@ -241,8 +252,67 @@ struct FundraisersController: RouteCollection {
       view.formError = Self.saveFailed
       return req.page(view, status: .internalServerError)
     }
+    guard written else {
+      // Opened at another version, or another save got in first.
+      guard let current = try await store(req).find(id.uuidString) else {
+        return Self.gone(req, typed: input)
+      }
+      view.version = current.version
+      view.conflict = FundraiserForm.changedMessage
+      view.saved = Self.differences(input, current: current.campaign)
+      return req.page(view, status: .conflict)
+    }
     req.flash(.success, "Збір збережено.")
     return req.redirect(to: try showHref(record, format: input.posterFormat))
+  }
+
+  /// The saved fundraiser's values, in words, where they differ from the form.
+  static func differences(_ input: FormInput, current: Campaign) -> [String: String] {
+    let saved = CampaignDraft(editing: current)
+    let typed = input.draft(hasPhoto: true)
+    let yesNo = { (on: Bool) in on ? "так" : "ні" }
+    var out = SavedValue.differing(
+      typed: ["purpose": typed.purpose, "target": typed.targetText, "jar_link": typed.jarLinkText],
+      saved: ["purpose": saved.purpose, "target": saved.targetText, "jar_link": saved.jarLinkText]
+    ) { name, typed, saved in
+      guard name == "target" else { return false }
+      let read = { (text: String) in try? Hryvnia.parse(text) }
+      return read(typed) != nil && read(typed) == read(saved)
+    }
+    if typed.template != current.template {
+      out["template"] = "\(current.template.number). \(current.template.title)"
+    }
+    if typed.showProgress != current.showProgress {
+      out["show_progress"] = "показувати прогрес: \(yesNo(current.showProgress))"
+    }
+    if typed.imagePlacement != current.imagePlacement {
+      out["placement"] = "інше положення фото на постері"
+    }
+    return out
+  }
+
+  /// A fundraiser deleted since its form was opened (or never this account's): 404, saying
+  /// so, with what was typed.
+  static func gone(_ req: Request, typed: FormInput? = nil) -> Response {
+    let values: [(label: String, value: String)] =
+      typed.map {
+        [
+          (CampaignField.purpose.label, $0.purpose ?? ""),
+          (CampaignField.target.label, $0.target ?? ""),
+          (CampaignField.jarLink.label, $0.jarLink ?? ""),
+        ]
+      } ?? []
+    return req.page(
+      RecordGonePage(
+        heading: "Цього збору більше немає",
+        message: typed == nil
+          ? "Його вже видалено (можливо, в іншій вкладці або іншою людиною)."
+          : "Його видалили після того, як ви відкрили форму (можливо, в іншій вкладці або інша "
+            + "людина), тому зміни не вдалося зберегти. Ви можете створити його знову як новий збір.",
+        typed: values, typedIntro: "Що ви ввели:",
+        back: (Routes.fundraisers.href(), "\u{2190} Збори"), section: .fundraisers,
+        language: "uk"),
+      status: .notFound)
   }
 
   /// Every field's message at once, the refused photo's reason in place of "no photo".
@@ -265,14 +335,12 @@ struct FundraisersController: RouteCollection {
       id: try record.requireID(), query: ["format": format == .post ? nil : format.rawValue])
   }
 
+  /// Deletes from the page without a version check: the question is confirmed. A fundraiser
+  /// already gone is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
-    let record = try await found(req)
-    let id = try record.requireID()
-    try await req.db.transaction { db in
-      try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
-      try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
-      try await record.delete(on: db)
-    }
+    guard let record = try await store(req).find(req.parameters.get("fundraiserID")),
+      try await FundraiserStore.delete(record, expected: nil, on: req.db)
+    else { return Self.gone(req) }
     req.flash(.success, "Збір видалено.")
     return req.redirect(to: Routes.fundraisers.href())
   }

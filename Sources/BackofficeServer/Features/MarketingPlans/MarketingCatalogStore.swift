@@ -153,15 +153,34 @@ enum MarketingCatalogStore {
       let plans = try await query.all()
       guard let last = plans.last else { break }
       for plan in plans {
-        var selection = plan.selection
-        if selection.reconcile(with: catalog) {
-          plan.selection = selection
-          try await plan.save(on: db)
-          changed += 1
-        }
+        if try await reconcile(plan, with: catalog, on: db) { changed += 1 }
       }
       lastID = last.id
     }
     return changed
+  }
+
+  /// Drops from one plan what `catalog` no longer offers, as a versioned change; a plan
+  /// changed at the same moment is read again and reconciled once more. True when it changed.
+  private static func reconcile(
+    _ plan: MarketingPlanRecord, with catalog: MarketingCatalog, on db: any Database
+  ) async throws -> Bool {
+    var current = plan
+    for _ in 0..<3 {
+      var selection = current.selection
+      guard selection.reconcile(with: catalog) else { return false }
+      let reconciled = selection
+      let record = current
+      let written = try await record.write(expected: record.version, on: db) { db in
+        record.selection = reconciled
+        try await record.save(on: db)
+      }
+      if written { return true }
+      guard let fresh = try await MarketingPlanRecord.find(try record.requireID(), on: db) else {
+        return false
+      }
+      current = fresh
+    }
+    return false
   }
 }

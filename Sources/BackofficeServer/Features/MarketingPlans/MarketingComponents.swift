@@ -41,9 +41,19 @@ struct MarketingPlanHeader: Sendable {
   var name: String
   var step: MarketingStep
   var selection: PlanSelection
+  /// The plan's version, carried by every form of the step; see `RecordVersion`.
+  var version: Int
   /// A rejected rename: the typed value and why.
   var renameValue: String? = nil
   var renameError: String? = nil
+  /// The saved name, when a rename was refused because the plan changed meanwhile.
+  var renameSaved: String? = nil
+  /// Why the last change was not applied: the plan changed since the page was opened.
+  var conflict: String? = nil
+
+  /// The start of every "changed meanwhile" notice; each step says what was not done.
+  static let changed =
+    "This plan was changed since you opened it, in another tab or by someone else"
 
   func render(context: PageContext, stored: StoredMarketingCatalog?) -> HTMLNode {
     H.group([
@@ -55,13 +65,18 @@ struct MarketingPlanHeader: Sendable {
           renameForm(context: context),
         ]),
       stepsNav,
+      conflict.map(conflictNotice) ?? H.empty,
       stored.map { MarketingBanner.render($0, locale: context.locale) } ?? H.empty,
     ])
   }
 
+  /// The version, as the hidden field of a step's form.
+  var versionField: HTMLNode { VersionField.hidden(version) }
+
   private func renameForm(context: PageContext) -> HTMLNode {
     H.el(
-      "details", [.class("mk-rename")] + (renameError == nil ? [] : [.flag("open")]),
+      "details",
+      [.class("mk-rename")] + (renameError == nil && renameSaved == nil ? [] : [.flag("open")]),
       [
         H.el("summary", [.class("link-button")], [H.text("Rename")]),
         postForm(
@@ -69,9 +84,11 @@ struct MarketingPlanHeader: Sendable {
           attributes: [.class("mk-rename-form")],
           [
             H.void("input", [.type("hidden"), .name("step"), .value(String(step.rawValue))]),
+            versionField,
             FieldView(
               name: "name", label: "Plan name", value: renameValue ?? name, error: renameError,
-              required: true, extra: [.custom("maxlength", String(PlanName.maxLength))]
+              required: true, extra: [.custom("maxlength", String(PlanName.maxLength))],
+              saved: renameSaved.map { SavedValue(text: $0) }
             ).render(),
             H.button("Save name", [.class("button")]),
           ]),

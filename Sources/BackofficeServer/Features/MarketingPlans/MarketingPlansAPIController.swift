@@ -99,6 +99,7 @@ struct MarketingPlansAPIController: RouteCollection {
     var subject: String?
     var createdAt: Date?
     var updatedAt: Date?
+    var version: Int
 
     init(
       _ plan: MarketingPlanRecord, selection: PlanSelection, catalog: MarketingCatalog,
@@ -123,8 +124,11 @@ struct MarketingPlansAPIController: RouteCollection {
       subject = plan.subject
       createdAt = plan.createdAt
       updatedAt = plan.updatedAt
+      version = plan.version
     }
   }
+
+  static let recordName = "The plan"
 
   struct PlanInput: Content {
     struct Choice: Content {
@@ -234,7 +238,8 @@ struct MarketingPlansAPIController: RouteCollection {
     return try APIResponse.json(
       PlanDTO(
         plan, selection: selection, catalog: stored.catalog,
-        locale: try MarketingPlanQueries.locale(req)))
+        locale: try MarketingPlanQueries.locale(req))
+    ).withVersion(plan.version)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
@@ -249,20 +254,37 @@ struct MarketingPlansAPIController: RouteCollection {
     try await plan.create(on: req.db)
     return try APIResponse.json(
       PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale),
-      status: .created)
+      status: .created
+    ).withVersion(plan.version)
   }
 
+  /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
+  /// it names (412 otherwise). Reading the plan may first drop what the catalog no longer
+  /// offers; that is a change too, so an `If-Match` from before it no longer matches.
   @Sendable func update(req: Request) async throws -> Response {
     let plan = try await plan(req)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: plan.version, record: Self.recordName)
     let input = try req.content.decode(PlanInput.self, using: JSONDecoder.api)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let current = try await MarketingPlanQueries.selection(
       of: plan, in: stored.catalog, on: req.db)
     let selection = try apply(input, to: plan, selection: current, stored: stored, req: req)
-    try await plan.save(on: req.db)
+    guard
+      try await plan.write(expected: expected, on: req.db, { db in try await plan.save(on: db) })
+    else { throw try await lostWrite(req, plan) }
     return try APIResponse.json(
-      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale))
+      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale)
+    ).withVersion(plan.version)
+  }
+
+  /// Why a versioned write found nothing to change: deleted meanwhile, or changed.
+  private func lostWrite(_ req: Request, _ plan: MarketingPlanRecord) async throws -> APIError {
+    let stillThere =
+      try await MarketingPlanRecord.query(on: req.db)
+      .filter(\.$id == plan.requireID()).filter(\.$user.$id == req.userID).first() != nil
+    return APIError.lostWrite(stillThere: stillThere, record: Self.recordName)
   }
 
   /// Checks every field against the catalog and the rules, then writes them to `plan`; nothing
@@ -341,7 +363,11 @@ struct MarketingPlansAPIController: RouteCollection {
 
   @Sendable func delete(req: Request) async throws -> Response {
     let plan = try await plan(req)
-    try await plan.delete(on: req.db)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: plan.version, record: Self.recordName)
+    guard
+      try await plan.write(expected: expected, on: req.db, { db in try await plan.delete(on: db) })
+    else { throw try await lostWrite(req, plan) }
     return Response(status: .noContent)
   }
 
@@ -356,7 +382,8 @@ struct MarketingPlansAPIController: RouteCollection {
       PlanDTO(
         copy, selection: selection, catalog: stored.catalog,
         locale: try MarketingPlanQueries.locale(req)),
-      status: .created)
+      status: .created
+    ).withVersion(copy.version)
   }
 
   @Sendable func summary(req: Request) async throws -> Response {

@@ -62,8 +62,12 @@ enum MarketingPlanQueries {
     async throws -> PlanSelection
   {
     var selection = plan.selection
-    if let catalog, selection.reconcile(with: catalog) {
-      plan.selection = selection
+    guard let catalog, selection.reconcile(with: catalog) else { return selection }
+    // Saved only onto the version that was read, so it never overwrites a change made in the
+    // meantime (that change is then reconciled when the plan is next read).
+    let reconciled = selection
+    _ = try await plan.write(expected: plan.version, on: db) { db in
+      plan.selection = reconciled
       try await plan.save(on: db)
     }
     return selection
@@ -154,6 +158,12 @@ struct MarketingPlansController: RouteCollection {
     MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
   ) {
     guard let plan = try await MarketingPlanQueries.plan(req) else { throw Abort(.notFound) }
+    return try await load(req, plan: plan)
+  }
+
+  private func load(_ req: Request, plan: MarketingPlanRecord) async throws -> (
+    MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
+  ) {
     let stored = try await MarketingPlanQueries.catalog(req)
     let selection = try await MarketingPlanQueries.selection(
       of: plan, in: stored?.catalog, on: req.db)
@@ -165,7 +175,45 @@ struct MarketingPlansController: RouteCollection {
   )
     -> MarketingPlanHeader
   {
-    MarketingPlanHeader(id: id, name: plan.name, step: step, selection: selection)
+    MarketingPlanHeader(
+      id: id, name: plan.name, step: step, selection: selection, version: plan.version)
+  }
+
+  /// Applies `change` to the plan, but only onto the version the form was opened at (its
+  /// hidden `version` field). False when the plan changed since: nothing is written then.
+  private func save(
+    _ plan: MarketingPlanRecord, formVersion: String?, on db: any Database,
+    _ change: @escaping @Sendable (MarketingPlanRecord) -> Void
+  ) async throws -> Bool {
+    guard let expected = VersionField.parse(formVersion), expected == plan.version else {
+      return false
+    }
+    return try await plan.write(expected: expected, on: db) { db in
+      change(plan)
+      try await plan.save(on: db)
+    }
+  }
+
+  /// The plan as it is now, after a step was refused because it changed meanwhile; nil when
+  /// it was deleted.
+  private func reload(_ req: Request) async throws -> (
+    MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
+  )? {
+    guard let plan = try await MarketingPlanQueries.plan(req) else { return nil }
+    return try await load(req, plan: plan)
+  }
+
+  /// A plan deleted since its page was opened (or never this account's): 404, saying so,
+  /// with what was typed.
+  static func gone(_ req: Request, typed: [(label: String, value: String)] = []) -> Response {
+    req.page(
+      RecordGonePage(
+        heading: "This plan no longer exists",
+        message: "It was deleted since you opened it, perhaps in another tab or by someone else, "
+          + "so the change could not be saved.",
+        typed: typed, back: (Routes.marketing.href(), "\u{2190} All plans"),
+        section: .marketingPlans),
+      status: .notFound)
   }
 
   @Sendable func targets(req: Request) async throws -> Response {
@@ -177,11 +225,16 @@ struct MarketingPlansController: RouteCollection {
 
   struct TargetForm: Content {
     var target: String?
+    var version: String?
   }
 
+  /// A toggle is relative (on becomes off), so on a plan changed meanwhile it is not applied:
+  /// it could undo the other change. The page shows the plan as it is now instead.
   @Sendable func toggleTarget(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
-    let name = try req.content.decode(TargetForm.self).target ?? ""
+    let form = try req.content.decode(TargetForm.self)
+    guard let found = try await MarketingPlanQueries.plan(req) else { return Self.gone(req) }
+    let (plan, id, stored, selection) = try await load(req, plan: found)
+    let name = form.target ?? ""
     guard let catalog = stored?.catalog,
       let index = catalog.targets.firstIndex(where: { $0.name == name })
     else {
@@ -190,8 +243,20 @@ struct MarketingPlansController: RouteCollection {
     }
     var updated = selection
     updated.toggleTarget(name, in: catalog)
-    plan.selection = updated
-    try await plan.save(on: req.db)
+    let result = updated
+    guard
+      try await save(plan, formVersion: form.version, on: req.db, { $0.selection = result })
+    else {
+      guard let (plan, id, stored, selection) = try await reload(req) else {
+        return Self.gone(req)
+      }
+      var header = header(plan, id, .targets, selection)
+      header.conflict =
+        MarketingPlanHeader.changed
+        + ", so \u{201C}\(name)\u{201D} was not switched. This is the plan as it is now: "
+        + "choose again if you still want to."
+      return req.page(MarketingTargetsPage(header: header, stored: stored), status: .conflict)
+    }
     return req.redirect(to: Routes.marketingPlanTargets.href(id: id) + "#target-\(index)")
   }
 
@@ -228,18 +293,46 @@ struct MarketingPlansController: RouteCollection {
 
   struct PackageForm: Content {
     var package: String?
+    var version: String?
   }
 
   private func channelHref(_ id: UUID, _ channelID: String) -> String {
     Routes.marketingPlanChannel.href(["planID": id.uuidString.lowercased(), "channelID": channelID])
   }
 
+  /// The channel's page as the plan is now, with `notice` (409), after a choice was refused
+  /// because the plan changed meanwhile; the channels step when the channel is no longer
+  /// reached by the plan's targets.
+  private func channelConflict(_ req: Request, channelID: String, notice: String) async throws
+    -> Response
+  {
+    guard let (plan, id, stored, selection) = try await reload(req) else {
+      return Self.gone(req)
+    }
+    if let stored, let channel = stored.catalog.channel(id: channelID),
+      selection.isAvailable(channelID: channel.id, in: stored.catalog)
+    {
+      var header = header(plan, id, .packages, selection)
+      header.conflict = notice
+      return req.page(
+        MarketingChannelPage(header: header, stored: stored, channel: channel),
+        status: .conflict)
+    }
+    var header = header(plan, id, .channels, selection)
+    header.conflict = notice
+    return req.page(MarketingChannelsPage(header: header, stored: stored), status: .conflict)
+  }
+
+  /// Choosing is not applied onto a plan changed meanwhile either: the other change may have
+  /// chosen differently in this channel, or changed the targets that reach it.
   @Sendable func choose(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
+    let form = try req.content.decode(PackageForm.self)
+    guard let found = try await MarketingPlanQueries.plan(req) else { return Self.gone(req) }
+    let (plan, id, stored, selection) = try await load(req, plan: found)
     guard let stored, let channel = try channelParameter(req, stored) else {
       throw Abort(.notFound)
     }
-    let packageID = try req.content.decode(PackageForm.self).package ?? ""
+    let packageID = form.package ?? ""
     var updated = selection
     do throws(PlanSelectionError) {
       try updated.choose(packageID: packageID, channelID: channel.id, in: stored.catalog)
@@ -249,19 +342,38 @@ struct MarketingPlansController: RouteCollection {
       return req.redirect(
         to: available ? channelHref(id, channel.id) : Routes.marketingPlanChannels.href(id: id))
     }
-    plan.selection = updated
-    try await plan.save(on: req.db)
+    let result = updated
+    guard
+      try await save(plan, formVersion: form.version, on: req.db, { $0.selection = result })
+    else {
+      let name = channel.packages.first { $0.id == packageID }?.name ?? packageID
+      return try await channelConflict(
+        req, channelID: channel.id,
+        notice: MarketingPlanHeader.changed
+          + ", so \u{201C}\(name)\u{201D} was not chosen. This is the plan as it is now: "
+          + "choose again if you still want it.")
+    }
     let index = channel.packages.firstIndex { $0.id == packageID } ?? 0
     return req.redirect(to: channelHref(id, channel.id) + "#package-\(index)")
   }
 
   @Sendable func reset(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
+    let form = try req.content.decode(PackageForm.self)
+    guard let found = try await MarketingPlanQueries.plan(req) else { return Self.gone(req) }
+    let (plan, id, stored, selection) = try await load(req, plan: found)
     guard let channel = try channelParameter(req, stored) else { throw Abort(.notFound) }
     var updated = selection
     updated.reset(channelID: channel.id)
-    plan.selection = updated
-    try await plan.save(on: req.db)
+    let result = updated
+    guard
+      try await save(plan, formVersion: form.version, on: req.db, { $0.selection = result })
+    else {
+      return try await channelConflict(
+        req, channelID: channel.id,
+        notice: MarketingPlanHeader.changed
+          + ", so the choice in \(channel.name) was not reset. This is the plan as it is now: "
+          + "reset again if you still want to.")
+    }
     return req.redirect(to: channelHref(id, channel.id))
   }
 
@@ -279,7 +391,7 @@ struct MarketingPlansController: RouteCollection {
     guard let stored else {
       return req.page(
         MarketingReviewPage(header: header, stored: nil, summary: nil, email: nil),
-        status: .serviceUnavailable)
+        status: status == .ok ? .serviceUnavailable : status)
     }
     let summary = MarketingPlanQueries.summary(
       of: plan, selection: selection, catalog: stored.catalog,
@@ -295,14 +407,33 @@ struct MarketingPlansController: RouteCollection {
       status: status)
   }
 
+  /// Removing is not applied onto a plan changed meanwhile: the review shows the plan as it is
+  /// now instead.
   @Sendable func remove(req: Request) async throws -> Response {
-    let (plan, id, _, selection) = try await load(req)
-    let packageID = try req.content.decode(PackageForm.self).package ?? ""
+    let form = try req.content.decode(PackageForm.self)
+    guard let found = try await MarketingPlanQueries.plan(req) else { return Self.gone(req) }
+    let (plan, id, _, selection) = try await load(req, plan: found)
+    let packageID = form.package ?? ""
     var updated = selection
     updated.remove(packageID: packageID)
-    if updated != selection {
-      plan.selection = updated
-      try await plan.save(on: req.db)
+    let result = updated
+    guard
+      try await save(plan, formVersion: form.version, on: req.db, { $0.selection = result })
+    else {
+      guard let (plan, id, stored, selection) = try await reload(req) else {
+        return Self.gone(req)
+      }
+      let name =
+        stored?.catalog.channels.lazy.flatMap(\.packages).first { $0.id == packageID }?.name
+        ?? packageID
+      var header = header(plan, id, .review, selection)
+      header.conflict =
+        MarketingPlanHeader.changed
+        + ", so \u{201C}\(name)\u{201D} was not removed. This is the plan as it is now: "
+        + "remove it again if you still want to."
+      return try reviewPage(
+        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
+        status: .conflict)
     }
     return req.redirect(to: Routes.marketingPlanReview.href(id: id))
   }
@@ -310,36 +441,77 @@ struct MarketingPlansController: RouteCollection {
   struct EmailForm: Content {
     var recipient: String?
     var subject: String?
+    var version: String?
   }
 
   @Sendable func saveEmail(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
     let form = try req.content.decode(EmailForm.self)
     let recipient = (form.recipient ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     let subject = MarketingPlanRules.cleanSubject(form.subject ?? "")
+    guard let found = try await MarketingPlanQueries.plan(req) else {
+      return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
+    }
+    let (plan, id, stored, selection) = try await load(req, plan: found)
     let recipientError = MarketingPlanRules.recipientProblem(recipient)
     let subjectError = MarketingPlanRules.subjectProblem(subject)
     if recipientError != nil || subjectError != nil {
-      let mailto =
-        stored.map {
-          MarketingPlanQueries.summary(
-            of: plan, selection: selection, catalog: $0.catalog,
-            locale: (try? MarketingPlanQueries.locale(req)) ?? .enUS, now: req.now
-          ).mailtoURL(recipient: plan.recipient, subject: plan.subject)
-        } ?? MailtoLink(string: "mailto:", wasShortened: false, omittedEntries: 0)
+      var header = header(plan, id, .review, selection)
+      // A form sent back for its errors keeps the version it was opened at.
+      header.version = VersionField.parse(form.version) ?? 0
       return try reviewPage(
-        req, plan: plan, id: id, stored: stored, selection: selection,
+        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         email: MarketingReviewPage.Email(
           recipient: recipient, subject: subject, recipientError: recipientError,
-          subjectError: subjectError, mailto: mailto),
+          subjectError: subjectError, mailto: mailto(req, plan, selection, stored)),
         status: .unprocessableEntity)
     }
-    plan.recipient = recipient
-    plan.subject = MarketingPlanRules.storedSubject(
+    let storedSubject = MarketingPlanRules.storedSubject(
       subject, locale: try MarketingPlanQueries.locale(req), now: req.now)
-    try await plan.save(on: req.db)
+    guard
+      try await save(
+        plan, formVersion: form.version, on: req.db,
+        {
+          $0.recipient = recipient
+          $0.subject = storedSubject
+        })
+    else {
+      guard let (plan, id, stored, selection) = try await reload(req) else {
+        return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
+      }
+      var header = header(plan, id, .review, selection)
+      header.conflict =
+        MarketingPlanHeader.changed
+        + ", so the email details are not saved yet. Nothing you typed is lost: where the saved "
+        + "details now differ, they are shown under yours. Save again to keep yours."
+      let locale = try MarketingPlanQueries.locale(req)
+      let savedSubject =
+        plan.subject ?? MarketingPlanRules.defaultSubject(locale: locale, now: req.now)
+      let differing = SavedValue.differing(
+        typed: ["recipient": recipient, "subject": subject],
+        saved: ["recipient": plan.recipient, "subject": savedSubject])
+      var email = MarketingReviewPage.Email(
+        recipient: recipient, subject: subject, mailto: mailto(req, plan, selection, stored))
+      email.recipientSaved = differing["recipient"]
+      email.subjectSaved = differing["subject"]
+      return try reviewPage(
+        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
+        email: email, status: .conflict)
+    }
     req.flash(.success, "Email details saved.")
     return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
+  }
+
+  /// The mail app link for the plan's saved details.
+  private func mailto(
+    _ req: Request, _ plan: MarketingPlanRecord, _ selection: PlanSelection,
+    _ stored: StoredMarketingCatalog?
+  ) -> MailtoLink {
+    stored.map {
+      MarketingPlanQueries.summary(
+        of: plan, selection: selection, catalog: $0.catalog,
+        locale: (try? MarketingPlanQueries.locale(req)) ?? .enUS, now: req.now
+      ).mailtoURL(recipient: plan.recipient, subject: plan.subject)
+    } ?? MailtoLink(string: "mailto:", wasShortened: false, omittedEntries: 0)
   }
 
   @Sendable func downloadEmail(req: Request) async throws -> Response {
@@ -368,33 +540,61 @@ struct MarketingPlansController: RouteCollection {
   struct RenameForm: Content {
     var name: String?
     var step: Int?
+    var version: String?
+  }
+
+  /// The page of `step` with the rename form sent back (`header` says why).
+  private func renamePage(
+    _ req: Request, header: MarketingPlanHeader, plan: MarketingPlanRecord, id: UUID,
+    stored: StoredMarketingCatalog?, selection: PlanSelection, status: HTTPResponseStatus
+  ) throws -> Response {
+    var header = header
+    switch header.step {
+    case .targets:
+      return req.page(MarketingTargetsPage(header: header, stored: stored), status: status)
+    case .channels, .packages:
+      header.step = .channels
+      return req.page(MarketingChannelsPage(header: header, stored: stored), status: status)
+    case .review:
+      return try reviewPage(
+        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
+        status: status)
+    }
   }
 
   @Sendable func rename(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
     let form = try req.content.decode(RenameForm.self)
+    guard let found = try await MarketingPlanQueries.plan(req) else {
+      return Self.gone(req, typed: [("Plan name", form.name ?? "")])
+    }
+    let (plan, id, stored, selection) = try await load(req, plan: found)
     let step = form.step.flatMap(MarketingStep.init(rawValue:)) ?? .targets
     let name = PlanName.normalize(form.name ?? "")
     if let problem = PlanName.problem(with: name) {
       var header = header(plan, id, step, selection)
       header.renameValue = form.name ?? ""
       header.renameError = problem
-      switch step {
-      case .targets:
-        return req.page(
-          MarketingTargetsPage(header: header, stored: stored), status: .unprocessableEntity)
-      case .channels, .packages:
-        header.step = .channels
-        return req.page(
-          MarketingChannelsPage(header: header, stored: stored), status: .unprocessableEntity)
-      case .review:
-        return try reviewPage(
-          req, plan: plan, id: id, stored: stored, selection: selection, header: header,
-          status: .unprocessableEntity)
-      }
+      // A form sent back for its errors keeps the version it was opened at.
+      header.version = VersionField.parse(form.version) ?? 0
+      return try renamePage(
+        req, header: header, plan: plan, id: id, stored: stored, selection: selection,
+        status: .unprocessableEntity)
     }
-    plan.name = name
-    try await plan.save(on: req.db)
+    guard try await save(plan, formVersion: form.version, on: req.db, { $0.name = name }) else {
+      guard let (plan, id, stored, selection) = try await reload(req) else {
+        return Self.gone(req, typed: [("Plan name", form.name ?? "")])
+      }
+      var header = header(plan, id, step, selection)
+      header.renameValue = form.name ?? ""
+      if name != plan.name { header.renameSaved = plan.name }
+      header.conflict =
+        MarketingPlanHeader.changed
+        + ", so the new name is not saved yet. Nothing you typed is lost: check the plan as it "
+        + "is now and save the name again to keep it."
+      return try renamePage(
+        req, header: header, plan: plan, id: id, stored: stored, selection: selection,
+        status: .conflict)
+    }
     req.flash(.success, "Plan renamed.")
     return req.redirect(to: step.href(plan: id))
   }
@@ -407,9 +607,19 @@ struct MarketingPlansController: RouteCollection {
     return req.redirect(to: Routes.marketing.href())
   }
 
+  /// Deletes from the list without a version check: the question names the plan and is
+  /// confirmed. A plan already gone is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
-    guard let plan = try await MarketingPlanQueries.plan(req) else { throw Abort(.notFound) }
-    try await plan.delete(on: req.db)
+    guard let plan = try await MarketingPlanQueries.plan(req),
+      try await plan.write(expected: nil, on: req.db, { db in try await plan.delete(on: db) })
+    else {
+      return req.page(
+        RecordGonePage(
+          heading: "This plan no longer exists",
+          message: "It was already deleted, perhaps in another tab or by someone else.",
+          back: (Routes.marketing.href(), "\u{2190} All plans"), section: .marketingPlans),
+        status: .notFound)
+    }
     req.flash(.success, "Plan \u{201C}\(plan.name)\u{201D} deleted.")
     return req.redirect(to: Routes.marketing.href())
   }

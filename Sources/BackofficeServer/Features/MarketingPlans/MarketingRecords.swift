@@ -53,11 +53,14 @@ final class MarketingPlanRecord: Model, @unchecked Sendable {
   @OptionalField(key: "subject") var subject: String?
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+  /// One more on every change; see `RecordVersion`.
+  @Field(key: "version") var version: Int
 
   init() {}
 
   init(userID: UUID, name: String, selection: PlanSelection, recipient: String = "") {
     self.$user.id = userID
+    self.version = RecordVersion.first
     self.name = name
     self.selectionJSON = MarketingJSON.encode(selection)
     self.recipient = recipient
@@ -67,6 +70,10 @@ final class MarketingPlanRecord: Model, @unchecked Sendable {
     get { MarketingJSON.decodeSelection(selectionJSON) }
     set { selectionJSON = MarketingJSON.encode(newValue) }
   }
+}
+
+extension MarketingPlanRecord: VersionedRecord {
+  var ownerID: UUID { $user.id }
 }
 
 /// JSON for the stored catalog and selections; sorted keys so equal values are equal text.

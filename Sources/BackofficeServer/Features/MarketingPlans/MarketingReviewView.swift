@@ -9,6 +9,10 @@ struct MarketingReviewPage: PageView {
     var recipientError: String? = nil
     var subjectError: String? = nil
     var mailto: MailtoLink
+    /// The saved values, when a save was refused because the plan changed meanwhile and they
+    /// differ from the typed ones.
+    var recipientSaved: String? = nil
+    var subjectSaved: String? = nil
   }
 
   var header: MarketingPlanHeader
@@ -84,6 +88,7 @@ struct MarketingReviewPage: PageView {
                 action: Routes.marketingPlanRemove.href(id: header.id), csrf: context.csrf,
                 attributes: [.class("mk-remove"), .data("mk-swap", "")],
                 [
+                  header.versionField,
                   H.void("input", [.type("hidden"), .name("package"), .value(item.package.id)]),
                   H.button(
                     "Remove",
@@ -115,17 +120,23 @@ struct MarketingReviewPage: PageView {
             .data("summary", Routes.apiMarketingPlanSummary.href(id: header.id)),
           ],
           [
+            header.versionField,
             FieldView(
               name: "recipient", label: "Recipient", type: "email", value: email.recipient,
               error: email.recipientError,
               hint: "Leave empty to choose the recipient in your mail app.",
-              autocomplete: "email"
+              autocomplete: "email", saved: email.recipientSaved.map { SavedValue(text: $0) }
             ).render(),
             FieldView(
               name: "subject", label: "Subject", value: email.subject,
               error: email.subjectError,
-              extra: [.custom("maxlength", String(MarketingPlanRules.maxSubject))]
+              extra: [.custom("maxlength", String(MarketingPlanRules.maxSubject))],
+              saved: email.subjectSaved.map { SavedValue(text: $0) }
             ).render(),
+            H.p(
+              [.class("field-error"), .id("mk-email-conflict"), .custom("role", "alert")]
+                + [.flag("hidden")],
+              ""),
             H.button("Save email details", [.class("button"), .id("mk-email-save")]),
           ]),
         H.div(

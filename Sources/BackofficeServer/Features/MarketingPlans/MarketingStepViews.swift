@@ -44,6 +44,7 @@ struct MarketingTargetsPage: PageView {
                 action: Routes.marketingPlanTargetToggle.href(id: header.id), csrf: context.csrf,
                 attributes: [.class("mk-form"), .data("mk-swap", "")],
                 [
+                  header.versionField,
                   H.void("input", [.type("hidden"), .name("target"), .value(target.name)]),
                   H.el(
                     "button",
@@ -215,6 +216,7 @@ struct MarketingChannelPage: PageView {
                 action: Routes.marketingPlanChoose.href(parameters), csrf: context.csrf,
                 attributes: [.class("mk-form"), .data("mk-swap", "")],
                 [
+                  header.versionField,
                   H.void("input", [.type("hidden"), .name("package"), .value(package.id)]),
                   H.el(
                     "button",
@@ -247,7 +249,10 @@ struct MarketingChannelPage: PageView {
           postForm(
             action: Routes.marketingPlanReset.href(parameters), csrf: context.csrf,
             attributes: [.class("inline-form"), .data("mk-swap", "")],
-            [H.button("Reset", [.class("button")] + (hasChoice ? [] : [.flag("disabled")]))]),
+            [
+              header.versionField,
+              H.button("Reset", [.class("button")] + (hasChoice ? [] : [.flag("disabled")])),
+            ]),
           H.a(
             Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],
             text: "Done"),

@@ -16,6 +16,12 @@ struct StoredAnswer: Sendable {
       body: try JSONEncoder.api.encode(value))
   }
 
+  /// The `version` of the record in a JSON answer, for its ETag.
+  static func version(in body: Data) -> Int? {
+    struct Versioned: Decodable { var version: Int }
+    return try? JSONDecoder().decode(Versioned.self, from: body).version
+  }
+
   func response(replayed: Bool) -> Response {
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .contentType, value: contentType)

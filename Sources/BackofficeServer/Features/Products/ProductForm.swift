@@ -14,7 +14,15 @@ struct ProductForm: PageView {
     var type = ""
     var price = ""
     var tax = ""
+
+    /// Keyed like the inputs.
+    var fields: [String: String] { ["name": name, "type": type, "price": price, "tax": tax] }
   }
+
+  static let changedMessage =
+    "This product was changed since you opened it, in another tab or by someone else, so your "
+    + "changes are not saved yet. Nothing you typed is lost: where the saved product now differs, "
+    + "its value is shown under your own. Save again to keep yours."
 
   var mode: Mode
   var values = Values()
@@ -26,6 +34,14 @@ struct ProductForm: PageView {
   var photoHref: String? = nil
   /// Sent back with the form so a double submit saves one product (create).
   var idempotencyKey: String = ""
+  /// The version the form was opened at (edit); see `RecordVersion`.
+  var version = 0
+  /// Set when a save was refused because the product changed meanwhile (409).
+  var conflict: String? = nil
+  /// The saved values of the fields that differ from the typed ones, after a refused save.
+  var saved: [String: String] = [:]
+  /// "Remove the photo" was ticked.
+  var removePhoto = false
   var currency: String
   var maxUploadBytes: Int
   var outbox: OutboxSettings
@@ -55,6 +71,7 @@ struct ProductForm: PageView {
         H.el(
           "p", [.class("back-link")], [H.a(Routes.products.href(), text: "\u{2190} All products")]),
         H.h1(title),
+        conflict.map(conflictNotice) ?? H.empty,
         OutboxSettings.statusNode,
         H.div(
           [
@@ -78,11 +95,12 @@ struct ProductForm: PageView {
       [
         isCreate
           ? H.void("input", [.type("hidden"), .name("idempotency_key"), .value(idempotencyKey)])
-          : H.empty,
+          : VersionField.hidden(version),
         FieldView(
           name: "name", label: "Product name", value: values.name, error: errors["name"],
           required: true, autocomplete: "off",
-          extra: [.custom("maxlength", String(Product.nameMaxLength))]
+          extra: [.custom("maxlength", String(Product.nameMaxLength))],
+          saved: savedValue("name")
         ).render(),
         FieldView(
           name: "type", label: "Product type", value: values.type, error: errors["type"],
@@ -91,7 +109,8 @@ struct ProductForm: PageView {
           extra: [
             .custom("list", "product-type-options"),
             .custom("maxlength", String(Product.typeMaxLength)),
-          ]
+          ],
+          saved: savedValue("type")
         ).render(),
         H.el(
           "datalist", [.id("product-type-options")],
@@ -99,12 +118,12 @@ struct ProductForm: PageView {
         FieldView(
           name: "price", label: "Price (\(currency))", value: values.price, error: errors["price"],
           hint: "For example \(example)", required: true, autocomplete: "off",
-          extra: [.custom("inputmode", "decimal")]
+          extra: [.custom("inputmode", "decimal")], saved: savedValue("price")
         ).render(),
         FieldView(
           name: "tax", label: "Tax (%)", value: values.tax, error: errors["tax"],
           hint: "From 0 to 100, for example 18", required: true, autocomplete: "off",
-          extra: [.custom("inputmode", "decimal")]
+          extra: [.custom("inputmode", "decimal")], saved: savedValue("tax")
         ).render(),
         photoField,
         H.div(
@@ -116,6 +135,10 @@ struct ProductForm: PageView {
             H.a(Routes.products.href(), [.class("button")], text: "Cancel"),
           ]),
       ])
+  }
+
+  func savedValue(_ field: String) -> SavedValue? {
+    saved[field].map { SavedValue(text: $0) }
   }
 
   var photoField: HTMLNode {
@@ -144,7 +167,10 @@ struct ProductForm: PageView {
               H.el(
                 "label", [.class("check")],
                 [
-                  H.void("input", [.type("checkbox"), .name("remove_photo"), .value("1")]),
+                  H.void(
+                    "input",
+                    [.type("checkbox"), .name("remove_photo"), .value("1")]
+                      + (removePhoto ? [.flag("checked")] : [])),
                   H.text(" Remove the photo"),
                 ]),
             ])

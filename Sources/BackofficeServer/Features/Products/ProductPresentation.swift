@@ -18,6 +18,7 @@ struct ProductSummary: Sendable, Equatable {
   var favorite: Bool
   var createdAt: Date?
   var updatedAt: Date?
+  var version: Int
 
   init(_ record: ProductRecord, favorite: Bool, account: AccountFormat) throws {
     let product = record.product
@@ -34,6 +35,7 @@ struct ProductSummary: Sendable, Equatable {
     self.favorite = favorite
     createdAt = record.createdAt
     updatedAt = record.updatedAt
+    version = record.version
   }
 
   /// The photo on pages (session cookie).
@@ -77,6 +79,9 @@ struct ProductJSON: Codable, Equatable, Sendable {
   var favorite: Bool
   var createdAt: Date?
   var updatedAt: Date?
+  /// Changes with every change of the product (not with its favourite mark, which is the
+  /// account's own); the ETag of the product's responses.
+  var version: Int
 
   init(_ summary: ProductSummary) {
     id = summary.id
@@ -91,6 +96,7 @@ struct ProductJSON: Codable, Equatable, Sendable {
     favorite = summary.favorite
     createdAt = summary.createdAt
     updatedAt = summary.updatedAt
+    version = summary.version
   }
 }
 

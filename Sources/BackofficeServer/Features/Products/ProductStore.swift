@@ -109,7 +109,7 @@ struct ProductStore {
   /// The columns every product statement here selects (`p` is the products table).
   static let columns = """
     p.id, p.number, p.name, p.name_key, p.type, p.type_key, p.price_minor, p.tax_minor,
-    p.photo_etag, p.created_at, p.updated_at
+    p.photo_etag, p.created_at, p.updated_at, p.version
     """
 
   /// A product read by a plain SQL statement that selected `columns`.
@@ -128,6 +128,7 @@ struct ProductStore {
     record.photoETag = try row.decode(column: "photo_etag", as: String?.self)
     record.createdAt = try row.decode(column: "created_at", as: Date?.self)
     record.updatedAt = try row.decode(column: "updated_at", as: Date?.self)
+    record.version = try row.decode(column: "version", as: Int.self)
     return record
   }
 
@@ -286,20 +287,31 @@ struct ProductStore {
     case replace(CheckedPhoto)
   }
 
-  func update(_ record: ProductRecord, with product: Product, photo: PhotoChange) async throws {
-    record.apply(product)
-    switch photo {
-    case .keep: break
-    case .remove: try await removePhoto(of: record)
-    case .replace(let checked): try await replacePhoto(of: record, with: checked)
+  /// Saves the product's new values if it still has version `expected` (whatever its version
+  /// when nil). False when it was changed or deleted meanwhile: nothing is written then.
+  func update(
+    _ record: ProductRecord, expected: Int?, with product: Product, photo: PhotoChange
+  ) async throws -> Bool {
+    let owner = userID
+    return try await record.write(expected: expected, on: db) { db in
+      let store = ProductStore(db: db, userID: owner)
+      record.apply(product)
+      switch photo {
+      case .keep: break
+      case .remove: try await store.removePhoto(of: record)
+      case .replace(let checked): try await store.replacePhoto(of: record, with: checked)
+      }
+      try await record.save(on: db)
     }
-    try await record.save(on: db)
   }
 
-  func delete(_ record: ProductRecord) async throws {
+  /// Deletes the product if it still has version `expected` (any version when nil). False
+  /// when it was changed or deleted meanwhile, so two deletes at once count it out once.
+  @discardableResult
+  func delete(_ record: ProductRecord, expected: Int? = nil) async throws -> Bool {
     let id = try record.requireID()
     let owner = userID
-    try await db.transaction { db in
+    return try await record.write(expected: expected, on: db) { db in
       // Photos and favourites go with the product (foreign keys cascade as well).
       try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
       try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()

@@ -92,8 +92,11 @@ struct ProductsAPIController: RouteCollection {
       throw APIError.notFound
     }
     return try APIResponse.json(
-      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user)))
+    ).withVersion(record.version)
   }
+
+  static let recordName = "The product"
 
   /// Reads and checks a body; every problem is reported at once.
   func read(_ req: Request) throws -> (Input, Product, CheckedPhoto?) {
@@ -146,23 +149,33 @@ struct ProductsAPIController: RouteCollection {
       answer.location = Routes.apiProduct.href(id: summary.id)
       return answer
     }
-    return outcome.answer.response(replayed: outcome.replayed)
+    let response = outcome.answer.response(replayed: outcome.replayed)
+    // A replay answers with the first answer's body, so its version is the one to name.
+    if let version = StoredAnswer.version(in: outcome.answer.body) {
+      response.withVersion(version)
+    }
+    return response
   }
 
+  /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
+  /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     guard let record = try await store.find(req.parameters.get("productID")) else {
       throw APIError.notFound
     }
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
     let (input, product, photo) = try read(req)
     let change: ProductStore.PhotoChange =
       if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else { .keep }
-    let userID = store.userID
-    try await req.db.transaction { db in
-      try await ProductStore(db: db, userID: userID).update(record, with: product, photo: change)
+    guard try await store.update(record, expected: expected, with: product, photo: change) else {
+      throw APIError.lostWrite(
+        stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
     }
     return try APIResponse.json(
-      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user)))
+    ).withVersion(record.version)
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
@@ -170,9 +183,11 @@ struct ProductsAPIController: RouteCollection {
     guard let record = try await store.find(req.parameters.get("productID")) else {
       throw APIError.notFound
     }
-    let userID = store.userID
-    try await req.db.transaction { db in
-      try await ProductStore(db: db, userID: userID).delete(record)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    guard try await store.delete(record, expected: expected) else {
+      throw APIError.lostWrite(
+        stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
     }
     return Response(status: .noContent)
   }

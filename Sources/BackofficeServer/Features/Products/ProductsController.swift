@@ -67,12 +67,16 @@ struct ProductsController: RouteCollection {
     var photo: File?
     var removePhoto: String?
     var idempotencyKey: String?
+    /// The version the edit form was opened at.
+    var version: String?
 
     enum CodingKeys: String, CodingKey {
-      case name, type, price, tax, photo
+      case name, type, price, tax, photo, version
       case removePhoto = "remove_photo"
       case idempotencyKey = "idempotency_key"
     }
+
+    var removesPhoto: Bool { removePhoto?.isEmpty == false }
 
     var values: ProductForm.Values {
       ProductForm.Values(name: name ?? "", type: type ?? "", price: price ?? "", tax: tax ?? "")
@@ -148,61 +152,121 @@ struct ProductsController: RouteCollection {
     return req.redirect(to: outcome.answer.location ?? Routes.products.href())
   }
 
+  /// The form's values for a stored product, as the edit form first shows them.
+  static func values(of record: ProductRecord, locale: BackofficeLocale) -> ProductForm.Values {
+    let product = record.product
+    return ProductForm.Values(
+      name: product.name, type: product.type,
+      price: MoneyFormat.editable(product.price, fractionDigits: 2, locale: locale),
+      tax: MoneyFormat.editable(
+        product.tax, fractionDigits: DecimalMath.fractionDigitCount(product.tax), locale: locale))
+  }
+
+  static func photoHref(_ record: ProductRecord, id: UUID) -> String? {
+    record.photoETag.map {
+      Routes.productPhoto.href(id: id, query: ["v": PhotoResponse.version($0)])
+    }
+  }
+
   @Sendable func edit(req: Request) async throws -> Response {
     let store = try Self.store(req)
     guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
     else { throw Abort(.notFound) }
     let locale = BackofficeLocale.resolve(try req.user.locale)
     var view = try await formView(req, mode: .edit(id))
-    let product = record.product
-    view.values = ProductForm.Values(
-      name: product.name, type: product.type,
-      price: MoneyFormat.editable(product.price, fractionDigits: 2, locale: locale),
-      tax: MoneyFormat.editable(
-        product.tax, fractionDigits: DecimalMath.fractionDigitCount(product.tax), locale: locale))
-    view.photoHref = record.photoETag.map {
-      Routes.productPhoto.href(id: id, query: ["v": PhotoResponse.version($0)])
-    }
+    view.values = Self.values(of: record, locale: locale)
+    view.version = record.version
+    view.photoHref = Self.photoHref(record, id: id)
     return req.page(view)
   }
 
+  /// Saves the edit form only onto the version it was opened at: a product changed meanwhile
+  /// gets the form back (409) with what was typed and the saved values next to it.
   @Sendable func update(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { throw Abort(.notFound) }
     let input = try req.content.decode(FormInput.self)
+    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
+    else { return Self.gone(req, typed: input.values) }
     let (product, photo, problems) = read(req, input: input)
+    let expected = VersionField.parse(input.version)
     guard let product else {
       var view = try await formView(req, mode: .edit(id))
       view.values = input.values
       view.errors = problems.fields
-      view.photoHref = record.photoETag.map {
-        Routes.productPhoto.href(id: id, query: ["v": PhotoResponse.version($0)])
-      }
+      view.version = expected ?? 0
+      view.removePhoto = input.removesPhoto
+      view.photoHref = Self.photoHref(record, id: id)
       return req.page(view, status: problems.status)
     }
     let change: ProductStore.PhotoChange =
-      if let photo { .replace(photo) } else if input.removePhoto?.isEmpty == false { .remove } else
-      {
-        .keep
-      }
-    let userID = store.userID
-    try await req.db.transaction { db in
-      try await ProductStore(db: db, userID: userID).update(record, with: product, photo: change)
+      if let photo { .replace(photo) } else if input.removesPhoto { .remove } else { .keep }
+    if let expected, expected == record.version,
+      try await store.update(record, expected: expected, with: product, photo: change)
+    {
+      req.flash(.success, "Saved: \u{201C}\(product.name)\u{201D} was updated.")
+      return req.redirect(to: Routes.products.href())
     }
-    req.flash(.success, "Saved: \u{201C}\(product.name)\u{201D} was updated.")
-    return req.redirect(to: Routes.products.href())
+    // Opened at another version, or another save got in first.
+    guard let current = try await store.find(id) else {
+      return Self.gone(req, typed: input.values)
+    }
+    return try await conflict(req, current: current, input: input, uploaded: photo != nil)
   }
 
+  /// The edit form again, as typed, with the product's saved values where they differ and its
+  /// current version, so a second submit saves on purpose.
+  func conflict(_ req: Request, current: ProductRecord, input: FormInput, uploaded: Bool)
+    async throws -> Response
+  {
+    let id = try current.requireID()
+    let locale = BackofficeLocale.resolve(try req.user.locale)
+    var view = try await formView(req, mode: .edit(id))
+    view.values = input.values
+    view.version = current.version
+    view.removePhoto = input.removesPhoto
+    view.photoHref = Self.photoHref(current, id: id)
+    view.conflict = ProductForm.changedMessage
+    view.saved = SavedValue.differing(
+      typed: input.values.fields, saved: Self.values(of: current, locale: locale).fields
+    ) { name, typed, saved in
+      guard name == "price" || name == "tax" else { return false }
+      let read = { (text: String) in
+        try? AmountParser.parse(text, locale: locale, maxFractionDigits: 2, allowNegative: true)
+      }
+      return read(typed) != nil && read(typed) == read(saved)
+    }
+    if uploaded {
+      // A file input cannot be refilled by the server.
+      view.errors[PhotoInput.field] = "Choose the photo again to replace the saved one."
+    }
+    return req.page(view, status: .conflict)
+  }
+
+  /// A product deleted since its form was opened (or never this account's): 404, saying so,
+  /// with what was typed.
+  static func gone(_ req: Request, typed: ProductForm.Values? = nil) -> Response {
+    let values = typed.map {
+      [("Name", $0.name), ("Type", $0.type), ("Price", $0.price), ("Tax (%)", $0.tax)]
+    }
+    return req.page(
+      RecordGonePage(
+        heading: "This product no longer exists",
+        message: typed == nil
+          ? "It was already deleted, perhaps in another tab or by someone else."
+          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
+            + "so your changes could not be saved. You can add it again as a new product.",
+        typed: values?.map { (label: $0.0, value: $0.1) } ?? [],
+        back: (Routes.products.href(), "\u{2190} All products"), section: .products),
+      status: .notFound)
+  }
+
+  /// Deletes from the page without a version check: the question names the product and is
+  /// confirmed. A product already gone is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")) else {
-      throw Abort(.notFound)
-    }
-    let userID = store.userID
-    try await req.db.transaction { db in
-      try await ProductStore(db: db, userID: userID).delete(record)
-    }
+    guard let record = try await store.find(req.parameters.get("productID")),
+      try await store.delete(record)
+    else { return Self.gone(req) }
     req.flash(.success, "\u{201C}\(record.name)\u{201D} was deleted.")
     return req.redirect(to: Routes.products.href())
   }

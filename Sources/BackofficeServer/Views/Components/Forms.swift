@@ -23,6 +23,8 @@ struct FieldView {
   var required: Bool = false
   var autocomplete: String? = nil
   var extra: [Attr] = []
+  /// The value saved meanwhile by someone else, when it differs from `value` (a stale save).
+  var saved: SavedValue? = nil
 
   var id: String { "field-\(name)" }
 
@@ -37,6 +39,7 @@ struct FieldView {
       describedBy.append("\(id)-error")
       attrs.append(.aria("invalid", "true"))
     }
+    if saved != nil { describedBy.append("\(id)-saved") }
     if !describedBy.isEmpty {
       attrs.append(.aria("describedby", describedBy.joined(separator: " ")))
     }
@@ -46,6 +49,7 @@ struct FieldView {
         H.el("label", [.custom("for", id)], [H.text(label)]),
         H.void("input", attrs + extra),
         hint.map { H.p([.class("hint"), .id("\(id)-hint")], $0) } ?? H.empty,
+        saved.map { $0.render(id: "\(id)-saved") } ?? H.empty,
         errorNode,
       ])
   }

@@ -1,0 +1,74 @@
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// The version every editable record carries (products, expenses, ad payments, fundraisers and
+/// marketing plans): 1 when it is created, one more on every change, whichever path made it.
+///
+/// A change first *claims* the record with one statement,
+/// `UPDATE … SET version = version + 1 WHERE id = ? AND user_id = ? AND version = ? RETURNING
+/// version`, inside the transaction that then writes the new values. Of two saves that read the
+/// same version exactly one gets a row back: PostgreSQL keeps the first one's row locked until it
+/// commits and then finds the version moved on; SQLite runs one writer at a time.
+enum RecordVersion {
+  static let column = "version"
+  static let first = 1
+
+  /// Moves the version of the account's row `id` in `table` on by one, if the row is there,
+  /// meets `condition`, and still has version `expected` (any version when nil). The new
+  /// version, or nil when nothing matched: the row was changed or deleted in the meantime.
+  static func claim(
+    _ table: String, id: UUID, userID: UUID, expected: Int?,
+    condition: (any SQLExpression)? = nil, on db: any Database
+  ) async throws -> Int? {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Record versions need an SQL database.")
+    }
+    let update = sql.update(table)
+      .set(
+        SQLIdentifier(column),
+        to: SQLBinaryExpression(SQLIdentifier(column), .add, SQLLiteral.numeric("1"))
+      )
+      .where("id", .equal, SQLBind(id))
+      .where("user_id", .equal, SQLBind(userID))
+    if let expected { update.where(SQLIdentifier(column), .equal, SQLBind(expected)) }
+    if let condition { update.where(condition) }
+    return try await update.returning(SQLIdentifier(column))
+      .first(decodingColumn: column, as: Int.self)
+  }
+}
+
+/// A stored record that carries a version and belongs to one account.
+protocol VersionedRecord: Model where IDValue == UUID {
+  var version: Int { get set }
+  var ownerID: UUID { get }
+  /// What else a row must meet to be changed (an expense that is not deleted).
+  static var writableCondition: (any SQLExpression)? { get }
+}
+
+extension VersionedRecord {
+  static var writableCondition: (any SQLExpression)? { nil }
+
+  /// Claims this record at version `expected` (any version when nil) and runs `write` in the
+  /// same transaction, with the record's `version` already set to the new one. False when the
+  /// record was changed or deleted since `expected` (or does not meet `condition`): nothing is
+  /// written then.
+  func write(
+    expected: Int?, condition: (any SQLExpression)? = Self.writableCondition,
+    on db: any Database, _ write: @escaping @Sendable (any Database) async throws -> Void
+  ) async throws -> Bool {
+    let id = try requireID()
+    let owner = ownerID
+    return try await db.transaction { db in
+      guard
+        let next = try await RecordVersion.claim(
+          Self.schema, id: id, userID: owner, expected: expected, condition: condition,
+          on: db)
+      else { return false }
+      self.version = next
+      try await write(db)
+      return true
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A record that is no longer there when a form is sent: deleted since the form was opened (in
+/// another tab, or by someone else). Answered with 404, like any record that is not found, but
+/// saying what happened and listing what was typed, so nothing is lost.
+struct RecordGonePage: PageView {
+  var heading: String
+  var message: String
+  /// The submitted values, label first, in form order; empty ones are left out.
+  var typed: [(label: String, value: String)] = []
+  var typedIntro = "What you typed:"
+  var back: (href: String, label: String)
+  var section: NavSection?
+  /// `lang` of the content when it differs from the page's (the fundraiser pages are Ukrainian).
+  var language: String? = nil
+
+  var title: String { heading }
+
+  func content(context: PageContext) -> HTMLNode {
+    let shown = typed.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
+    return H.div(
+      [.class("record-gone")] + (language.map { [.custom("lang", $0)] } ?? []),
+      [
+        H.h1(heading),
+        H.div([.class("form-error"), .custom("role", "alert")], [H.text(message)]),
+        shown.isEmpty
+          ? H.empty
+          : H.div(
+            [.class("card")],
+            [
+              H.p([], typedIntro),
+              H.el(
+                "dl", [.class("facts")],
+                shown.flatMap { item in
+                  [H.el("dt", [], [H.text(item.label)]), H.el("dd", [], [H.text(item.value)])]
+                }),
+            ]),
+        H.a(back.href, [.class("button")], text: back.label),
+      ])
+  }
+}
