@@ -291,7 +291,7 @@ enum BackupDate {
     let fraction = Int(millis - seconds * 1000)
     let whole = Date(timeIntervalSince1970: seconds)
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
     let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
     return String(
       format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0,
