@@ -148,7 +148,7 @@ extension PlanSummary {
   fileprivate static func renderHTML(_ facts: SummaryFacts, subject: String, language: String)
     -> String
   {
-    let e = MarketingHTML.escape
+    let e = HTMLEscaping.attribute
     let box =
       "background:#ffffff;border:1px solid #e4e7eb;border-radius:12px;padding:20px;"
       + "margin:16px 0 0;"
@@ -216,24 +216,5 @@ extension PlanSummary {
 
       """
     return html
-  }
-}
-
-/// Escaping for text and attribute values in HTML.
-enum MarketingHTML {
-  static func escape(_ text: String) -> String {
-    var output = ""
-    output.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      case "'": output += "&#39;"
-      default: output.append(character)
-      }
-    }
-    return output
   }
 }

@@ -156,7 +156,7 @@ struct PlanSummaryTests {
     ("a'b", "a&#39;b"), ("&amp;", "&amp;amp;"), ("Ünïcödé €", "Ünïcödé €"),
   ])
   func escapeHandlesEachSpecialCharacter(text: String, escaped: String) {
-    #expect(MarketingHTML.escape(text) == escaped)
+    #expect(HTMLEscaping.attribute(text) == escaped)
   }
 
   @Test func emptyPlanSaysSo() {

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Plot
 
 /// Body-level HTML node. Views are built from these and rendered by Plot.
@@ -90,33 +91,7 @@ enum H {
     return .attribute(named: attribute.name)
   }
 
-  static func escapeText(_ string: String) -> String {
-    var out = ""
-    out.reserveCapacity(string.utf8.count)
-    for character in string {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
+  static func escapeText(_ string: String) -> String { HTMLEscaping.text(string) }
 
-  static func escapeAttribute(_ string: String) -> String {
-    var out = ""
-    out.reserveCapacity(string.utf8.count)
-    for character in string {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.append(character)
-      }
-    }
-    return out
-  }
+  static func escapeAttribute(_ string: String) -> String { HTMLEscaping.attribute(string) }
 }
