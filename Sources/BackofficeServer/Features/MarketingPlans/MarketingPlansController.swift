@@ -3,90 +3,6 @@ import Fluent
 import Foundation
 import Vapor
 
-/// Limits and messages for a plan's email details.
-enum MarketingPlanRules {
-  static let maxSubject = 200
-
-  static func recipientProblem(_ recipient: String) -> String? {
-    recipient.isEmpty ? nil : EmailAddress.problem(with: recipient)
-  }
-
-  /// Today's default subject, "Marketing Campaign Selection - {date}".
-  static func defaultSubject(locale: BackofficeLocale, now: Date) -> String {
-    PlanSummary(packages: [], locale: locale, generatedAt: now, timeZone: MarketingFormat.utc)
-      .subject
-  }
-
-  /// The subject to store: nil when it is empty or today's default, so the default's date
-  /// keeps following the day the email is made.
-  static func storedSubject(_ subject: String, locale: BackofficeLocale, now: Date) -> String? {
-    subject.isEmpty || subject == defaultSubject(locale: locale, now: now) ? nil : subject
-  }
-
-  /// A subject is one line, without surrounding spaces.
-  static func cleanSubject(_ raw: String) -> String {
-    raw.split(whereSeparator: \.isNewline).joined(separator: " ")
-      .trimmingCharacters(in: .whitespaces)
-  }
-
-  static func subjectProblem(_ subject: String) -> String? {
-    subject.count > maxSubject ? "Use at most \(maxSubject) characters." : nil
-  }
-}
-
-/// Loading shared by the pages and the API: every plan query is limited to the signed-in
-/// account, so another account's plan is simply not found.
-enum MarketingPlanQueries {
-  static func plan(_ req: Request) async throws -> MarketingPlanRecord? {
-    guard let id = req.parameters.get("planID", as: UUID.self) else { return nil }
-    return try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$id == id).filter(\.$user.$id == req.userID).first()
-  }
-
-  /// The stored catalog, or nil (logged) when it cannot be read: pages then show their
-  /// "Failed to Load Data" state instead of an error page.
-  static func catalog(_ req: Request) async throws -> StoredMarketingCatalog? {
-    do {
-      return try await MarketingCatalogStore.current(on: req.db, now: req.now)
-    } catch let error as MarketingCatalogUnreadable {
-      req.logger.error("marketing catalog: \(error.description)")
-      return nil
-    }
-  }
-
-  /// The plan's selection against `catalog`, saved back when the catalog no longer offers part
-  /// of it (a catalog change that happened after the plan was last saved).
-  static func selection(
-    of plan: MarketingPlanRecord, in catalog: MarketingCatalog?, on db: any Database
-  )
-    async throws -> PlanSelection
-  {
-    var selection = plan.selection
-    guard let catalog, selection.reconcile(with: catalog) else { return selection }
-    // Saved only onto the version that was read, so it never overwrites a change made in the
-    // meantime (that change is then reconciled when the plan is next read).
-    let reconciled = selection
-    _ = try await plan.write(expected: plan.version, on: db) { db in
-      plan.selection = reconciled
-      try await plan.save(on: db)
-    }
-    return selection
-  }
-
-  static func summary(
-    of plan: MarketingPlanRecord, selection: PlanSelection, catalog: MarketingCatalog,
-    locale: BackofficeLocale, now: Date
-  ) -> PlanSummary {
-    PlanSummary(
-      selection: selection, catalog: catalog, planName: plan.name, locale: locale, generatedAt: now,
-      timeZone: MarketingFormat.utc)
-  }
-
-  static func locale(_ req: Request) throws -> BackofficeLocale {
-    BackofficeLocale.resolve(try req.user.locale)
-  }
-}
-
 struct MarketingPlansController: RouteCollection {
   static let perPage = 50
 
@@ -154,14 +70,14 @@ struct MarketingPlansController: RouteCollection {
 
   // MARK: steps
 
-  private func load(_ req: Request) async throws -> (
+  func load(_ req: Request) async throws -> (
     MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
   ) {
     guard let plan = try await MarketingPlanQueries.plan(req) else { throw Abort(.notFound) }
     return try await load(req, plan: plan)
   }
 
-  private func load(_ req: Request, plan: MarketingPlanRecord) async throws -> (
+  func load(_ req: Request, plan: MarketingPlanRecord) async throws -> (
     MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
   ) {
     let stored = try await MarketingPlanQueries.catalog(req)
@@ -170,7 +86,7 @@ struct MarketingPlansController: RouteCollection {
     return (plan, try plan.requireID(), stored, selection)
   }
 
-  private func header(
+  func header(
     _ plan: MarketingPlanRecord, _ id: UUID, _ step: MarketingStep, _ selection: PlanSelection
   )
     -> MarketingPlanHeader
@@ -181,7 +97,7 @@ struct MarketingPlansController: RouteCollection {
 
   /// Applies `change` to the plan, but only onto the version the form was opened at (its
   /// hidden `version` field). False when the plan changed since: nothing is written then.
-  private func save(
+  func save(
     _ plan: MarketingPlanRecord, formVersion: String?, on db: any Database,
     _ change: @escaping @Sendable (MarketingPlanRecord) -> Void
   ) async throws -> Bool {
@@ -196,7 +112,7 @@ struct MarketingPlansController: RouteCollection {
 
   /// The plan as it is now, after a step was refused because it changed meanwhile; nil when
   /// it was deleted.
-  private func reload(_ req: Request) async throws -> (
+  func reload(_ req: Request) async throws -> (
     MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
   )? {
     guard let plan = try await MarketingPlanQueries.plan(req) else { return nil }
@@ -267,7 +183,7 @@ struct MarketingPlansController: RouteCollection {
       status: stored == nil ? .serviceUnavailable : .ok)
   }
 
-  private func channelParameter(_ req: Request, _ stored: StoredMarketingCatalog?) throws
+  func channelParameter(_ req: Request, _ stored: StoredMarketingCatalog?) throws
     -> MarketingChannel?
   {
     guard let channelID = req.parameters.get("channelID") else { throw Abort(.notFound) }
@@ -296,14 +212,14 @@ struct MarketingPlansController: RouteCollection {
     var version: String?
   }
 
-  private func channelHref(_ id: UUID, _ channelID: String) -> String {
+  func channelHref(_ id: UUID, _ channelID: String) -> String {
     Routes.marketingPlanChannel.href(["planID": id.uuidString.lowercased(), "channelID": channelID])
   }
 
   /// The channel's page as the plan is now, with `notice` (409), after a choice was refused
   /// because the plan changed meanwhile; the channels step when the channel is no longer
   /// reached by the plan's targets.
-  private func channelConflict(_ req: Request, channelID: String, notice: String) async throws
+  func channelConflict(_ req: Request, channelID: String, notice: String) async throws
     -> Response
   {
     guard let (plan, id, stored, selection) = try await reload(req) else {
@@ -377,164 +293,6 @@ struct MarketingPlansController: RouteCollection {
     return req.redirect(to: channelHref(id, channel.id))
   }
 
-  @Sendable func review(req: Request) async throws -> Response {
-    let (plan, id, stored, selection) = try await load(req)
-    return try reviewPage(req, plan: plan, id: id, stored: stored, selection: selection)
-  }
-
-  private func reviewPage(
-    _ req: Request, plan: MarketingPlanRecord, id: UUID, stored: StoredMarketingCatalog?,
-    selection: PlanSelection, header override: MarketingPlanHeader? = nil,
-    email typed: MarketingReviewPage.Email? = nil, status: HTTPResponseStatus = .ok
-  ) throws -> Response {
-    let header = override ?? header(plan, id, .review, selection)
-    guard let stored else {
-      return req.page(
-        MarketingReviewPage(header: header, stored: nil, summary: nil, email: nil),
-        status: status == .ok ? .serviceUnavailable : status)
-    }
-    let summary = MarketingPlanQueries.summary(
-      of: plan, selection: selection, catalog: stored.catalog,
-      locale: try MarketingPlanQueries.locale(req), now: req.now)
-    let subject = plan.subject ?? summary.subject
-    let email =
-      typed
-      ?? MarketingReviewPage.Email(
-        recipient: plan.recipient, subject: subject,
-        mailto: summary.mailtoURL(recipient: plan.recipient, subject: subject))
-    return req.page(
-      MarketingReviewPage(header: header, stored: stored, summary: summary, email: email),
-      status: status)
-  }
-
-  /// Removing is not applied onto a plan changed meanwhile: the review shows the plan as it is
-  /// now instead.
-  @Sendable func remove(req: Request) async throws -> Response {
-    let form = try req.content.decode(PackageForm.self)
-    guard let found = try await MarketingPlanQueries.plan(req) else { return Self.gone(req) }
-    let (plan, id, _, selection) = try await load(req, plan: found)
-    let packageID = form.package ?? ""
-    var updated = selection
-    updated.remove(packageID: packageID)
-    let result = updated
-    guard
-      try await save(plan, formVersion: form.version, on: req.db, { $0.selection = result })
-    else {
-      guard let (plan, id, stored, selection) = try await reload(req) else {
-        return Self.gone(req)
-      }
-      let name =
-        stored?.catalog.channels.lazy.flatMap(\.packages).first { $0.id == packageID }?.name
-        ?? packageID
-      var header = header(plan, id, .review, selection)
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so \u{201C}\(name)\u{201D} was not removed. This is the plan as it is now: "
-        + "remove it again if you still want to."
-      return try reviewPage(
-        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
-        status: .conflict)
-    }
-    return req.redirect(to: Routes.marketingPlanReview.href(id: id))
-  }
-
-  struct EmailForm: Content {
-    var recipient: String?
-    var subject: String?
-    var version: String?
-  }
-
-  @Sendable func saveEmail(req: Request) async throws -> Response {
-    let form = try req.content.decode(EmailForm.self)
-    let recipient = (form.recipient ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-    let subject = MarketingPlanRules.cleanSubject(form.subject ?? "")
-    guard let found = try await MarketingPlanQueries.plan(req) else {
-      return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
-    }
-    let (plan, id, stored, selection) = try await load(req, plan: found)
-    let recipientError = MarketingPlanRules.recipientProblem(recipient)
-    let subjectError = MarketingPlanRules.subjectProblem(subject)
-    if recipientError != nil || subjectError != nil {
-      var header = header(plan, id, .review, selection)
-      // A form sent back for its errors keeps the version it was opened at.
-      header.version = VersionField.parse(form.version) ?? 0
-      return try reviewPage(
-        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
-        email: MarketingReviewPage.Email(
-          recipient: recipient, subject: subject, recipientError: recipientError,
-          subjectError: subjectError, mailto: mailto(req, plan, selection, stored)),
-        status: .unprocessableEntity)
-    }
-    let storedSubject = MarketingPlanRules.storedSubject(
-      subject, locale: try MarketingPlanQueries.locale(req), now: req.now)
-    guard
-      try await save(
-        plan, formVersion: form.version, on: req.db,
-        {
-          $0.recipient = recipient
-          $0.subject = storedSubject
-        })
-    else {
-      guard let (plan, id, stored, selection) = try await reload(req) else {
-        return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
-      }
-      var header = header(plan, id, .review, selection)
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so the email details are not saved yet. Nothing you typed is lost: where the saved "
-        + "details now differ, they are shown under yours. Save again to keep yours."
-      let locale = try MarketingPlanQueries.locale(req)
-      let savedSubject =
-        plan.subject ?? MarketingPlanRules.defaultSubject(locale: locale, now: req.now)
-      let differing = SavedValue.differing(
-        typed: ["recipient": recipient, "subject": subject],
-        saved: ["recipient": plan.recipient, "subject": savedSubject])
-      var email = MarketingReviewPage.Email(
-        recipient: recipient, subject: subject, mailto: mailto(req, plan, selection, stored))
-      email.recipientSaved = differing["recipient"]
-      email.subjectSaved = differing["subject"]
-      return try reviewPage(
-        req, plan: plan, id: id, stored: stored, selection: selection, header: header,
-        email: email, status: .conflict)
-    }
-    req.flash(.success, "Email details saved.")
-    return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
-  }
-
-  /// The mail app link for the plan's saved details.
-  private func mailto(
-    _ req: Request, _ plan: MarketingPlanRecord, _ selection: PlanSelection,
-    _ stored: StoredMarketingCatalog?
-  ) -> MailtoLink {
-    stored.map {
-      MarketingPlanQueries.summary(
-        of: plan, selection: selection, catalog: $0.catalog,
-        locale: (try? MarketingPlanQueries.locale(req)) ?? .enUS, now: req.now
-      ).mailtoURL(recipient: plan.recipient, subject: plan.subject)
-    } ?? MailtoLink(string: "mailto:", wasShortened: false, omittedEntries: 0)
-  }
-
-  @Sendable func downloadEmail(req: Request) async throws -> Response {
-    let (plan, _, stored, selection) = try await load(req)
-    guard let stored else {
-      throw Abort(.serviceUnavailable, reason: "The catalog cannot be read.")
-    }
-    let recipient = (req.query[String.self, at: "recipient"] ?? plan.recipient)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    if let problem = MarketingPlanRules.recipientProblem(recipient) {
-      throw Abort(.unprocessableEntity, reason: "Recipient: \(problem)")
-    }
-    let summary = MarketingPlanQueries.summary(
-      of: plan, selection: selection, catalog: stored.catalog,
-      locale: try MarketingPlanQueries.locale(req), now: req.now)
-    let querySubject = req.query[String.self, at: "subject"].map(MarketingPlanRules.cleanSubject)
-    let subject =
-      (querySubject?.isEmpty == false ? querySubject : nil) ?? plan.subject ?? summary.subject
-    let message = summary.emailMessage(
-      from: try req.user.email, to: recipient, subject: subject, date: req.now)
-    return MarketingEmailDetails.emlResponse(message, planName: plan.name)
-  }
-
   // MARK: plan management
 
   struct RenameForm: Content {
@@ -544,7 +302,7 @@ struct MarketingPlansController: RouteCollection {
   }
 
   /// The page of `step` with the rename form sent back (`header` says why).
-  private func renamePage(
+  func renamePage(
     _ req: Request, header: MarketingPlanHeader, plan: MarketingPlanRecord, id: UUID,
     stored: StoredMarketingCatalog?, selection: PlanSelection, status: HTTPResponseStatus
   ) throws -> Response {
@@ -622,108 +380,5 @@ struct MarketingPlansController: RouteCollection {
     }
     req.flash(.success, "Plan \u{201C}\(plan.name)\u{201D} deleted.")
     return req.redirect(to: Routes.marketing.href())
-  }
-
-  // MARK: catalog
-
-  @Sendable func catalogPage(req: Request) async throws -> Response {
-    let stored = try await MarketingPlanQueries.catalog(req)
-    return req.page(
-      MarketingCatalogPage(stored: stored, baseURL: req.config.catalogBaseURL),
-      status: stored == nil ? .serviceUnavailable : .ok)
-  }
-
-  @Sendable func refreshCatalog(req: Request) async throws -> Response {
-    let update = try await MarketingCatalogRefresh.run(app: req.application)
-    let locale = try MarketingPlanQueries.locale(req)
-    req.flash(update.succeeded ? .success : .error, update.message(locale: locale))
-    return req.redirect(to: Routes.marketingCatalog.href())
-  }
-
-  struct ImportForm: Content {
-    var files: [File]?
-  }
-
-  @Sendable func importCatalog(req: Request) async throws -> Response {
-    let form = try req.content.decode(ImportForm.self)
-    let uploads = (form.files ?? []).map {
-      MarketingCatalogImport.Upload(filename: $0.filename, data: Data(buffer: $0.data))
-    }
-    switch MarketingCatalogImport.read(uploads) {
-    case .failure(let failure):
-      let problems = failure.problems
-      let stored = try await MarketingPlanQueries.catalog(req)
-      return req.page(
-        MarketingCatalogPage(
-          stored: stored, baseURL: req.config.catalogBaseURL, importProblems: problems),
-        status: .unprocessableEntity)
-    case .success(let catalog):
-      let names = uploads.map(\.filename).joined(separator: ", ")
-      let changed = try await MarketingCatalogStore.replace(
-        with: catalog, source: .upload, detail: String(names.prefix(500)), on: req.db,
-        now: req.now)
-      let stored = try await MarketingCatalogStore.current(on: req.db, now: req.now)
-      let update = MarketingCatalogUpdate(outcome: .updated(plansChanged: changed), stored: stored)
-      req.flash(
-        .success, update.message(locale: try MarketingPlanQueries.locale(req), verb: "imported"))
-      return req.redirect(to: Routes.marketingCatalog.href())
-    }
-  }
-
-  @Sendable func exportCatalog(req: Request) async throws -> Response {
-    guard let stored = try await MarketingPlanQueries.catalog(req) else {
-      throw Abort(.serviceUnavailable, reason: "The catalog cannot be read.")
-    }
-    let response = Response(
-      status: .ok, body: .init(data: MarketingCatalogImport.export(stored.catalog)))
-    response.headers.contentType = .json
-    response.headers.replaceOrAdd(
-      name: .contentDisposition, value: "attachment; filename=\"marketing-catalog.json\"")
-    return response
-  }
-}
-
-/// The `.eml` download.
-enum MarketingEmailDetails {
-  static func emlResponse(_ message: EmailMessage, planName: String) -> Response {
-    let response = Response(status: .ok, body: .init(data: message.data))
-    response.headers.replaceOrAdd(name: .contentType, value: "message/rfc822")
-    response.headers.replaceOrAdd(
-      name: .contentDisposition, value: "attachment; filename=\"\(fileName(planName)).eml\"")
-    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-    return response
-  }
-
-  /// A file name made of the plan name's ASCII letters and digits ("Spring push" →
-  /// "spring-push"), so the header needs no encoding.
-  static func fileName(_ name: String) -> String {
-    var slug = ""
-    for scalar in name.lowercased().unicodeScalars {
-      if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
-        slug.unicodeScalars.append(scalar)
-      } else if !slug.hasSuffix("-"), !slug.isEmpty {
-        slug += "-"
-      }
-    }
-    while slug.hasSuffix("-") { slug.removeLast() }
-    return slug.isEmpty ? "marketing-plan" : String(slug.prefix(60))
-  }
-}
-
-enum MarketingPlanDuplicate {
-  static func copy(of plan: MarketingPlanRecord, selection: PlanSelection) -> MarketingPlanRecord {
-    let copy = MarketingPlanRecord(
-      userID: plan.$user.id, name: PlanName.copyName(of: plan.name), selection: selection,
-      recipient: plan.recipient)
-    copy.subject = plan.subject
-    return copy
-  }
-}
-
-extension MarketingHomeCard {
-  static func load(_ req: Request) async throws -> Model {
-    Model(
-      planCount: try await MarketingPlanRecord.query(on: req.db)
-        .filter(\.$user.$id == req.userID).count())
   }
 }

@@ -1,0 +1,118 @@
+import BackofficeCore
+import Crypto
+import Fluent
+import Foundation
+import SQLKit
+
+extension AccountRestore {
+  // MARK: - ids
+
+  /// For every record id in the file: keep it, give it a new one, or skip the record because
+  /// the account already has it.
+  ///
+  /// A record whose id another account uses gets an id derived from the original and this
+  /// account, the same every time; so importing the same file into the same account again
+  /// finds the records it added the first time instead of adding them twice.
+  struct IDPlan {
+    private var mine = Set<UUID>()
+    private var renamed: [UUID: UUID] = [:]
+    /// The account's own deleted expenses (waiting for their undo) that the file brings back:
+    /// removed for good, and the file's copy takes their id, so an undo cannot double them.
+    private var hidden: [UUID] = []
+
+    var renamedCount: Int { renamed.count }
+
+    func alreadyPresent(_ id: UUID) -> Bool { mine.contains(id) }
+    func id(for original: UUID) -> UUID { renamed[original] ?? original }
+
+    static func make(for backup: AccountBackup, userID: UUID, on db: any Database) async throws
+      -> IDPlan
+    {
+      var plan = IDPlan()
+      try await plan.sort(
+        ProductRecord.self, backup.products.items.map(\.id), userID: userID, on: db
+      ) { ($0.$user.id, true) }
+      try await plan.sort(ExpenseRecord.self, backup.expenses.map(\.id), userID: userID, on: db) {
+        ($0.$user.id, $0.deletedAt == nil)
+      }
+      try await plan.sort(AdPaymentEntry.self, backup.adPayments.map(\.id), userID: userID, on: db)
+      {
+        ($0.$user.id, true)
+      }
+      try await plan.sort(
+        MarketingPlanRecord.self, backup.marketingPlans.map(\.id), userID: userID, on: db
+      ) { ($0.$user.id, true) }
+      try await plan.sort(
+        FundraiserRecord.self, backup.fundraisers.map(\.id), userID: userID, on: db
+      ) { ($0.$user.id, true) }
+      return plan
+    }
+
+    /// `read` gives a row's owner and whether the owner can see it (a deleted expense waiting
+    /// for its undo cannot be seen, and is not "already present").
+    private mutating func sort<M: Model>(
+      _ type: M.Type, _ ids: [UUID], userID: UUID, on db: any Database,
+      _ read: @escaping (M) -> (owner: UUID, visible: Bool)
+    ) async throws where M.IDValue == UUID {
+      let found = try await Self.rows(M.self, ids, on: db, read)
+      var taken: [UUID: UUID] = [:]
+      for id in ids {
+        guard let row = found[id] else { continue }
+        if row.owner == userID, row.visible {
+          mine.insert(id)
+        } else if row.owner == userID, M.self == ExpenseRecord.self {
+          hidden.append(id)
+        } else {
+          taken[id] = Self.derived(from: id, for: userID)
+        }
+      }
+      let second = try await Self.rows(M.self, Array(taken.values), on: db, read)
+      for (original, derived) in taken {
+        if let row = second[derived] {
+          if row.owner == userID, row.visible {
+            mine.insert(original)
+          } else {
+            renamed[original] = UUID()
+          }
+        } else {
+          renamed[original] = derived
+        }
+      }
+    }
+
+    func reclaim(userID: UUID, on db: any Database) async throws {
+      guard !hidden.isEmpty else { return }
+      try await ExpenseRecord.query(on: db).filter(\.$user.$id == userID)
+        .filter(\.$id ~~ hidden).filter(\.$deletedAt != nil).delete()
+    }
+
+    /// The rows among `ids` that exist in any account, in chunks the databases accept.
+    static func rows<M: Model>(
+      _ type: M.Type, _ ids: [UUID], on db: any Database,
+      _ read: (M) -> (owner: UUID, visible: Bool)
+    ) async throws -> [UUID: (owner: UUID, visible: Bool)] where M.IDValue == UUID {
+      var found: [UUID: (owner: UUID, visible: Bool)] = [:]
+      var start = 0
+      while start < ids.count {
+        let chunk = Array(ids[start..<min(start + 500, ids.count)])
+        for row in try await M.query(on: db).filter(\._$id ~~ chunk).all() {
+          if let id = row.id { found[id] = read(row) }
+        }
+        start += chunk.count
+      }
+      return found
+    }
+
+    /// A name-based (version 5 style) UUID from the original id and the account.
+    static func derived(from original: UUID, for userID: UUID) -> UUID {
+      var bytes = Array(SHA256.hash(data: Data((original.uuidString + userID.uuidString).utf8)))
+      bytes[6] = (bytes[6] & 0x0F) | 0x50
+      bytes[8] = (bytes[8] & 0x3F) | 0x80
+      return UUID(
+        uuid: (
+          bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+        ))
+    }
+  }
+}

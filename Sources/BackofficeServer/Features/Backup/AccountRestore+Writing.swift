@@ -1,0 +1,187 @@
+import BackofficeCore
+import Crypto
+import Fluent
+import Foundation
+import SQLKit
+
+extension AccountRestore {
+  // MARK: - writing
+
+  static func insertProducts(
+    _ file: AccountBackup.Products,
+    checked: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)],
+    ids: IDPlan, userID: UUID, on db: any Database, outcome: inout Outcome
+  ) async throws {
+    var used = Set(
+      try await ProductRecord.query(on: db).filter(\.$user.$id == userID).all(\.$number))
+    // Numbers up to the account's counter were handed out before, perhaps to a product since
+    // deleted; a Swipe client may still remember them, so they are not given out again.
+    let handedOut =
+      try await ProductCounter.query(on: db).filter(\.$userID == userID).first()?.lastNumber ?? 0
+    var next = max(handedOut, used.max() ?? 0, file.lastNumber)
+    var records: [ProductRecord] = []
+    var photos: [ProductPhoto] = []
+    var favorites: [ProductFavorite] = []
+    for (item, product, photo) in checked {
+      if ids.alreadyPresent(item.id) {
+        outcome.skipped.products += 1
+        continue
+      }
+      var number = item.number
+      if used.contains(number) || number <= handedOut {
+        next += 1
+        number = next
+        outcome.renumbered += 1
+      }
+      used.insert(number)
+      let id = ids.id(for: item.id)
+      let record = ProductRecord(userID: userID, number: number, product: product)
+      record.id = id
+      record.photoETag = photo?.sha256
+      record.createdAt = item.createdAt
+      record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
+      records.append(record)
+      if let photo {
+        let stored = ProductPhoto(userID: userID, productID: id, upload: photo)
+        stored.id = UUID()
+        stored.createdAt = item.updatedAt
+        photos.append(stored)
+      }
+      if let favoritedAt = item.favoritedAt {
+        let favorite = ProductFavorite(userID: userID, productID: id)
+        favorite.id = UUID()
+        favorite.createdAt = favoritedAt
+        favorites.append(favorite)
+      }
+    }
+    try await BulkInsert.insert(records, on: db)
+    try await BulkInsert.insert(photos, on: db, batch: 10)
+    try await BulkInsert.insert(favorites, on: db)
+    outcome.added.products = records.count
+
+    let store = ProductStore(db: db, userID: userID)
+    try await store.raiseCounter(to: max(next, used.max() ?? 0))
+    try await store.adjustCount(by: records.count)
+  }
+
+  static func insertExpenses(
+    _ checked: [(item: AccountBackup.ExpenseItem, expense: Expense)], ids: IDPlan, userID: UUID,
+    on db: any Database, outcome: inout Outcome
+  ) async throws {
+    var records: [ExpenseRecord] = []
+    for (item, expense) in checked {
+      if ids.alreadyPresent(item.id) {
+        outcome.skipped.expenses += 1
+        continue
+      }
+      let record = ExpenseRecord()
+      record.id = ids.id(for: item.id)
+      record.$user.id = userID
+      try ExpenseStore.assign(expense, to: record)
+      record.createdAt = item.createdAt
+      record.updatedAt = item.updatedAt
+      record.deletedAt = nil
+      record.version = item.version ?? RecordVersion.first
+      records.append(record)
+    }
+    try await BulkInsert.insert(records, on: db)
+    outcome.added.expenses = records.count
+  }
+
+  static func insertAdPayments(
+    _ checked: [(item: AccountBackup.AdPaymentItem, payment: AdPayment)], ids: IDPlan,
+    userID: UUID, on db: any Database, outcome: inout Outcome
+  ) async throws {
+    var records: [AdPaymentEntry] = []
+    for (item, payment) in checked {
+      if ids.alreadyPresent(item.id) {
+        outcome.skipped.adPayments += 1
+        continue
+      }
+      let record = AdPaymentEntry(userID: userID, payment: payment)
+      record.id = ids.id(for: item.id)
+      record.createdAt = item.createdAt
+      record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
+      records.append(record)
+    }
+    try await BulkInsert.insert(records, on: db)
+    outcome.added.adPayments = records.count
+  }
+
+  static func insertPlans(
+    _ checked: [(
+      item: AccountBackup.MarketingPlanItem, name: String, recipient: String, subject: String?
+    )], ids: IDPlan,
+    userID: UUID, on db: any Database, outcome: inout Outcome
+  ) async throws {
+    var records: [MarketingPlanRecord] = []
+    for (item, name, recipient, subject) in checked {
+      if ids.alreadyPresent(item.id) {
+        outcome.skipped.marketingPlans += 1
+        continue
+      }
+      var chosen: [String: String] = [:]
+      for choice in item.packages { chosen[choice.channelId] = choice.packageId }
+      let record = MarketingPlanRecord(
+        userID: userID, name: name,
+        selection: PlanSelection(targetNames: item.targets, chosenPackageIDs: chosen),
+        recipient: recipient)
+      record.id = ids.id(for: item.id)
+      record.subject = subject
+      record.createdAt = item.createdAt
+      record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
+      records.append(record)
+    }
+    try await BulkInsert.insert(records, on: db)
+    outcome.added.marketingPlans = records.count
+  }
+
+  static func insertFundraisers(
+    _ checked: [(
+      item: AccountBackup.FundraiserItem, campaign: Campaign, photo: ValidPhoto,
+      snapshots: [AccountBackup.JarSnapshotItem]
+    )], ids: IDPlan, userID: UUID, on db: any Database, outcome: inout Outcome
+  ) async throws {
+    var records: [FundraiserRecord] = []
+    var photos: [FundraiserPhotoRecord] = []
+    var snapshots: [JarSnapshotRecord] = []
+    for (item, campaign, photo, history) in checked {
+      if ids.alreadyPresent(item.id) {
+        outcome.skipped.fundraisers += 1
+        continue
+      }
+      let id = ids.id(for: item.id)
+      let record = FundraiserRecord(userID: userID, campaign: campaign)
+      record.id = id
+      record.createdAt = item.createdAt
+      record.updatedAt = item.updatedAt
+      record.version = item.version ?? RecordVersion.first
+      records.append(record)
+      let stored = FundraiserPhotoRecord(
+        userID: userID, fundraiserID: id, data: photo.data, info: photo.info, etag: photo.etag)
+      stored.id = UUID()
+      stored.createdAt = item.updatedAt
+      photos.append(stored)
+      for snapshot in history {
+        let row = JarSnapshotRecord()
+        row.id = UUID()
+        row.$fundraiser.id = id
+        row.jarID = snapshot.jarId
+        row.takenAt = snapshot.takenAt
+        row.ok = snapshot.ok
+        row.amountKopiykas = snapshot.amountKopiykas
+        row.goalKopiykas = snapshot.goalKopiykas
+        row.status = snapshot.status
+        row.error = snapshot.error
+        snapshots.append(row)
+      }
+    }
+    try await BulkInsert.insert(records, on: db)
+    try await BulkInsert.insert(photos, on: db, batch: 10)
+    try await BulkInsert.insert(snapshots, on: db)
+    outcome.added.fundraisers = records.count
+  }
+}

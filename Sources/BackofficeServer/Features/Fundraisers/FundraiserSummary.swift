@@ -1,0 +1,94 @@
+import BackofficeCore
+import Foundation
+
+/// What cards, the page of one fundraiser and the home card say about its money.
+struct FundraiserSummary: Sendable {
+  var id: UUID
+  var purpose: String
+  var template: PosterTemplate
+  var target: Decimal?
+  var jar: JarID?
+  var showProgress: Bool
+  var state: JarState
+
+  init(_ record: FundraiserRecord, id: UUID, state: JarState) {
+    let campaign = record.campaign
+    self.id = id
+    self.purpose = campaign.purpose
+    self.template = campaign.template
+    self.target = campaign.target
+    self.jar = campaign.jar
+    self.showProgress = campaign.showProgress
+    self.state = state
+  }
+
+  var progress: FundraiserProgress? { state.progress(target: target) }
+  /// The amount shown as "Ціль": the target, else the jar's own goal.
+  var goal: Decimal? { target ?? state.lastGood?.goal }
+  var collected: Decimal? { state.lastGood?.amount }
+  var closed: Bool { state.lastGood?.status == .closed }
+
+  func posterHref(_ format: PosterFormat = .post) -> String {
+    Routes.fundraiserPoster.href(id: id, query: ["format": format.rawValue])
+  }
+}
+
+/// The money lines shared by cards and the fundraiser page.
+enum FundraiserFigures {
+  static func progressBar(_ progress: FundraiserProgress) -> HTMLNode {
+    H.div(
+      [.class("fr-progress")],
+      [
+        H.p([.class("fr-progress-label")], progress.label),
+        H.el(
+          "progress",
+          [
+            .class("fr-progress-bar"), .custom("max", "100"),
+            .value(String(min(100, max(0, progress.percent)))),
+            .aria("label", progress.label),
+          ], [H.text("\(progress.percent)%")]),
+      ])
+  }
+
+  static func lines(_ summary: FundraiserSummary, detailed: Bool) -> [HTMLNode] {
+    var nodes: [HTMLNode] = []
+    if let progress = summary.progress { nodes.append(progressBar(progress)) }
+    if let goal = summary.goal {
+      nodes.append(H.p([.class("fr-goal")], "Ціль: \(FundraiserFormat.amount(goal))"))
+    }
+    if let collected = summary.collected {
+      nodes.append(
+        H.p([.class("fr-collected")], "Зібрано: \(FundraiserFormat.amount(collected))"))
+    }
+    if summary.closed {
+      nodes.append(H.p([.class("fr-badge fr-closed")], JarStatus.closed.title))
+    } else if detailed, summary.state.lastGood != nil {
+      nodes.append(H.p([.class("fr-badge fr-active")], JarStatus.active.title))
+    }
+    if let takenAt = summary.state.lastGoodAt {
+      nodes.append(
+        H.el(
+          "p", [.class("fr-meta")],
+          [H.text("Дані від "), FundraiserFormat.time(takenAt)]))
+    }
+    if let error = summary.state.lastError {
+      if detailed {
+        nodes.append(
+          H.el(
+            "p", [.class("fr-warn"), .custom("role", "status")],
+            [
+              H.text("Не вдалося оновити: \(error)."),
+              summary.state.lastAttemptAt.map { at in
+                H.group([H.text(" Спроба "), FundraiserFormat.time(at), H.text(".")])
+              } ?? H.empty,
+              summary.state.lastGoodAt.map { at in
+                H.group([H.text(" Показано дані від "), FundraiserFormat.time(at), H.text(".")])
+              } ?? H.text(" Даних з банки ще немає."),
+            ]))
+      } else {
+        nodes.append(H.p([.class("fr-warn")], "Не вдалося оновити"))
+      }
+    }
+    return nodes
+  }
+}

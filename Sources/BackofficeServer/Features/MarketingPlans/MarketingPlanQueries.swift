@@ -1,0 +1,88 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import Vapor
+
+/// Limits and messages for a plan's email details.
+enum MarketingPlanRules {
+  static let maxSubject = 200
+
+  static func recipientProblem(_ recipient: String) -> String? {
+    recipient.isEmpty ? nil : EmailAddress.problem(with: recipient)
+  }
+
+  /// Today's default subject, "Marketing Campaign Selection - {date}".
+  static func defaultSubject(locale: BackofficeLocale, now: Date) -> String {
+    PlanSummary(packages: [], locale: locale, generatedAt: now, timeZone: MarketingFormat.utc)
+      .subject
+  }
+
+  /// The subject to store: nil when it is empty or today's default, so the default's date
+  /// keeps following the day the email is made.
+  static func storedSubject(_ subject: String, locale: BackofficeLocale, now: Date) -> String? {
+    subject.isEmpty || subject == defaultSubject(locale: locale, now: now) ? nil : subject
+  }
+
+  /// A subject is one line, without surrounding spaces.
+  static func cleanSubject(_ raw: String) -> String {
+    raw.split(whereSeparator: \.isNewline).joined(separator: " ")
+      .trimmingCharacters(in: .whitespaces)
+  }
+
+  static func subjectProblem(_ subject: String) -> String? {
+    subject.count > maxSubject ? "Use at most \(maxSubject) characters." : nil
+  }
+}
+
+/// Loading shared by the pages and the API: every plan query is limited to the signed-in
+/// account, so another account's plan is simply not found.
+enum MarketingPlanQueries {
+  static func plan(_ req: Request) async throws -> MarketingPlanRecord? {
+    guard let id = req.parameters.get("planID", as: UUID.self) else { return nil }
+    return try await MarketingPlanRecord.query(on: req.db)
+      .filter(\.$id == id).filter(\.$user.$id == req.userID).first()
+  }
+
+  /// The stored catalog, or nil (logged) when it cannot be read: pages then show their
+  /// "Failed to Load Data" state instead of an error page.
+  static func catalog(_ req: Request) async throws -> StoredMarketingCatalog? {
+    do {
+      return try await MarketingCatalogStore.current(on: req.db, now: req.now)
+    } catch let error as MarketingCatalogUnreadable {
+      req.logger.error("marketing catalog: \(error.description)")
+      return nil
+    }
+  }
+
+  /// The plan's selection against `catalog`, saved back when the catalog no longer offers part
+  /// of it (a catalog change that happened after the plan was last saved).
+  static func selection(
+    of plan: MarketingPlanRecord, in catalog: MarketingCatalog?, on db: any Database
+  )
+    async throws -> PlanSelection
+  {
+    var selection = plan.selection
+    guard let catalog, selection.reconcile(with: catalog) else { return selection }
+    // Saved only onto the version that was read, so it never overwrites a change made in the
+    // meantime (that change is then reconciled when the plan is next read).
+    let reconciled = selection
+    _ = try await plan.write(expected: plan.version, on: db) { db in
+      plan.selection = reconciled
+      try await plan.save(on: db)
+    }
+    return selection
+  }
+
+  static func summary(
+    of plan: MarketingPlanRecord, selection: PlanSelection, catalog: MarketingCatalog,
+    locale: BackofficeLocale, now: Date
+  ) -> PlanSummary {
+    PlanSummary(
+      selection: selection, catalog: catalog, planName: plan.name, locale: locale, generatedAt: now,
+      timeZone: MarketingFormat.utc)
+  }
+
+  static func locale(_ req: Request) throws -> BackofficeLocale {
+    BackofficeLocale.resolve(try req.user.locale)
+  }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Vapor
+
+/// One connection's requests: collects each request (head and body, up to `maxBodyBytes`),
+/// hands it to Vapor's responder and writes the response. NIO's pipeline handler keeps
+/// pipelined requests in order; its error handler answers 400 to what cannot be parsed.
+final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  private enum State {
+    /// Waiting for the next request's headers.
+    case waiting
+    case receiving(HTTPRequestHead, ByteBuffer?)
+    /// The body went over the limit: the rest is dropped and the connection closes after.
+    case refusing
+    case responding
+  }
+
+  private let application: Application
+  private let responder: any Responder
+  private let maxBodyBytes: Int
+  private let limits: ConnectionLimits
+  private let isShuttingDown: @Sendable () -> Bool
+  private var state = State.waiting
+  private var deadline: Scheduled<Void>?
+  private var closeAfterResponse = false
+
+  init(
+    application: Application, responder: any Responder, maxBodyBytes: Int,
+    limits: ConnectionLimits, isShuttingDown: @escaping @Sendable () -> Bool
+  ) {
+    self.application = application
+    self.responder = responder
+    self.maxBodyBytes = maxBodyBytes
+    self.limits = limits
+    self.isShuttingDown = isShuttingDown
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    if context.channel.isActive { armHeaderDeadline(context) }
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    armHeaderDeadline(context)
+    context.fireChannelActive()
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
+    context.fireChannelInactive()
+  }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if event is ServerShuttingDown {
+      if case .waiting = state { context.close(promise: nil) } else { closeAfterResponse = true }
+      return
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch (unwrapInboundIn(data), state) {
+    case (.head(let head), .waiting):
+      if let length = head.headers.first(name: "content-length").flatMap(Int.init),
+        length > maxBodyBytes
+      {
+        refuse(context, head: head, status: .payloadTooLarge)
+        return
+      }
+      if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
+        context.writeAndFlush(
+          wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
+          promise: nil)
+      }
+      state = .receiving(head, nil)
+      armIdleDeadline(context)
+    case (.body(var chunk), .receiving(let head, var body)):
+      if (body?.readableBytes ?? 0) + chunk.readableBytes > maxBodyBytes {
+        refuse(context, head: head, status: .payloadTooLarge)
+        return
+      }
+      if body == nil {
+        body = chunk
+      } else {
+        body?.writeBuffer(&chunk)
+      }
+      state = .receiving(head, body)
+      armIdleDeadline(context)
+    case (.end, .receiving(let head, let body)):
+      deadline?.cancel()
+      deadline = nil
+      state = .responding
+      respond(context, head: head, body: body)
+    case (.end, .refusing):
+      context.close(promise: nil)
+    case (.body, .refusing):
+      break
+    default:
+      // Parts out of order cannot come from NIO's decoder; close rather than guess.
+      application.logger.warning("HTTP: unexpected request part in state \(state)")
+      context.close(promise: nil)
+    }
+  }
+
+  /// How long the rest of a refused body is read and dropped before the connection is cut.
+  static let lingerTime = TimeAmount.seconds(5)
+
+  /// Answers `status` at once. The connection then stops sending but goes on reading (and
+  /// dropping) what the client is still sending for a moment, so the client gets to read the
+  /// answer instead of a connection reset; then it closes.
+  private func refuse(_ context: ChannelHandlerContext, head: HTTPRequestHead, status: HTTPStatus) {
+    state = .refusing
+    arm(context, after: Self.lingerTime)
+    var headers = HTTPHeaders()
+    headers.add(name: "connection", value: "close")
+    headers.add(name: "content-length", value: "0")
+    context.write(
+      wrapOutboundOut(
+        .head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+      promise: nil)
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      channel.close(mode: .output, promise: nil)
+    }
+  }
+
+  private func respond(_ context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?) {
+    var headers = head.headers
+    if !headers.contains(name: "x-request-id") {
+      headers.add(name: "x-request-id", value: RequestIDs.next())
+    }
+    let request = Request(
+      application: application, method: head.method, url: URI(string: head.uri),
+      version: head.version, headersNoUpdate: headers, collectedBody: body,
+      remoteAddress: context.channel.remoteAddress, logger: application.logger,
+      byteBufferAllocator: context.channel.allocator, on: context.eventLoop)
+    let keepAlive = head.isKeepAlive
+    let isHead = head.method == .HEAD
+    let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+    let loop = context.eventLoop
+    responder.respond(to: request)
+      .flatMap { response in
+        response.body.collect(on: loop).map { (response, $0) }
+      }
+      .hop(to: context.eventLoop)
+      .whenComplete { result in
+        let (context, handler) = bound.value
+        switch result {
+        case .success(let (response, collected)):
+          handler.write(
+            context, response: response, body: collected, version: head.version,
+            keepAlive: keepAlive, isHead: isHead)
+        case .failure(let error):
+          handler.application.logger.report(error: error)
+          let response = Response(status: .internalServerError)
+          handler.write(
+            context, response: response, body: nil, version: head.version, keepAlive: false,
+            isHead: isHead)
+        }
+      }
+  }
+
+  private func write(
+    _ context: ChannelHandlerContext, response: Response, body: ByteBuffer?,
+    version: HTTPVersion, keepAlive: Bool, isHead: Bool
+  ) {
+    let keep = keepAlive && !closeAfterResponse && !isShuttingDown()
+    var headers = response.headers
+    headers.remove(name: "transfer-encoding")
+    let noBody =
+      response.status == .noContent || response.status == .notModified
+      || response.status.code < 200
+    if !noBody {
+      headers.replaceOrAdd(name: "content-length", value: String(body?.readableBytes ?? 0))
+    } else {
+      headers.remove(name: "content-length")
+    }
+    headers.replaceOrAdd(name: "date", value: HTTPDate.now())
+    headers.replaceOrAdd(name: "connection", value: keep ? "keep-alive" : "close")
+    context.write(
+      wrapOutboundOut(
+        .head(HTTPResponseHead(version: version, status: response.status, headers: headers))),
+      promise: nil)
+    if !isHead, !noBody, let body, body.readableBytes > 0 {
+      context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+    }
+    // Ready for the next request before `.end` goes out: NIO's pipelining handler passes on
+    // a request it held back as soon as it sees the end of this response.
+    if keep {
+      state = .waiting
+      armHeaderDeadline(context)
+    } else {
+      state = .refusing
+    }
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      if !keep { channel.close(promise: nil) }
+    }
+  }
+
+  private func armHeaderDeadline(_ context: ChannelHandlerContext) {
+    arm(context, after: limits.headerTimeout)
+  }
+
+  private func armIdleDeadline(_ context: ChannelHandlerContext) {
+    arm(context, after: limits.idleTimeout)
+  }
+
+  private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount) {
+    deadline?.cancel()
+    let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+    deadline = context.eventLoop.scheduleTask(in: delay) {
+      bound.value.close(promise: nil)
+    }
+  }
+}
