@@ -14,9 +14,9 @@ struct SignInView: PageView {
       [.class("auth-card")],
       [
         H.h1("Sign in"),
-        notice.map { H.div([.class("flash flash-info"), .custom("role", "status")], [H.text($0)]) }
+        notice.map { H.div([.class("flash flash-info"), .role("status")], [H.text($0)]) }
           ?? H.empty,
-        error.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
+        error.map { H.div([.class("form-error"), .role("alert")], [H.text($0)]) }
           ?? H.empty,
         postForm(
           action: Routes.signInSubmit.href(query: ["next": next]), csrf: context.csrf,
@@ -33,8 +33,8 @@ struct SignInView: PageView {
             H.button("Sign in", [.class("button button-primary")]),
           ]),
         signupOpen
-          ? H.el(
-            "p", [],
+          ? H.p(
+            [],
             [H.text("New here? "), H.a(Routes.signUp.href(), text: "Create an account")])
           : H.empty,
       ])
@@ -75,12 +75,12 @@ struct SignUpView: PageView {
               name: "password", label: "Password", type: "password", error: errors["password"],
               hint: "At least \(Passwords.minimumLength) characters.", required: true,
               autocomplete: "new-password",
-              extra: [.custom("minlength", "\(Passwords.minimumLength)")]
+              extra: [.minlength("\(Passwords.minimumLength)")]
             ).render(),
             H.button("Create account", [.class("button button-primary")]),
           ]),
-        H.el(
-          "p", [],
+        H.p(
+          [],
           [H.text("Already have an account? "), H.a(Routes.signIn.href(), text: "Sign in")]),
       ])
   }

@@ -30,15 +30,15 @@ struct SettingsShow: PageView {
     return H.group([
       H.h1("Settings"),
       H.section(
-        [.class("card"), .aria("labelledby", "profile")],
+        [.class("card"), .aria(.labelledby, "profile")],
         [
           H.h2("Profile", [.id("profile")]),
-          H.el(
-            "dl", [.class("facts")],
-            [H.el("dt", [], [H.text("Email")]), H.el("dd", [], [H.text(email)])]),
+          H.dl(
+            [.class("facts")],
+            [H.dt([], [H.text("Email")]), H.dd([], [H.text(email)])]),
         ]),
       H.section(
-        [.class("card"), .aria("labelledby", "locale")],
+        [.class("card"), .aria(.labelledby, "locale")],
         [
           H.h2("Locale and currency", [.id("locale")]),
           H.p(
@@ -59,18 +59,18 @@ struct SettingsShow: PageView {
                 error: localeErrors["currency"],
                 hint: "ISO 4217 code, e.g. EUR, USD, UAH.", required: true,
                 extra: [
-                  .custom("maxlength", "3"), .custom("autocapitalize", "characters"),
-                  .custom("list", "currency-codes"),
+                  .maxlength("3"), .autocapitalize("characters"),
+                  .list("currency-codes"),
                 ]
               ).render(),
-              H.el(
-                "datalist", [.id("currency-codes")],
-                Currency.all.map { H.void("option", [.value($0.code)]) }),
+              H.datalist(
+                [.id("currency-codes")],
+                Currency.all.map { H.option([.value($0.code)]) }),
               H.button("Save locale and currency", [.class("button button-primary")]),
             ]),
         ]),
       H.section(
-        [.class("card"), .aria("labelledby", "password")],
+        [.class("card"), .aria(.labelledby, "password")],
         [
           H.h2("Password", [.id("password")]),
           postForm(
@@ -98,7 +98,7 @@ struct SettingsShow: PageView {
       devicesSection(context: context),
       tokensSection(context: context),
       H.section(
-        [.class("card"), .aria("labelledby", "backup")],
+        [.class("card"), .aria(.labelledby, "backup")],
         [
           H.h2("Backup", [.id("backup")]),
           H.p(
@@ -108,7 +108,7 @@ struct SettingsShow: PageView {
               + "history). Passwords and API tokens are not included. The server's operator "
               + "restores it with the backoffice import command."),
           H.a(
-            Routes.settingsBackup.href(), [.class("button"), .custom("download", "")],
+            Routes.settingsBackup.href(), [.class("button"), .download("")],
             text: "Download a backup"),
         ]),
     ])
@@ -122,7 +122,7 @@ struct SettingsShow: PageView {
       default: "\(otherSessions) other browsers or devices are signed in to your account."
       }
     return H.section(
-      [.class("card"), .aria("labelledby", "devices")],
+      [.class("card"), .aria(.labelledby, "devices")],
       [
         H.h2("Signed-in devices", [.id("devices")]),
         H.p([.id("devices-summary")], summary),
@@ -141,8 +141,6 @@ struct SettingsShow: PageView {
   }
 
   func tokensSection(context: PageContext) -> HTMLNode {
-    let locale = BackofficeLocale.resolve(locale)
-    let utc = TimeZone(identifier: "UTC") ?? .current
     var nodes: [HTMLNode] = [
       H.h2("API tokens", [.id("tokens")]),
       H.p(
@@ -153,13 +151,13 @@ struct SettingsShow: PageView {
     if let newToken {
       nodes.append(
         H.div(
-          [.class("flash flash-success new-token"), .custom("role", "status")],
+          [.class("flash flash-success new-token"), .role("status")],
           [
             H.p(
               [],
               "Token \u{201C}\(newToken.name)\u{201D} created. Copy it now: it will not be shown again."
             ),
-            H.el("code", [.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
+            H.code([.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
             H.button(
               "Copy", [.type("button"), .class("button"), .data("copy-target", "new-token")]),
           ]))
@@ -168,34 +166,7 @@ struct SettingsShow: PageView {
       nodes.append(H.p([.class("empty-inline")], "No tokens yet."))
     } else {
       nodes.append(
-        H.el(
-          "ul", [.class("token-list")],
-          tokens.map { token in
-            H.el(
-              "li", [.class("token-row")],
-              [
-                H.div(
-                  [],
-                  [
-                    H.el("strong", [], [H.text(token.name)]),
-                    H.span([.class("muted")], " \(token.prefix)…"),
-                    H.p(
-                      [.class("muted small")],
-                      "Created "
-                        + (token.createdAt.map { locale.formatDate($0, timeZone: utc) } ?? "—")
-                        + " · "
-                        + (token.lastUsedAt.map {
-                          "last used " + locale.formatDateTime($0, timeZone: utc) + " UTC"
-                        } ?? "never used")),
-                  ]),
-                confirmButton(
-                  action: Routes.tokenRevoke.href(id: token.id), csrf: context.csrf,
-                  label: "Revoke",
-                  confirm:
-                    "Revoke \u{201C}\(token.name)\u{201D}? Clients using it stop working at once.",
-                  confirmLabel: "Yes, revoke"),
-              ])
-          }))
+        H.ul([.class("token-list")], tokens.map { tokenRow($0, context: context) }))
     }
     nodes.append(
       postForm(
@@ -204,10 +175,36 @@ struct SettingsShow: PageView {
           FieldView(
             name: "name", label: "New token name", value: tokenName, error: tokenError,
             hint: "For example \u{201C}Shop import script\u{201D}.", required: true,
-            extra: [.custom("maxlength", "60")]
+            extra: [.maxlength("60")]
           ).render(),
           H.button("Create token", [.class("button button-primary")]),
         ]))
-    return H.section([.class("card"), .aria("labelledby", "tokens")], nodes)
+    return H.section([.class("card"), .aria(.labelledby, "tokens")], nodes)
+  }
+
+  private func tokenRow(_ token: TokenRow, context: PageContext) -> HTMLNode {
+    let locale = BackofficeLocale.resolve(locale)
+    let utc = TimeZone(identifier: "UTC") ?? .gmt
+    let created = token.createdAt.map { locale.formatDate($0, timeZone: utc) } ?? "—"
+    let used =
+      token.lastUsedAt.map { "last used " + locale.formatDateTime($0, timeZone: utc) + " UTC" }
+      ?? "never used"
+    return H.li(
+      [.class("token-row")],
+      [
+        H.div(
+          [],
+          [
+            H.strong([], [H.text(token.name)]),
+            H.span([.class("muted")], " \(token.prefix)…"),
+            H.p([.class("muted small")], "Created \(created) · \(used)"),
+          ]),
+        confirmButton(
+          action: Routes.tokenRevoke.href(id: token.id), csrf: context.csrf,
+          label: "Revoke",
+          confirm:
+            "Revoke \u{201C}\(token.name)\u{201D}? Clients using it stop working at once.",
+          confirmLabel: "Yes, revoke"),
+      ])
   }
 }

@@ -227,8 +227,8 @@ struct ProductPageTests {
       #expect(filtered.body.contains(#"<h2 id="products-heading">Product</h2>"#))
       #expect(filtered.body.contains(#"class="chip chip-selected" aria-current="true">Product"#))
       let form = try await client.get("/products/new")
-      #expect(form.body.contains(#"<option value="Product"/>"#))
-      #expect(form.body.contains(#"<option value="Service"/>"#))
+      #expect(form.body.contains(#"<option value="Product"></option>"#))
+      #expect(form.body.contains(#"<option value="Service"></option>"#))
     }
   }
 

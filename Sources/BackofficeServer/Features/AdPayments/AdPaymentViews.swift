@@ -19,10 +19,10 @@ struct AdPaymentDuplicateNotice: Codable, Sendable, Equatable {
 /// "This link is already saved as …" with a link to the other entry; `id` lets the form's script
 /// find and refill it.
 func adPaymentDuplicateWarning(_ others: [AdPaymentRef], id: String? = nil) -> HTMLNode {
-  var attributes: [Attr] = [.class("flash ad-payment-warning"), .custom("role", "status")]
+  var attributes: [Attr] = [.class("flash ad-payment-warning"), .role("status")]
   if let id { attributes.append(.id(id)) }
   guard let first = others.first else {
-    return H.div(attributes + [.flag("hidden")], [])
+    return H.div(attributes + [.hidden], [])
   }
   var nodes: [HTMLNode] = [
     H.text("This URL is already saved as "),
@@ -32,7 +32,7 @@ func adPaymentDuplicateWarning(_ others: [AdPaymentRef], id: String? = nil) -> H
     nodes.append(H.text(" and \(others.count - 1) more"))
   }
   nodes.append(H.text(". You can still save it."))
-  return H.div(attributes, [H.el("p", [], nodes)])
+  return H.div(attributes, [H.p([], nodes)])
 }
 
 // MARK: - list
@@ -75,23 +75,23 @@ struct AdPaymentIndex: PageView {
                 H.a(Routes.adPaymentImport.href(), [.class("button")], text: "Import CSV"),
                 accountTotal > 0
                   ? H.a(
-                    Routes.adPaymentExport.href(), [.class("button"), .custom("download", "")],
+                    Routes.adPaymentExport.href(), [.class("button"), .download("")],
                     text: "Export CSV")
                   : H.empty,
               ]),
           ]),
         duplicateNotice.map(noticeNode) ?? H.empty,
         accountTotal > 0 ? searchForm : H.empty,
-        H.div([.id("ad-payment-results"), .aria("live", "polite")], [results(context: context)]),
+        H.div([.id("ad-payment-results"), .aria(.live, "polite")], [results(context: context)]),
       ])
   }
 
   func noticeNode(_ notice: AdPaymentDuplicateNotice) -> HTMLNode {
     H.div(
-      [.class("flash ad-payment-warning"), .custom("role", "status")],
+      [.class("flash ad-payment-warning"), .role("status")],
       [
-        H.el(
-          "p", [],
+        H.p(
+          [],
           [
             H.text("\u{201C}\(notice.savedName)\u{201D} has the same URL as "),
             H.a(
@@ -103,23 +103,20 @@ struct AdPaymentIndex: PageView {
   }
 
   var searchForm: HTMLNode {
-    H.el(
-      "form",
+    H.form(
       [
-        .custom("action", Routes.adPayments.href()), .custom("method", "get"),
-        .custom("role", "search"), .class("search-form"), .id("ad-payment-search"),
+        .action(Routes.adPayments.href()), .method("get"),
+        .role("search"), .class("search-form"), .id("ad-payment-search"),
       ],
       [
-        H.el("label", [.custom("for", "ad-payment-q")], [H.text("Search by name or URL")]),
+        H.label([.`for`("ad-payment-q")], [H.text("Search by name or URL")]),
         H.div(
           [.class("search-row")],
           [
-            H.void(
-              "input",
-              [
-                .type("search"), .id("ad-payment-q"), .name("q"), .value(search),
-                .custom("autocomplete", "off"), .custom("enterkeyhint", "search"),
-              ]),
+            H.input([
+              .type("search"), .id("ad-payment-q"), .name("q"), .value(search),
+              .autocomplete("off"), .enterkeyhint("search"),
+            ]),
             H.button("Search", [.class("button")]),
             search.isEmpty
               ? H.empty
@@ -148,8 +145,8 @@ struct AdPaymentIndex: PageView {
     }
     return H.group([
       H.p([.class("muted list-count")], countText),
-      H.el(
-        "ul", [.class("ad-payment-list")],
+      H.ul(
+        [.class("ad-payment-list")],
         rows.map { row in rowNode(row, context: context) }),
       pagination,
     ])
@@ -172,22 +169,22 @@ struct AdPaymentIndex: PageView {
       ? H.a(
         row.url,
         [
-          .class("ad-payment-url"), .custom("rel", "noopener noreferrer nofollow"),
-          .custom("target", "_blank"),
+          .class("ad-payment-url"), .rel("noopener noreferrer nofollow"),
+          .target("_blank"),
         ], text: row.url)
       : H.span([.class("ad-payment-url")], row.url)
-    return H.el(
-      "li", [.class("ad-payment-row"), .id("entry-\(row.id.uuidString.lowercased())")],
+    return H.li(
+      [.class("ad-payment-row"), .id("entry-\(row.id.uuidString.lowercased())")],
       [
         H.div(
           [.class("ad-payment-main")],
-          [H.el("strong", [.class("ad-payment-name")], [H.text(row.name)]), link]),
+          [H.strong([.class("ad-payment-name")], [H.text(row.name)]), link]),
         H.div(
           [.class("row-actions")],
           [
             H.a(
               Routes.adPaymentEdit.href(id: row.id),
-              [.class("button"), .aria("label", "Edit \u{201C}\(row.name)\u{201D}")],
+              [.class("button"), .aria(.label, "Edit \u{201C}\(row.name)\u{201D}")],
               text: "Edit"),
             confirmButton(
               action: Routes.adPaymentDelete.href(id: row.id, query: listQuery),
@@ -208,26 +205,26 @@ struct AdPaymentIndex: PageView {
     var items: [HTMLNode] = []
     if page > 1 {
       items.append(
-        H.a(href(page - 1), [.class("button"), .custom("rel", "prev")], text: "Previous"))
+        H.a(href(page - 1), [.class("button"), .rel("prev")], text: "Previous"))
     }
     var previous = 0
     for number in Self.pageNumbers(current: page, count: pageCount) {
       if number > previous + 1 { items.append(H.span([.class("page-gap")], "…")) }
       if number == page {
         items.append(
-          H.span([.class("button page-current"), .aria("current", "page")], String(number)))
+          H.span([.class("button page-current"), .aria(.current, "page")], String(number)))
       } else {
         items.append(
           H.a(
-            href(number), [.class("button"), .aria("label", "Page \(number)")],
+            href(number), [.class("button"), .aria(.label, "Page \(number)")],
             text: String(number)))
       }
       previous = number
     }
     if page < pageCount {
-      items.append(H.a(href(page + 1), [.class("button"), .custom("rel", "next")], text: "Next"))
+      items.append(H.a(href(page + 1), [.class("button"), .rel("next")], text: "Next"))
     }
-    return H.el("nav", [.class("pagination"), .aria("label", "Pages")], items)
+    return H.nav([.class("pagination"), .aria(.label, "Pages")], items)
   }
 
   /// The first and last page and the two on each side of the current one.
@@ -289,7 +286,7 @@ struct AdPaymentForm: PageView {
     // The first field with a problem gets the focus, in the order the rules are checked.
     let firstInvalid = AdPaymentField.allCases.first { errors[$0] != nil }
     var formAttributes: [Attr] = [
-      .class("stack"), .id("ad-payment-form"), .flag("novalidate"),
+      .class("stack"), .id("ad-payment-form"), .novalidate,
       .data("check-url", Routes.adPaymentCheck.href()),
     ]
     if let entryID { formAttributes.append(.data("entry-id", entryID.uuidString.lowercased())) }
@@ -298,7 +295,7 @@ struct AdPaymentForm: PageView {
       [
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
-        formError.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
+        formError.map { H.div([.class("form-error"), .role("alert")], [H.text($0)]) }
           ?? H.empty,
         H.div(
           [.class("card")],
@@ -310,7 +307,7 @@ struct AdPaymentForm: PageView {
                 FieldView(
                   name: AdPaymentField.name.rawValue, label: "Name", value: name,
                   error: errors[.name], required: true, autocomplete: "off",
-                  extra: firstInvalid == .name ? [.flag("autofocus")] : [],
+                  extra: firstInvalid == .name ? [.autofocus] : [],
                   saved: saved["name"].map { SavedValue(text: $0) }
                 ).render(),
                 FieldView(
@@ -318,9 +315,9 @@ struct AdPaymentForm: PageView {
                   error: errors[.url], hint: "For example https://www.example.com",
                   required: true, autocomplete: "url",
                   extra: [
-                    .custom("autocapitalize", "none"), .custom("spellcheck", "false"),
-                    .custom("inputmode", "url"),
-                  ] + (firstInvalid == .url ? [.flag("autofocus")] : []),
+                    .autocapitalize("none"), .spellcheck("false"),
+                    .inputmode("url"),
+                  ] + (firstInvalid == .url ? [.autofocus] : []),
                   saved: saved["url"].map { SavedValue(text: $0) }
                 ).render(),
                 adPaymentDuplicateWarning(sameURL, id: "ad-payment-duplicate"),
@@ -382,8 +379,8 @@ struct AdPaymentImportForm: PageView {
               [],
               "Upload a CSV file with a header row and one payment per row. The columns name and "
                 + "url are required (in any order; other columns are ignored):"),
-            H.el(
-              "pre", [.class("csv-sample")],
+            H.pre(
+              [.class("csv-sample")],
               [H.text("name,url\nSpring campaign,https://www.example.com/spring\n")]),
             H.p(
               [.class("hint")],
@@ -395,18 +392,17 @@ struct AdPaymentImportForm: PageView {
               [
                 FieldView(
                   name: "file", label: "CSV file", type: "file", required: true,
-                  extra: [.custom("accept", ".csv,text/csv")]
+                  extra: [.accept(".csv,text/csv")]
                 ).render(),
                 H.div(
                   [.class("field-check")],
                   [
-                    H.void(
-                      "input",
+                    H.input(
                       [.type("checkbox"), .id("field-skip-invalid"), .name("skip_invalid")]
-                        + [.value("on")] + (skipInvalid ? [.flag("checked")] : [])
-                        + [.aria("describedby", "field-skip-invalid-hint")]),
-                    H.el(
-                      "label", [.custom("for", "field-skip-invalid")],
+                        + [.value("on")] + (skipInvalid ? [.checked] : [])
+                        + [.aria(.describedby, "field-skip-invalid-hint")]),
+                    H.label(
+                      [.`for`("field-skip-invalid")],
                       [H.text("Skip rows with errors")]),
                     H.p(
                       [.class("hint"), .id("field-skip-invalid-hint")],
@@ -428,11 +424,11 @@ struct AdPaymentImportForm: PageView {
     switch outcome {
     case .refused(let message, let rows):
       return H.div(
-        [.class("form-error import-report"), .custom("role", "alert")],
+        [.class("form-error import-report"), .role("alert")],
         [H.p([], message), problemList(rows)])
     case .partial(let imported, let skipped):
       return H.div(
-        [.class("flash flash-success import-report"), .custom("role", "status")],
+        [.class("flash flash-success import-report"), .role("status")],
         [
           H.p(
             [],
@@ -447,7 +443,7 @@ struct AdPaymentImportForm: PageView {
   func problemList(_ rows: [String]) -> HTMLNode {
     guard !rows.isEmpty else { return H.empty }
     let shown = rows.prefix(Self.shownProblems).map { H.text($0) }
-    var items = H.ul([.class("problem-list")], Array(shown))
+    var items = H.itemList([.class("problem-list")], Array(shown))
     if rows.count > Self.shownProblems {
       items = H.group([
         items, H.p([], "…and \(rows.count - Self.shownProblems) more rows with errors."),

@@ -12,10 +12,10 @@ enum AdPaymentsHome {
       [.class("card"), .id("home-ad-payments")],
       [
         H.h2("Ad payments"),
-        H.el(
-          "p", [.class("home-figure")],
+        H.p(
+          [.class("home-figure")],
           [
-            H.el("strong", [], [H.text(String(count))]),
+            H.strong([], [H.text(String(count))]),
             H.text(count == 1 ? " entry" : " entries"),
           ]),
         count == 0

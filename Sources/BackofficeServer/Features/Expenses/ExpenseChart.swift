@@ -53,50 +53,43 @@ struct ExpenseChart: Sendable {
     let titleID = "\(idPrefix)-title"
     let descID = "\(idPrefix)-desc"
     var children: [HTMLNode] = [
-      H.el("title", [.id(titleID)], [H.text(title(locale: locale))]),
-      H.el("desc", [.id(descID)], [H.text(description(locale: locale))]),
+      H.title([.id(titleID)], [H.text(title(locale: locale))]),
+      H.desc([.id(descID)], [H.text(description(locale: locale))]),
     ]
     for (index, line) in totals.lines.enumerated() {
       let top = Double(index) * Self.rowHeight
       let slug = line.category.rawValue.lowercased()
       children.append(
-        H.el(
-          "g", [.class("chart-row cat-\(slug)"), .data("category", line.category.rawValue)],
+        H.g(
+          [.class("chart-row cat-\(slug)"), .data("category", line.category.rawValue)],
           [
-            H.el(
-              "text",
-              [.custom("x", "0"), .custom("y", number(top + 15)), .class("chart-label")],
+            H.svgText(
+              [.x("0"), .y(number(top + 15)), .class("chart-label")],
               [H.text(line.category.rawValue)]),
-            H.el(
-              "text",
+            H.svgText(
               [
-                .custom("x", number(Self.width)), .custom("y", number(top + 15)),
-                .custom("text-anchor", "end"), .class("chart-value"),
+                .x(number(Self.width)), .y(number(top + 15)),
+                .textAnchor("end"), .class("chart-value"),
               ],
               [H.text(amountText(line, locale: locale))]),
-            H.void(
-              "rect",
-              [
-                .custom("x", "0"), .custom("y", number(top + Self.barOffset)),
-                .custom("width", number(Self.width)), .custom("height", number(Self.barHeight)),
-                .custom("rx", "4"), .class("chart-track"),
-              ]),
-            H.void(
-              "rect",
-              [
-                .custom("x", "0"), .custom("y", number(top + Self.barOffset)),
-                .custom("width", number(barWidth(line.amount))),
-                .custom("height", number(Self.barHeight)), .custom("rx", "4"),
-                .class("chart-bar"), .data("amount", MoneyFormat.decimalString(line.amount)),
-              ]),
+            H.rect([
+              .x("0"), .y(number(top + Self.barOffset)),
+              .width(number(Self.width)), .height(number(Self.barHeight)),
+              .rx("4"), .class("chart-track"),
+            ]),
+            H.rect([
+              .x("0"), .y(number(top + Self.barOffset)),
+              .width(number(barWidth(line.amount))),
+              .height(number(Self.barHeight)), .rx("4"),
+              .class("chart-bar"), .data("amount", MoneyFormat.decimalString(line.amount)),
+            ]),
           ]))
     }
-    return H.el(
-      "svg",
+    return H.svg(
       [
-        .custom("xmlns", "http://www.w3.org/2000/svg"),
-        .custom("viewBox", "0 0 \(number(Self.width)) \(number(height))"),
-        .custom("role", "img"), .aria("labelledby", "\(titleID) \(descID)"),
+        .xmlns("http://www.w3.org/2000/svg"),
+        .viewBox("0 0 \(number(Self.width)) \(number(height))"),
+        .role("img"), .aria(.labelledby, "\(titleID) \(descID)"),
         .class("expense-chart"),
       ], children)
   }

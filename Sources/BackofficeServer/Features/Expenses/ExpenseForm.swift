@@ -62,7 +62,7 @@ struct ExpenseForm: PageView {
     if !model.errors.isEmpty {
       nodes.append(
         H.div(
-          [.class("form-error"), .custom("role", "alert")],
+          [.class("form-error"), .role("alert")],
           [H.text("The expense was not saved: check the fields marked below.")]))
     }
     nodes.append(
@@ -75,7 +75,7 @@ struct ExpenseForm: PageView {
           .data("approved", ExpenseMessages.approved),
         ],
         [
-          model.back.map { H.void("input", [.type("hidden"), .name("back"), .value($0)]) }
+          model.back.map { H.input([.type("hidden"), .name("back"), .value($0)]) }
             ?? H.empty,
           model.mode == .new ? H.empty : VersionField.hidden(model.version),
           titleField(),
@@ -107,7 +107,7 @@ struct ExpenseForm: PageView {
           action: Routes.expenseDelete.href(id: id), csrf: context.csrf,
           attributes: [.class("delete-form")],
           [
-            model.back.map { H.void("input", [.type("hidden"), .name("back"), .value($0)]) }
+            model.back.map { H.input([.type("hidden"), .name("back"), .value($0)]) }
               ?? H.empty,
             H.button("Delete expense", [.class("button button-danger-quiet")]),
             H.p(
@@ -151,14 +151,13 @@ struct ExpenseForm: PageView {
     return H.div(
       [.class(model.errors.title == nil ? "field" : "field field-invalid")],
       [
-        H.el("label", [.custom("for", "field-title")], [H.text("Title")]),
-        H.void(
-          "input",
+        H.label([.`for`("field-title")], [H.text("Title")]),
+        H.input(
           [
             .id("field-title"), .name("title"), .type("text"), .value(value),
-            .custom("autocomplete", "off"), .data("max-length", String(Expense.maxTitleLength)),
-            .aria("describedby", "field-title-feedback field-title-count"),
-          ] + (model.errors.title == nil ? [] : [.aria("invalid", "true")])),
+            .autocomplete("off"), .data("max-length", String(Expense.maxTitleLength)),
+            .aria(.describedby, "field-title-feedback field-title-count"),
+          ] + (model.errors.title == nil ? [] : [.aria(.invalid, "true")])),
         H.div(
           [.class("field-footer")],
           [
@@ -182,29 +181,26 @@ struct ExpenseForm: PageView {
     return H.div(
       [.class(model.errors.amount == nil ? "field" : "field field-invalid")],
       [
-        H.el(
-          "label", [.custom("for", "field-amount")], [H.text("Amount (\(model.currency))")]),
-        H.void(
-          "input",
+        H.label([.`for`("field-amount")], [H.text("Amount (\(model.currency))")]),
+        H.input(
           [
             .id("field-amount"), .name("amount"), .type("text"), .value(model.draft.amount),
-            .custom("inputmode", "decimal"), .custom("autocomplete", "off"),
-            .custom("placeholder", example),
+            .inputmode("decimal"), .autocomplete("off"),
+            .placeholder(example),
             .data(
               "pattern", AmountTyping.regexPattern(for: locale, maxFractionDigits: model.places)),
-            .aria("describedby", "field-amount-hint field-amount-feedback"),
-          ] + (model.errors.amount == nil ? [] : [.aria("invalid", "true")])),
+            .aria(.describedby, "field-amount-hint field-amount-feedback"),
+          ] + (model.errors.amount == nil ? [] : [.aria(.invalid, "true")])),
         H.p([.class("hint"), .id("field-amount-hint")], hint),
         feedbackNode(id: "field-amount-feedback", feedback),
       ])
   }
 
   func feedbackNode(id: String, _ feedback: (text: String, ok: Bool)) -> HTMLNode {
-    H.el(
-      "p",
+    H.p(
       [
         .class(feedback.ok ? "feedback feedback-ok" : "feedback feedback-error"), .id(id),
-        .aria("live", "polite"),
+        .aria(.live, "polite"),
       ],
       [H.text(feedback.text)])
   }
@@ -216,15 +212,14 @@ struct ExpenseForm: PageView {
       H.div(
         [.class("field date-switch")],
         [
-          H.el(
-            "label", [.class("switch"), .custom("for", "field-has-date")],
+          H.label(
+            [.class("switch"), .`for`("field-has-date")],
             [
-              H.void(
-                "input",
+              H.input(
                 [
                   .id("field-has-date"), .name("has_date"), .type("checkbox"), .value("1"),
-                  .data("date-toggle", ""), .aria("controls", "date-picker"),
-                ] + (model.hasDate ? [.flag("checked")] : [])),
+                  .data("date-toggle", ""), .aria(.controls, "date-picker"),
+                ] + (model.hasDate ? [.checked] : [])),
               H.text("Date (optional)"),
             ])
         ]),
@@ -234,14 +229,13 @@ struct ExpenseForm: PageView {
           .id("date-picker"), .data("date-picker", ""),
         ],
         [
-          H.el("label", [.custom("for", "field-date")], [H.text("Date and time (UTC)")]),
-          H.void(
-            "input",
+          H.label([.`for`("field-date")], [H.text("Date and time (UTC)")]),
+          H.input(
             [
-              .id("field-date"), .name("date"), .type("datetime-local"), .custom("step", "60"),
+              .id("field-date"), .name("date"), .type("datetime-local"), .step("60"),
               .value(value), .data("now", model.defaultDate),
-              .aria("describedby", "field-date-error"),
-            ] + (error == nil ? [] : [.aria("invalid", "true")])),
+              .aria(.describedby, "field-date-error"),
+            ] + (error == nil ? [] : [.aria(.invalid, "true")])),
           FieldView(name: "date", label: "", error: error).errorNode,
         ]),
     ])

@@ -18,13 +18,12 @@ struct ExpenseImportForm: PageView {
         H.h1("Import expenses"),
         error.map { message in
           H.div(
-            [.class("form-error"), .custom("role", "alert"), .id("import-error")],
+            [.class("form-error"), .role("alert"), .id("import-error")],
             [
               H.p([], message),
               rowErrors.isEmpty
                 ? H.empty
-                : H.el(
-                  "ul", [.class("row-errors")], rowErrors.map { H.el("li", [], [H.text($0)]) }),
+                : H.ul([.class("row-errors")], rowErrors.map { H.li([], [H.text($0)]) }),
             ])
         } ?? H.empty,
         H.section(
@@ -35,14 +34,14 @@ struct ExpenseImportForm: PageView {
               [],
               "A CSV file (UTF-8) whose first line names the columns date, title, category and "
                 + "amount, in any order. For example:"),
-            H.el(
-              "pre", [.class("csv-sample")],
+            H.pre(
+              [.class("csv-sample")],
               [
                 H.text(
                   "date,title,category,amount\n2025-11-22T15:05:00Z,Coffee,Food,3.50\n,Gym,Hobby,25\n"
                 )
               ]),
-            H.ul(
+            H.itemList(
               [.class("format-notes")],
               [
                 H.text(
@@ -68,21 +67,18 @@ struct ExpenseImportForm: PageView {
             H.div(
               [.class("field")],
               [
-                H.el("label", [.custom("for", "field-file")], [H.text("CSV file")]),
-                H.void(
-                  "input",
-                  [
-                    .id("field-file"), .name("file"), .type("file"),
-                    .custom("accept", ".csv,text/csv"), .flag("required"),
-                  ]),
+                H.label([.`for`("field-file")], [H.text("CSV file")]),
+                H.input([
+                  .id("field-file"), .name("file"), .type("file"),
+                  .accept(".csv,text/csv"), .required,
+                ]),
               ]),
-            H.el(
-              "label", [.class("switch"), .custom("for", "field-skip-errors")],
+            H.label(
+              [.class("switch"), .`for`("field-skip-errors")],
               [
-                H.void(
-                  "input",
+                H.input(
                   [.id("field-skip-errors"), .name("skip_errors"), .type("checkbox"), .value("1")]
-                    + (skipErrors ? [.flag("checked")] : [])),
+                    + (skipErrors ? [.checked] : [])),
                 H.text("Skip rows with errors"),
               ]),
             H.p(

@@ -68,14 +68,14 @@ struct ExpenseIndex: PageView {
   func undoBanner(context: PageContext) -> HTMLNode {
     guard let undo = model.undo else { return H.empty }
     return H.div(
-      [.class("flash flash-success undo-flash"), .custom("role", "status")],
+      [.class("flash flash-success undo-flash"), .role("status")],
       [
         H.p([], "Deleted \u{201C}\(undo.title)\u{201D}."),
         postForm(
           action: Routes.expenseRestore.href(id: undo.id), csrf: context.csrf,
           attributes: [.class("inline-form")],
           [
-            H.void("input", [.type("hidden"), .name("back"), .value(model.back)]),
+            H.input([.type("hidden"), .name("back"), .value(model.back)]),
             H.button("Undo", [.class("button")]),
           ]),
       ])
@@ -85,12 +85,11 @@ struct ExpenseIndex: PageView {
     let typed = model.typed
     let categoryOptions =
       [("", "All categories")] + ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) }
-    return H.el(
-      "form",
+    return H.form(
       [
-        .custom("method", "get"), .custom("action", Routes.expenses.href()),
-        .class("card expense-filters"), .custom("role", "search"),
-        .aria("label", "Filter expenses"),
+        .method("get"), .action(Routes.expenses.href()),
+        .class("card expense-filters"), .role("search"),
+        .aria(.label, "Filter expenses"),
       ],
       [
         H.div(
@@ -104,7 +103,7 @@ struct ExpenseIndex: PageView {
             FieldView(
               name: "month", label: "Month", type: "month",
               value: typed["month"] ?? model.filter.month?.description ?? "",
-              error: model.filterErrors["month"], extra: [.custom("placeholder", "2025-11")]
+              error: model.filterErrors["month"], extra: [.placeholder("2025-11")]
             ).render(),
             FieldView(
               name: "from", label: "From day", type: "date",
@@ -157,49 +156,49 @@ struct ExpenseIndex: PageView {
     }
     let lines = totals.nonEmptyLines
     return H.section(
-      [.class("card expense-totals"), .aria("labelledby", "expense-totals-heading")],
+      [.class("card expense-totals"), .aria(.labelledby, "expense-totals-heading")],
       [
         H.h2("Total", [.id("expense-totals-heading")]),
         H.p([.class("muted small")], filterSummary(locale: locale)),
-        H.el(
-          "p", [.class("total-figure")],
+        H.p(
+          [.class("total-figure")],
           [
-            H.el("strong", [.id("expense-total")], [H.text(money(totals.total))]),
+            H.strong([.id("expense-total")], [H.text(money(totals.total))]),
             H.span(
               [.class("muted")], totals.count == 1 ? " 1 expense" : " \(totals.count) expenses"),
           ]),
         lines.isEmpty
           ? H.empty
-          : H.el(
-            "table", [.class("category-totals")],
+          : H.table(
+            [.class("category-totals")],
             [
-              H.el("caption", [.class("visually-hidden")], [H.text("Totals per category")]),
-              H.el(
-                "thead", [],
+              H.caption([.class("visually-hidden")], [H.text("Totals per category")]),
+              H.thead(
+                [],
                 [
-                  H.el(
-                    "tr", [],
+                  H.tr(
+                    [],
                     [
-                      H.el("th", [.custom("scope", "col")], [H.text("Category")]),
-                      H.el("th", [.custom("scope", "col"), .class("num")], [H.text("Count")]),
-                      H.el("th", [.custom("scope", "col"), .class("num")], [H.text("Amount")]),
+                      H.th([.scope("col")], [H.text("Category")]),
+                      H.th([.scope("col"), .class("num")], [H.text("Count")]),
+                      H.th([.scope("col"), .class("num")], [H.text("Amount")]),
                     ])
                 ]),
-              H.el(
-                "tbody", [],
+              H.tbody(
+                [],
                 lines.map { line in
-                  H.el(
-                    "tr", [.data("category", line.category.rawValue)],
+                  H.tr(
+                    [.data("category", line.category.rawValue)],
                     [
-                      H.el(
-                        "th", [.custom("scope", "row")],
+                      H.th(
+                        [.scope("row")],
                         [
                           H.span(
                             [.class("swatch cat-\(line.category.rawValue.lowercased())")], ""),
                           H.text(line.category.rawValue),
                         ]),
-                      H.el("td", [.class("num")], [H.text(String(line.count))]),
-                      H.el("td", [.class("num")], [H.text(money(line.amount))]),
+                      H.td([.class("num")], [H.text(String(line.count))]),
+                      H.td([.class("num")], [H.text(money(line.amount))]),
                     ])
                 }),
             ]),
@@ -216,11 +215,11 @@ struct ExpenseIndex: PageView {
       keep.month = target
       return H.a(
         Routes.expenses.href(query: keep.query),
-        [.class("button month-step"), .aria("label", "\(label): \(target.title(locale: locale))")],
+        [.class("button month-step"), .aria(.label, "\(label): \(target.title(locale: locale))")],
         text: symbol)
     }
     return H.section(
-      [.class("card expense-chart-card"), .aria("labelledby", "expense-chart-heading")],
+      [.class("card expense-chart-card"), .aria(.labelledby, "expense-chart-heading")],
       [
         H.div(
           [.class("chart-head")],
@@ -231,7 +230,7 @@ struct ExpenseIndex: PageView {
           ]),
         model.chart.totals.count == 0
           ? H.p([.class("muted chart-empty")], "No dated expenses in this month.")
-          : H.el("figure", [.class("chart-figure")], [model.chart.render(locale: locale)]),
+          : H.figure([.class("chart-figure")], [model.chart.render(locale: locale)]),
       ])
   }
 
@@ -252,27 +251,27 @@ struct ExpenseIndex: PageView {
         action: H.a(Routes.expenses.href(), [.class("button")], text: "Clear filters"))
     }
     let locale = context.locale
-    return H.el(
-      "ul", [.class("expense-list"), .aria("label", "Expenses")],
+    return H.ul(
+      [.class("expense-list"), .aria(.label, "Expenses")],
       model.rows.map { row in
         let expense = row.expense
         let edit = Routes.expenseEdit.href(id: row.id, query: ["back": model.back])
         let slug = expense.category.rawValue.lowercased()
         let when: HTMLNode =
           expense.date.map { date in
-            H.el(
-              "time", [.custom("datetime", ExpenseDate.iso8601(date))],
+            H.time(
+              [.datetime(ExpenseDate.iso8601(date))],
               [H.text(locale.formatDateTime(date, timeZone: ExpenseStore.timeZone))])
           } ?? H.span([.class("no-date")], "No date")
-        return H.el(
-          "li", [.class("expense-row"), .id("expense-\(row.id.uuidString.lowercased())")],
+        return H.li(
+          [.class("expense-row"), .id("expense-\(row.id.uuidString.lowercased())")],
           [
             H.div(
               [.class("expense-text")],
               [
                 H.a(edit, [.class("expense-title")], text: expense.title),
-                H.el(
-                  "p", [.class("expense-meta")],
+                H.p(
+                  [.class("expense-meta")],
                   [H.span([.class("ex-chip cat-\(slug)")], expense.category.rawValue), when]),
               ]),
             H.p(
@@ -282,18 +281,18 @@ struct ExpenseIndex: PageView {
               [.class("expense-actions")],
               [
                 H.a(
-                  edit, [.class("button button-small"), .aria("label", "Edit \(expense.title)")],
+                  edit, [.class("button button-small"), .aria(.label, "Edit \(expense.title)")],
                   text: "Edit"),
                 postForm(
                   action: Routes.expenseDelete.href(id: row.id), csrf: context.csrf,
                   attributes: [.class("inline-form")],
                   [
-                    H.void("input", [.type("hidden"), .name("back"), .value(model.back)]),
+                    H.input([.type("hidden"), .name("back"), .value(model.back)]),
                     H.button(
                       "Delete",
                       [
                         .class("button button-small button-danger-quiet"),
-                        .aria("label", "Delete \(expense.title)"),
+                        .aria(.label, "Delete \(expense.title)"),
                       ]),
                   ]),
               ]),
@@ -307,10 +306,10 @@ struct ExpenseIndex: PageView {
       var query = model.filter.query
       query["page"] = String(page)
       return H.a(
-        Routes.expenses.href(query: query), [.class("button"), .custom("rel", rel)], text: text)
+        Routes.expenses.href(query: query), [.class("button"), .rel(rel)], text: text)
     }
-    return H.el(
-      "nav", [.class("pagination"), .aria("label", "Pages")],
+    return H.nav(
+      [.class("pagination"), .aria(.label, "Pages")],
       [
         model.page > 1 ? link(model.page - 1, "← Newer", "prev") : H.empty,
         H.span([.class("muted")], "Page \(model.page) of \(model.pageCount)"),

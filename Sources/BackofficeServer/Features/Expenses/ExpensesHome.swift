@@ -23,11 +23,11 @@ struct ExpensesHome: Sendable {
       [
         H.h2("Expenses"),
         H.p([.class("muted small")], month.title(locale: locale)),
-        H.el(
-          "p", [.class("home-figure")],
+        H.p(
+          [.class("home-figure")],
           [
-            H.el(
-              "strong", [],
+            H.strong(
+              [],
               [H.text(MoneyFormat.currency(total, currency: currency, locale: locale))]),
             H.text(count == 1 ? " · 1 expense" : " · \(count) expenses"),
           ]),

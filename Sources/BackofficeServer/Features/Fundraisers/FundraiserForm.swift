@@ -83,27 +83,27 @@ struct FundraiserForm: PageView {
 
   func content(context: PageContext) -> HTMLNode {
     H.div(
-      [.class("fr"), .custom("lang", "uk")],
+      [.class("fr"), .lang("uk")],
       [
-        H.el(
-          "p", [.class("fr-back")],
+        H.p(
+          [.class("fr-back")],
           [
             editingID.map { H.a(Routes.fundraiser.href(id: $0), text: "← Назад до збору") }
               ?? H.a(Routes.fundraisers.href(), text: "← Збори")
           ]),
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
-        formError.map { H.div([.class("form-error"), .custom("role", "alert")], [H.text($0)]) }
+        formError.map { H.div([.class("form-error"), .role("alert")], [H.text($0)]) }
           ?? H.empty,
         errors.isEmpty
           ? H.empty
           : H.div(
-            [.class("form-error"), .custom("role", "alert")],
+            [.class("form-error"), .role("alert")],
             [H.text("Перевірте поля, позначені нижче.")]),
         postForm(
           action: action, csrf: context.csrf,
           attributes: [
-            .class("fr-form"), .id("fr-form"), .custom("novalidate", ""),
+            .class("fr-form"), .id("fr-form"), .novalidate,
             .data("preview-url", Routes.fundraiserPreview.href()),
             .data("id", editingID?.uuidString.lowercased() ?? ""),
             .data("photo", previewPhotoID?.uuidString.lowercased() ?? ""),
@@ -144,22 +144,22 @@ struct FundraiserForm: PageView {
   var fields: [HTMLNode] {
     let purposeField = FieldView(name: "purpose", label: CampaignField.purpose.label)
     var purposeAttrs: [Attr] = [
-      .id(purposeField.id), .name("purpose"), .custom("rows", "3"),
-      .custom("maxlength", String(CampaignDraft.purposeMaxLength)),
+      .id(purposeField.id), .name("purpose"), .rows("3"),
+      .maxlength(String(CampaignDraft.purposeMaxLength)),
     ]
     if errors[.purpose] != nil {
-      purposeAttrs += [.aria("invalid", "true"), .aria("describedby", "\(purposeField.id)-error")]
+      purposeAttrs += [.aria(.invalid, "true"), .aria(.describedby, "\(purposeField.id)-error")]
     }
     let photoField = FieldView(name: "photo", label: "Обрати фото з бібліотеки")
     var photoAttrs: [Attr] = [
       .id(photoField.id), .name("photo"), .type("file"),
-      .custom("accept", "image/jpeg,image/png"), .aria("describedby", "\(photoField.id)-hint"),
+      .accept("image/jpeg,image/png"), .aria(.describedby, "\(photoField.id)-hint"),
     ]
     if errors[.image] != nil {
       photoAttrs =
         photoAttrs.filter { $0.name != "aria-describedby" } + [
-          .aria("invalid", "true"),
-          .aria("describedby", "\(photoField.id)-hint \(photoField.id)-error"),
+          .aria(.invalid, "true"),
+          .aria(.describedby, "\(photoField.id)-hint \(photoField.id)-error"),
         ]
     }
     let photoHint: String =
@@ -174,47 +174,44 @@ struct FundraiserForm: PageView {
       H.div(
         [.class(errors[.purpose] == nil ? "field" : "field field-invalid")],
         [
-          H.el("label", [.custom("for", purposeField.id)], [H.text(CampaignField.purpose.label)]),
-          H.el("textarea", purposeAttrs, [H.text(purpose)]),
+          H.label([.`for`(purposeField.id)], [H.text(CampaignField.purpose.label)]),
+          H.textarea(purposeAttrs, [H.text(purpose)]),
           savedNode("purpose"),
           FieldView(name: "purpose", label: "", error: errors[.purpose]).errorNode,
         ]),
       FieldView(
         name: "target", label: CampaignField.target.label, value: target, error: errors[.target],
         hint: "Наприклад: 15 000 або 15000,50", autocomplete: "off",
-        extra: [.custom("inputmode", "decimal")], saved: savedValue("target")
+        extra: [.inputmode("decimal")], saved: savedValue("target")
       ).render(),
       FieldView(
         name: "jar_link", label: CampaignField.jarLink.label, value: jarLink,
         error: errors[.jarLink], hint: "Посилання на банку: https://send.monobank.ua/jar/…",
-        autocomplete: "off", extra: [.custom("inputmode", "url"), .custom("spellcheck", "false")],
+        autocomplete: "off", extra: [.inputmode("url"), .spellcheck("false")],
         saved: savedValue("jar_link")
       ).render(),
       H.div(
         [.class(errors[.image] == nil ? "field" : "field field-invalid")],
         [
-          H.el("label", [.custom("for", photoField.id)], [H.text("Обрати фото з бібліотеки")]),
-          H.void("input", photoAttrs),
+          H.label([.`for`(photoField.id)], [H.text("Обрати фото з бібліотеки")]),
+          H.input(photoAttrs),
           H.p([.class("hint"), .id("\(photoField.id)-hint")], photoHint),
           FieldView(name: "photo", label: "", error: errors[.image]).errorNode,
           draftPhotoID.map {
-            H.void(
-              "input",
-              [.type("hidden"), .name("photo_draft"), .value($0.uuidString.lowercased())])
+            H.input([.type("hidden"), .name("photo_draft"), .value($0.uuidString.lowercased())])
           } ?? H.empty,
         ]),
       H.div(
         [.class("field fr-switch")],
         [
-          H.el(
-            "label", [.custom("for", "field-show_progress")],
+          H.label(
+            [.`for`("field-show_progress")],
             [
-              H.void(
-                "input",
+              H.input(
                 [
                   .type("checkbox"), .id("field-show_progress"), .name("show_progress"),
-                  .value("1"), .custom("role", "switch"),
-                ] + (showProgress ? [.flag("checked")] : [])),
+                  .value("1"), .role("switch"),
+                ] + (showProgress ? [.checked] : [])),
               H.text(" Показувати на постері зібрану суму і прогрес"),
             ]),
           H.p([.class("hint")], "Потрібна банка: постер оновлюється разом із прогресом."),
@@ -224,38 +221,33 @@ struct FundraiserForm: PageView {
   }
 
   var templatePicker: HTMLNode {
-    H.el(
-      "fieldset",
+    H.fieldset(
       [
         .class(errors[.template] == nil ? "fr-templates-field" : "fr-templates-field field-invalid")
-      ] + (errors[.template] == nil ? [] : [.aria("describedby", "field-template-error")]),
+      ] + (errors[.template] == nil ? [] : [.aria(.describedby, "field-template-error")]),
       [
-        H.el("legend", [], [H.text("Обрати шаблон")]),
+        H.legend([], [H.text("Обрати шаблон")]),
         savedNode("template"),
         FieldView(name: "template", label: "", error: errors[.template]).errorNode,
         H.div(
           [.class("fr-templates")],
           PosterTemplate.allCases.map { item in
-            H.el(
-              "label", [.class("fr-template")],
+            H.label(
+              [.class("fr-template")],
               [
-                H.void(
-                  "input",
+                H.input(
                   [
                     .type("radio"), .name("template"), .value(String(item.number)),
                     .class("fr-template-radio"),
-                  ] + (item == template ? [.flag("checked")] : [])),
-                H.void(
-                  "img",
-                  [
-                    .class("fr-template-thumb"),
-                    .custom(
-                      "src",
-                      Routes.fundraiserPreview.href(
-                        query: previewQuery(template: item, mode: "thumb"))),
-                    .custom("alt", ""), .custom("width", "1080"), .custom("height", "1080"),
-                    .custom("loading", "lazy"), .custom("decoding", "async"),
-                  ]),
+                  ] + (item == template ? [.checked] : [])),
+                H.img([
+                  .class("fr-template-thumb"),
+                  .src(
+                    Routes.fundraiserPreview.href(
+                      query: previewQuery(template: item, mode: "thumb"))),
+                  .alt(""), .width("1080"), .height("1080"),
+                  .loading("lazy"), .decoding("async"),
+                ]),
                 H.span([.class("fr-template-name")], "\(item.number). \(item.title)"),
               ])
           }),
@@ -264,65 +256,59 @@ struct FundraiserForm: PageView {
 
   var preview: HTMLNode {
     H.section(
-      [.class("fr-preview-panel"), .aria("labelledby", "fr-preview-title")],
+      [.class("fr-preview-panel"), .aria(.labelledby, "fr-preview-title")],
       [
         H.h2("Попередній перегляд", [.id("fr-preview-title")]),
-        H.el(
-          "fieldset", [.class("fr-formats")],
-          [H.el("legend", [.class("fr-sr-only")], [H.text("Формат")])]
+        H.fieldset(
+          [.class("fr-formats")],
+          [H.legend([.class("fr-sr-only")], [H.text("Формат")])]
             + PosterFormat.allCases.map { item in
-              H.el(
-                "label", [.class("fr-format")],
+              H.label(
+                [.class("fr-format")],
                 [
-                  H.void(
-                    "input",
+                  H.input(
                     [.type("radio"), .name("format"), .value(item.rawValue)]
-                      + (item == format ? [.flag("checked")] : [])),
+                      + (item == format ? [.checked] : [])),
                   H.text(" " + item.title),
                 ])
             }),
         H.div(
           [
-            .class("fr-preview"), .id("fr-preview"), .custom("role", "group"),
-            .aria("roledescription", "редактор фото"),
+            .class("fr-preview"), .id("fr-preview"), .role("group"),
+            .aria(.roledescription, "редактор фото"),
             .aria(
-              "label",
+              .label,
               "Фото на постері. Перетягніть, щоб змістити; коліщатко або щипок — масштаб. "
                 + "З клавіатури: стрілки зміщують, + і − змінюють масштаб, 0 скидає."),
-            .aria("describedby", "fr-preview-help"),
+            .aria(.describedby, "fr-preview-help"),
           ],
           [
             template.map { chosen in
-              H.void(
-                "img",
-                [
-                  .class("fr-preview-image"),
-                  .custom(
-                    "src",
-                    Routes.fundraiserPreview.href(
-                      query: previewQuery(template: chosen, mode: "image"))),
-                  .custom("alt", "Попередній перегляд постера"),
-                  .custom("width", String(format.width)), .custom("height", String(format.height)),
-                ])
+              H.img([
+                .class("fr-preview-image"),
+                .src(
+                  Routes.fundraiserPreview.href(
+                    query: previewQuery(template: chosen, mode: "image"))),
+                .alt("Попередній перегляд постера"),
+                .width(String(format.width)), .height(String(format.height)),
+              ])
             } ?? H.p([.class("fr-preview-empty")], "Оберіть шаблон, щоб побачити постер.")
           ]),
         H.div(
-          [.class("fr-zoom"), .id("fr-zoom"), .flag("hidden")],
+          [.class("fr-zoom"), .id("fr-zoom"), .hidden],
           [
-            H.el(
-              "button",
+            H.button(
               [
-                .type("button"), .class("button"), .data("zoom", "out"), .aria("label", "Зменшити"),
+                .type("button"), .class("button"), .data("zoom", "out"), .aria(.label, "Зменшити"),
               ],
               [H.text("−")]),
-            H.el(
-              "button",
+            H.button(
               [
-                .type("button"), .class("button"), .data("zoom", "in"), .aria("label", "Збільшити"),
+                .type("button"), .class("button"), .data("zoom", "in"), .aria(.label, "Збільшити"),
               ],
               [H.text("+")]),
-            H.el(
-              "button", [.type("button"), .class("button"), .data("zoom", "reset")],
+            H.button(
+              [.type("button"), .class("button"), .data("zoom", "reset")],
               [H.text("Скинути")]),
           ]),
         savedNode("placement"),
@@ -330,21 +316,16 @@ struct FundraiserForm: PageView {
           [.class("hint"), .id("fr-preview-help")],
           "Перетягніть фото, щоб змістити його; прокрутіть коліщатко або зведіть пальці, щоб "
             + "змінити масштаб. Вибір іншого шаблону скидає положення фото."),
-        H.void(
-          "input",
-          [.type("hidden"), .name("scale"), .id("fr-scale"), .value(String(placement.scale))]),
-        H.void(
-          "input",
-          [
-            .type("hidden"), .name("offset_x"), .id("fr-offset-x"),
-            .value(String(placement.offsetX)),
-          ]),
-        H.void(
-          "input",
-          [
-            .type("hidden"), .name("offset_y"), .id("fr-offset-y"),
-            .value(String(placement.offsetY)),
-          ]),
+        H.input([.type("hidden"), .name("scale"), .id("fr-scale"), .value(String(placement.scale))]
+        ),
+        H.input([
+          .type("hidden"), .name("offset_x"), .id("fr-offset-x"),
+          .value(String(placement.offsetX)),
+        ]),
+        H.input([
+          .type("hidden"), .name("offset_y"), .id("fr-offset-y"),
+          .value(String(placement.offsetY)),
+        ]),
       ])
   }
 }

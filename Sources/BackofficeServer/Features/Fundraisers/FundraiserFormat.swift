@@ -26,8 +26,7 @@ enum FundraiserFormat {
 
   /// `<time datetime="…">14.03.2025, 10:15</time>`.
   static func time(_ date: Date, _ attributes: [Attr] = []) -> HTMLNode {
-    H.el(
-      "time", [.custom("datetime", iso(date))] + attributes, [H.text(dateTime(date))])
+    H.time([.datetime(iso(date))] + attributes, [H.text(dateTime(date))])
   }
 
   static func iso(_ date: Date) -> String {

@@ -16,7 +16,7 @@ struct FundraiserIndex: PageView {
   func content(context: PageContext) -> HTMLNode {
     let anyJar = cards.contains { $0.jar != nil }
     return H.div(
-      [.class("fr"), .custom("lang", "uk")],
+      [.class("fr"), .lang("uk")],
       [
         H.div(
           [.class("fr-head")],
@@ -27,8 +27,8 @@ struct FundraiserIndex: PageView {
               [
                 H.a(
                   Routes.fundraiserNew.href(),
-                  [.class("button button-primary"), .aria("label", "Новий збір")],
-                  [H.el("span", [.aria("hidden", "true")], [H.text("+ ")]), H.text("Новий збір")]),
+                  [.class("button button-primary"), .aria(.label, "Новий збір")],
+                  [H.span([.aria(.hidden, "true")], [H.text("+ ")]), H.text("Новий збір")]),
                 anyJar
                   ? postForm(
                     action: Routes.fundraiserRefreshAll.href(), csrf: context.csrf,
@@ -43,25 +43,23 @@ struct FundraiserIndex: PageView {
             message: "Допомагайте тим, хто цього потребує",
             action: H.a(
               Routes.fundraiserNew.href(), [.class("button button-primary")], text: "Новий збір"))
-          : H.el("ul", [.class("fr-grid")], cards.map(card)),
+          : H.ul([.class("fr-grid")], cards.map(card)),
         pagination,
       ])
   }
 
   func card(_ summary: FundraiserSummary) -> HTMLNode {
-    H.el(
-      "li", [.class("fr-card"), .id("fundraiser-\(summary.id.uuidString.lowercased())")],
+    H.li(
+      [.class("fr-card"), .id("fundraiser-\(summary.id.uuidString.lowercased())")],
       [
         H.a(
           Routes.fundraiser.href(id: summary.id), [.class("fr-card-link")],
           [
-            H.void(
-              "img",
-              [
-                .class("fr-card-preview"), .custom("src", summary.posterHref()),
-                .custom("alt", ""), .custom("width", "1080"), .custom("height", "1080"),
-                .custom("loading", "lazy"), .custom("decoding", "async"),
-              ]),
+            H.img([
+              .class("fr-card-preview"), .src(summary.posterHref()),
+              .alt(""), .width("1080"), .height("1080"),
+              .loading("lazy"), .decoding("async"),
+            ]),
             H.span([.class("fr-card-purpose")], summary.purpose),
           ]),
         H.div([.class("fr-card-body")], FundraiserFigures.lines(summary, detailed: false)),
@@ -70,19 +68,19 @@ struct FundraiserIndex: PageView {
 
   var pagination: HTMLNode {
     guard pageCount > 1 else { return H.empty }
-    return H.el(
-      "nav", [.class("fr-pagination"), .aria("label", "Сторінки")],
+    return H.nav(
+      [.class("fr-pagination"), .aria(.label, "Сторінки")],
       [
         page > 1
           ? H.a(
             Routes.fundraisers.href(query: ["page": page > 2 ? String(page - 1) : nil]),
-            [.class("button"), .custom("rel", "prev")], text: "← Попередня")
+            [.class("button"), .rel("prev")], text: "← Попередня")
           : H.empty,
         H.span([.class("muted")], "Сторінка \(page) з \(pageCount)"),
         page < pageCount
           ? H.a(
             Routes.fundraisers.href(query: ["page": String(page + 1)]),
-            [.class("button"), .custom("rel", "next")], text: "Наступна →")
+            [.class("button"), .rel("next")], text: "Наступна →")
           : H.empty,
       ])
   }

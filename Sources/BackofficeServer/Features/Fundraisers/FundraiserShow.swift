@@ -17,13 +17,13 @@ struct FundraiserShow: PageView {
     let downloadHref = Routes.fundraiserPoster.href(
       id: id, query: ["format": format.rawValue, "download": "1"])
     return H.div(
-      [.class("fr"), .custom("lang", "uk")],
+      [.class("fr"), .lang("uk")],
       [
-        H.el("p", [.class("fr-back")], [H.a(Routes.fundraisers.href(), text: "← Збори")]),
+        H.p([.class("fr-back")], [H.a(Routes.fundraisers.href(), text: "← Збори")]),
         H.div(
           [.class("fr-head")],
           [
-            H.el("h1", [.class("fr-title")], [H.text(summary.purpose)]),
+            H.h1([.class("fr-title")], [H.text(summary.purpose)]),
             H.div(
               [.class("fr-actions")],
               [
@@ -38,22 +38,19 @@ struct FundraiserShow: PageView {
           [.class("fr-show")],
           [
             H.section(
-              [.class("fr-poster-panel"), .aria("label", "Постер")],
+              [.class("fr-poster-panel"), .aria(.label, "Постер")],
               [
                 formatSwitch(id: id),
-                H.void(
-                  "img",
-                  [
-                    .class("fr-poster"), .id("fr-poster"), .custom("src", svgHref),
-                    .custom("alt", "Постер збору: \(summary.purpose)"),
-                    .custom("width", String(format.width)),
-                    .custom("height", String(format.height)),
-                  ]),
+                H.img([
+                  .class("fr-poster"), .id("fr-poster"), .src(svgHref),
+                  .alt("Постер збору: \(summary.purpose)"),
+                  .width(String(format.width)),
+                  .height(String(format.height)),
+                ]),
                 H.div(
                   [.class("fr-downloads")],
                   [
-                    H.el(
-                      "button",
+                    H.button(
                       [
                         .type("button"), .class("button button-primary"), .id("fr-png"),
                         .data("svg-url", svgHref),
@@ -64,27 +61,27 @@ struct FundraiserShow: PageView {
                         .data("width", String(format.width)),
                         .data("height", String(format.height)),
                         .data("error", "Не вдалося створити PNG. Спробуйте ще раз."),
-                        .flag("hidden"),
+                        .hidden,
                       ], [H.text("Завантажити PNG")]),
                     H.a(
                       downloadHref,
-                      [.class("button"), .id("fr-svg"), .custom("download", "")],
+                      [.class("button"), .id("fr-svg"), .download("")],
                       text: "Завантажити SVG"),
                   ]),
                 H.p(
-                  [.class("fr-png-status muted"), .id("fr-png-status"), .aria("live", "polite")], ""
+                  [.class("fr-png-status muted"), .id("fr-png-status"), .aria(.live, "polite")], ""
                 ),
               ]),
             H.section(
-              [.class("card fr-progress-panel"), .aria("labelledby", "fr-progress-title")],
+              [.class("card fr-progress-panel"), .aria(.labelledby, "fr-progress-title")],
               progressPanel(context: context)),
           ]),
       ])
   }
 
   func formatSwitch(id: UUID) -> HTMLNode {
-    H.el(
-      "nav", [.class("fr-formats"), .aria("label", "Формат")],
+    H.nav(
+      [.class("fr-formats"), .aria(.label, "Формат")],
       PosterFormat.allCases.map { item in
         H.a(
           Routes.fundraiser.href(id: id, query: ["format": item == .post ? nil : item.rawValue]),
@@ -100,7 +97,7 @@ struct FundraiserShow: PageView {
               "filename",
               FundraiserPosters.filename(template: summary.template, format: item, "png")),
             .data("width", String(item.width)), .data("height", String(item.height)),
-          ] + (item == format ? [.aria("current", "page")] : []),
+          ] + (item == format ? [.aria(.current, "page")] : []),
           text: item.title)
       })
   }
@@ -120,12 +117,12 @@ struct FundraiserShow: PageView {
       return nodes
     }
     nodes.append(
-      H.el(
-        "p", [.class("fr-jar")],
+      H.p(
+        [.class("fr-jar")],
         [
           H.text("Банка: "),
           H.a(
-            jar.link, [.custom("rel", "noopener noreferrer"), .custom("target", "_blank")],
+            jar.link, [.rel("noopener noreferrer"), .target("_blank")],
             text: jar.link),
         ]))
     if summary.state.lastGood == nil && summary.state.lastError == nil {
@@ -139,26 +136,26 @@ struct FundraiserShow: PageView {
         [H.button("Оновити", [.class("button")])]))
     if let chart, !chart.points.isEmpty {
       nodes.append(
-        H.el(
-          "figure", [.class("fr-chart-figure")],
+        H.figure(
+          [.class("fr-chart-figure")],
           [
             H.raw(chart.render()),
-            H.el(
-              "figcaption", [.class("muted small")],
+            H.figcaption(
+              [.class("muted small")],
               [H.text("Зібрано за останні \(Int(FundraisersController.chartDays)) днів")]),
           ]))
     }
     if !recent.isEmpty {
       nodes.append(
-        H.el(
-          "details", [.class("fr-history")],
+        H.details(
+          [.class("fr-history")],
           [
-            H.el("summary", [], [H.text("Історія оновлень")]),
-            H.el(
-              "ul", [.class("fr-history-list")],
+            H.summary([], [H.text("Історія оновлень")]),
+            H.ul(
+              [.class("fr-history-list")],
               recent.map { row in
-                H.el(
-                  "li", [.class(row.ok ? "" : "fr-warn")],
+                H.li(
+                  [.class(row.ok ? "" : "fr-warn")],
                   [FundraiserFormat.time(row.takenAt), H.text(" — " + row.text)])
               }),
           ]))

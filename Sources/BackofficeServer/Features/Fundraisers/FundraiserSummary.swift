@@ -40,12 +40,11 @@ enum FundraiserFigures {
       [.class("fr-progress")],
       [
         H.p([.class("fr-progress-label")], progress.label),
-        H.el(
-          "progress",
+        H.progress(
           [
-            .class("fr-progress-bar"), .custom("max", "100"),
+            .class("fr-progress-bar"), .max("100"),
             .value(String(min(100, max(0, progress.percent)))),
-            .aria("label", progress.label),
+            .aria(.label, progress.label),
           ], [H.text("\(progress.percent)%")]),
       ])
   }
@@ -67,15 +66,15 @@ enum FundraiserFigures {
     }
     if let takenAt = summary.state.lastGoodAt {
       nodes.append(
-        H.el(
-          "p", [.class("fr-meta")],
+        H.p(
+          [.class("fr-meta")],
           [H.text("Дані від "), FundraiserFormat.time(takenAt)]))
     }
     if let error = summary.state.lastError {
       if detailed {
         nodes.append(
-          H.el(
-            "p", [.class("fr-warn"), .custom("role", "status")],
+          H.p(
+            [.class("fr-warn"), .role("status")],
             [
               H.text("Не вдалося оновити: \(error)."),
               summary.state.lastAttemptAt.map { at in

@@ -32,15 +32,15 @@ struct FundraisersHome: Sendable {
 
   func card() -> HTMLNode {
     H.div(
-      [.class("card"), .id("home-fundraisers"), .custom("lang", "uk")],
+      [.class("card"), .id("home-fundraisers"), .lang("uk")],
       [
         H.h2("Збори"),
         H.div(
           [.class("fr-home-figures")],
           [
-            H.el(
-              "p", [.class("home-figure")],
-              [H.el("strong", [], [H.text(String(count))]), H.text(" " + Self.noun(count))]),
+            H.p(
+              [.class("home-figure")],
+              [H.strong([], [H.text(String(count))]), H.text(" " + Self.noun(count))]),
             progress.map { progress in
               H.group([
                 FundraiserFigures.progressBar(progress),

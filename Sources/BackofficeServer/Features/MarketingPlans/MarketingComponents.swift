@@ -74,20 +74,19 @@ struct MarketingPlanHeader: Sendable {
   var versionField: HTMLNode { VersionField.hidden(version) }
 
   private func renameForm(context: PageContext) -> HTMLNode {
-    H.el(
-      "details",
-      [.class("mk-rename")] + (renameError == nil && renameSaved == nil ? [] : [.flag("open")]),
+    H.details(
+      [.class("mk-rename")] + (renameError == nil && renameSaved == nil ? [] : [.open]),
       [
-        H.el("summary", [.class("link-button")], [H.text("Rename")]),
+        H.summary([.class("link-button")], [H.text("Rename")]),
         postForm(
           action: Routes.marketingPlanRename.href(id: id), csrf: context.csrf,
           attributes: [.class("mk-rename-form")],
           [
-            H.void("input", [.type("hidden"), .name("step"), .value(String(step.rawValue))]),
+            H.input([.type("hidden"), .name("step"), .value(String(step.rawValue))]),
             versionField,
             FieldView(
               name: "name", label: "Plan name", value: renameValue ?? name, error: renameError,
-              required: true, extra: [.custom("maxlength", String(PlanName.maxLength))],
+              required: true, extra: [.maxlength(String(PlanName.maxLength))],
               saved: renameSaved.map { SavedValue(text: $0) }
             ).render(),
             H.button("Save name", [.class("button")]),
@@ -96,11 +95,11 @@ struct MarketingPlanHeader: Sendable {
   }
 
   private var stepsNav: HTMLNode {
-    H.el(
-      "nav", [.class("mk-steps"), .aria("label", "Plan steps")],
+    H.nav(
+      [.class("mk-steps"), .aria(.label, "Plan steps")],
       [
-        H.el(
-          "ol", [],
+        H.ol(
+          [],
           MarketingStep.allCases.map { item in
             let reachable =
               switch item {
@@ -112,13 +111,13 @@ struct MarketingPlanHeader: Sendable {
               H.span([.class("mk-step-number")], String(item.rawValue)),
               H.span([.class("mk-step-label")], item.label),
             ]
-            let current: [Attr] = item == step ? [.aria("current", "step")] : []
-            return H.el(
-              "li", [],
+            let current: [Attr] = item == step ? [.aria(.current, "step")] : []
+            return H.li(
+              [],
               [
                 reachable && item != .packages
                   ? H.a(item.href(plan: id), current, label)
-                  : H.el("span", [.class("mk-step-off")] + current, label)
+                  : H.span([.class("mk-step-off")] + current, label)
               ])
           })
       ])
@@ -140,9 +139,9 @@ enum MarketingBanner {
       return H.empty
     case .offline(let reason):
       return H.div(
-        [.class("mk-banner mk-banner-offline"), .custom("role", "status")],
+        [.class("mk-banner mk-banner-offline"), .role("status")],
         [
-          H.el("strong", [], [H.text("Offline data from \(since)")]),
+          H.strong([], [H.text("Offline data from \(since)")]),
           H.p(
             [.class("small")],
             reason.isEmpty
@@ -152,9 +151,9 @@ enum MarketingBanner {
         ])
     case .error(let message):
       return H.div(
-        [.class("mk-banner mk-banner-error"), .custom("role", "alert")],
+        [.class("mk-banner mk-banner-error"), .role("alert")],
         [
-          H.el("strong", [], [H.text("Catalog refresh failed: \(message)")]),
+          H.strong([], [H.text("Catalog refresh failed: \(message)")]),
           H.p([.class("small")], "Showing the catalog from \(since)."),
           catalogLink,
         ])
@@ -165,9 +164,9 @@ enum MarketingBanner {
 /// The "Failed to Load Data" state, for when the stored catalog cannot be read.
 func marketingLoadFailure(retry: String) -> HTMLNode {
   H.div(
-    [.class("empty-state mk-failure"), .custom("role", "alert")],
+    [.class("empty-state mk-failure"), .role("alert")],
     [
-      H.el("h2", [], [H.text("Failed to Load Data")]),
+      H.h2([], [H.text("Failed to Load Data")]),
       H.p([], "The marketing catalog could not be read. Try again, or refresh the catalog."),
       H.div(
         [.class("mk-row")],
@@ -184,29 +183,28 @@ func marketingChips(_ names: [String], limit: Int = 3) -> HTMLNode {
   if names.count > limit {
     chips.append(H.span([.class("mk-chip mk-chip-more")], "+\(names.count - limit) more"))
   }
-  return H.el("span", [.class("mk-chips")], chips)
+  return H.span([.class("mk-chips")], chips)
 }
 
 /// A package's details: the first three, then the rest behind "... and k more" / "Show less"
 /// (a `<details>`, so it opens without scripts).
 func marketingDetails(_ details: [String], visible: Int = 3) -> HTMLNode {
   guard !details.isEmpty else { return H.empty }
-  let first = H.el(
-    "ul", [.class("mk-details")], details.prefix(visible).map { H.el("li", [], [H.text($0)]) })
+  let first = H.ul([.class("mk-details")], details.prefix(visible).map { H.li([], [H.text($0)]) })
   guard details.count > visible else { return first }
   let rest = details.dropFirst(visible)
   return H.group([
     first,
-    H.el(
-      "details", [.class("mk-more")],
+    H.details(
+      [.class("mk-more")],
       [
-        H.el(
-          "summary", [],
+        H.summary(
+          [],
           [
             H.span([.class("mk-more-closed")], "... and \(rest.count) more"),
             H.span([.class("mk-more-open")], "Show less"),
           ]),
-        H.el("ul", [.class("mk-details")], rest.map { H.el("li", [], [H.text($0)]) }),
+        H.ul([.class("mk-details")], rest.map { H.li([], [H.text($0)]) }),
       ]),
   ])
 }

@@ -48,18 +48,18 @@ struct MarketingPlanIndex: PageView {
       return H.group(body)
     }
     body.append(
-      H.el(
-        "ul", [.class("mk-plans")],
+      H.ul(
+        [.class("mk-plans")],
         rows.map { row in
           let step = MarketingStep.resume(row.selection)
-          return H.el(
-            "li", [.class("card mk-plan")],
+          return H.li(
+            [.class("card mk-plan")],
             [
               H.div(
                 [.class("mk-plan-main")],
                 [
-                  H.el(
-                    "h2", [],
+                  H.h2(
+                    [],
                     [H.a(step.href(plan: row.id), [.class("mk-plan-link")], text: row.name)]),
                   H.p(
                     [.class("muted small")],
@@ -92,8 +92,8 @@ struct MarketingPlanIndex: PageView {
         }))
     if page > 1 || hasMore {
       body.append(
-        H.el(
-          "nav", [.class("mk-row mk-pager"), .aria("label", "Pages")],
+        H.nav(
+          [.class("mk-row mk-pager"), .aria(.label, "Pages")],
           [
             page > 1
               ? H.a(
@@ -173,27 +173,26 @@ struct MarketingCatalogPage: PageView {
     }
     body.append(
       H.section(
-        [.class("card"), .aria("labelledby", "mk-source")],
+        [.class("card"), .aria(.labelledby, "mk-source")],
         [
           H.h2("Current catalog", [.id("mk-source")]),
-          H.el(
-            "dl", [.class("facts")],
+          H.dl(
+            [.class("facts")],
             [
-              H.el("dt", [], [H.text("Source")]),
-              H.el(
-                "dd", [.id("mk-catalog-source")], [H.text(Self.sourceText(stored, locale: locale))]),
-              H.el("dt", [], [H.text("Contents")]),
-              H.el(
-                "dd", [],
+              H.dt([], [H.text("Source")]),
+              H.dd([.id("mk-catalog-source")], [H.text(Self.sourceText(stored, locale: locale))]),
+              H.dt([], [H.text("Contents")]),
+              H.dd(
+                [],
                 [
                   H.text(
                     "\(stored.catalog.targets.count) targets, \(stored.catalog.channels.count) "
                       + "channels, \(stored.packageCount) packages")
                 ]),
-              H.el("dt", [], [H.text("Last refresh")]),
-              H.el("dd", [.id("mk-last-refresh")], [H.text(lastAttempt)]),
-              H.el("dt", [], [H.text("Refresh from")]),
-              H.el("dd", [], [H.el("code", [], [H.text(baseURL)])]),
+              H.dt([], [H.text("Last refresh")]),
+              H.dd([.id("mk-last-refresh")], [H.text(lastAttempt)]),
+              H.dt([], [H.text("Refresh from")]),
+              H.dd([], [H.code([], [H.text(baseURL)])]),
             ]),
           H.div(
             [.class("mk-row")],
@@ -205,7 +204,7 @@ struct MarketingCatalogPage: PageView {
                   [H.button("Refresh catalog", [.class("button button-primary")])])
                 : H.empty,
               H.a(
-                Routes.marketingCatalogExport.href(), [.class("button"), .custom("download", "")],
+                Routes.marketingCatalogExport.href(), [.class("button"), .download("")],
                 text: "Download catalog (JSON)"),
             ]),
           context.isAdmin
@@ -218,17 +217,17 @@ struct MarketingCatalogPage: PageView {
     if context.isAdmin { body.append(uploadSection(context: context)) }
     body.append(
       H.section(
-        [.class("card"), .aria("labelledby", "mk-channels")],
+        [.class("card"), .aria(.labelledby, "mk-channels")],
         [
           H.h2("Channels", [.id("mk-channels")]),
-          H.el(
-            "ul", [.class("mk-catalog-list")],
+          H.ul(
+            [.class("mk-catalog-list")],
             stored.catalog.channels.map { channel in
               let prices = channel.packages.map { MarketingFormat.price($0, locale: locale) }
-              return H.el(
-                "li", [],
+              return H.li(
+                [],
                 [
-                  H.el("strong", [], [H.text(channel.name)]),
+                  H.strong([], [H.text(channel.name)]),
                   H.span(
                     [.class("muted")],
                     " — \(channel.packages.count) packages"
@@ -251,10 +250,10 @@ struct MarketingCatalogPage: PageView {
     if !importProblems.isEmpty {
       nodes.append(
         H.div(
-          [.class("form-error"), .custom("role", "alert"), .id("mk-import-errors")],
+          [.class("form-error"), .role("alert"), .id("mk-import-errors")],
           [
             H.p([], "The catalog was not imported:"),
-            H.el("ul", [], importProblems.map { H.el("li", [], [H.text($0.text)]) }),
+            H.ul([], importProblems.map { H.li([], [H.text($0.text)]) }),
           ]))
     }
     nodes.append(
@@ -265,17 +264,15 @@ struct MarketingCatalogPage: PageView {
           H.div(
             [.class(importProblems.isEmpty ? "field" : "field field-invalid")],
             [
-              H.el("label", [.custom("for", "field-files")], [H.text("Catalog files")]),
-              H.void(
-                "input",
-                [
-                  .id("field-files"), .name("files[]"), .type("file"), .flag("multiple"),
-                  .custom("accept", ".json,application/json"), .flag("required"),
-                ]),
+              H.label([.`for`("field-files")], [H.text("Catalog files")]),
+              H.input([
+                .id("field-files"), .name("files[]"), .type("file"), .multiple,
+                .accept(".json,application/json"), .required,
+              ]),
             ]),
           H.button("Upload catalog", [.class("button")]),
         ]))
-    return H.section([.class("card"), .aria("labelledby", "mk-upload")], nodes)
+    return H.section([.class("card"), .aria(.labelledby, "mk-upload")], nodes)
   }
 }
 

@@ -53,7 +53,7 @@ struct MarketingReviewPage: PageView {
     }
     body.append(
       H.section(
-        [.class("card mk-total"), .aria("labelledby", "mk-total-label")],
+        [.class("card mk-total"), .aria(.labelledby, "mk-total-label")],
         [
           H.p([.class("mk-total-label"), .id("mk-total-label")], "Total Monthly Cost:"),
           H.p(
@@ -65,34 +65,34 @@ struct MarketingReviewPage: PageView {
             "Targeting: \(header.selection.targetNames.joined(separator: ", "))"),
         ]))
     body.append(
-      H.el(
-        "ul", [.class("mk-review"), .id("mk-list")],
+      H.ul(
+        [.class("mk-review"), .id("mk-list")],
         chosen.enumerated().map { index, item in
-          H.el(
-            "li", [.class("card mk-review-card"), .id("review-\(index)")],
+          H.li(
+            [.class("card mk-review-card"), .id("review-\(index)")],
             [
               H.div(
                 [.class("mk-review-head")],
                 [
-                  H.el("h2", [], [H.text(item.package.name)]),
+                  H.h2([], [H.text(item.package.name)]),
                   H.span([.class("mk-chip mk-chip-channel")], item.channel.name),
                 ]),
               H.p(
                 [.class("mk-review-price")],
                 MarketingFormat.price(item.package, locale: context.locale) + "/month"),
               H.p([.class("muted")], item.package.description),
-              H.el(
-                "ul", [.class("mk-details")],
-                item.package.details.map { H.el("li", [], [H.text($0)]) }),
+              H.ul(
+                [.class("mk-details")],
+                item.package.details.map { H.li([], [H.text($0)]) }),
               postForm(
                 action: Routes.marketingPlanRemove.href(id: header.id), csrf: context.csrf,
                 attributes: [.class("mk-remove"), .data("mk-swap", "")],
                 [
                   header.versionField,
-                  H.void("input", [.type("hidden"), .name("package"), .value(item.package.id)]),
+                  H.input([.type("hidden"), .name("package"), .value(item.package.id)]),
                   H.button(
                     "Remove",
-                    [.class("button"), .aria("label", "Remove \(item.package.name)")]),
+                    [.class("button"), .aria(.label, "Remove \(item.package.name)")]),
                 ]),
             ])
         }))
@@ -108,13 +108,13 @@ struct MarketingReviewPage: PageView {
       email.mailto.wasShortened
       ? template.replacingOccurrences(of: "{n}", with: String(email.mailto.omittedEntries)) : ""
     return H.section(
-      [.class("card mk-email"), .id("send-email"), .aria("labelledby", "mk-send")],
+      [.class("card mk-email"), .id("send-email"), .aria(.labelledby, "mk-send")],
       [
         H.h2("Send Email", [.id("mk-send")]),
         postForm(
           action: Routes.marketingPlanEmail.href(id: header.id), csrf: context.csrf,
           attributes: [
-            .class("stack mk-email-form"), .id("mk-email-form"), .flag("novalidate"),
+            .class("stack mk-email-form"), .id("mk-email-form"), .novalidate,
             .data("plan-id", header.id.uuidString.lowercased()),
             .data("api", Routes.apiMarketingPlan.href(id: header.id)),
             .data("summary", Routes.apiMarketingPlanSummary.href(id: header.id)),
@@ -130,12 +130,12 @@ struct MarketingReviewPage: PageView {
             FieldView(
               name: "subject", label: "Subject", value: email.subject,
               error: email.subjectError,
-              extra: [.custom("maxlength", String(MarketingPlanRules.maxSubject))],
+              extra: [.maxlength(String(MarketingPlanRules.maxSubject))],
               saved: email.subjectSaved.map { SavedValue(text: $0) }
             ).render(),
             H.p(
-              [.class("field-error"), .id("mk-email-conflict"), .custom("role", "alert")]
-                + [.flag("hidden")],
+              [.class("field-error"), .id("mk-email-conflict"), .role("alert")]
+                + [.hidden],
               ""),
             H.button("Save email details", [.class("button"), .id("mk-email-save")]),
           ]),
@@ -147,33 +147,32 @@ struct MarketingReviewPage: PageView {
               text: "Open in mail app"),
             H.a(
               Routes.marketingPlanEmailDownload.href(id: header.id),
-              [.class("button"), .id("mk-download"), .custom("download", "")],
+              [.class("button"), .id("mk-download"), .download("")],
               text: "Download email"),
             H.button(
               "Copy summary",
               [
                 .type("button"), .class("button"), .id("mk-copy"),
-                .data("copy-target", "mk-summary-text"), .flag("hidden"),
+                .data("copy-target", "mk-summary-text"), .hidden,
               ]),
             H.button(
-              "Print", [.type("button"), .class("button"), .id("mk-print"), .flag("hidden")]),
+              "Print", [.type("button"), .class("button"), .id("mk-print"), .hidden]),
           ]),
         H.p(
           [
-            .class("hint mk-mailto-note"), .id("mk-mailto-note"), .aria("live", "polite"),
+            .class("hint mk-mailto-note"), .id("mk-mailto-note"), .aria(.live, "polite"),
             .data("template", template),
           ]
-            + (note.isEmpty ? [.flag("hidden")] : []),
+            + (note.isEmpty ? [.hidden] : []),
           note),
         H.div(
           [.class("field mk-summary-field")],
           [
-            H.el("label", [.custom("for", "mk-summary-text")], [H.text("Plain-text summary")]),
-            H.el(
-              "textarea",
+            H.label([.`for`("mk-summary-text")], [H.text("Plain-text summary")]),
+            H.textarea(
               [
-                .id("mk-summary-text"), .class("mk-summary-text"), .flag("readonly"),
-                .custom("rows", "12"),
+                .id("mk-summary-text"), .class("mk-summary-text"), .readonly,
+                .rows("12"),
               ],
               [H.text(summary.text)]),
           ]),

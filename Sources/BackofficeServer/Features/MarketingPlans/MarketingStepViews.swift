@@ -33,30 +33,29 @@ struct MarketingTargetsPage: PageView {
       return H.group(body)
     }
     body.append(
-      H.el(
-        "ul", [.class("mk-options"), .id("mk-list")],
+      H.ul(
+        [.class("mk-options"), .id("mk-list")],
         catalog.targets.enumerated().map { index, target in
           let selected = selection.isSelected(target: target.name)
-          return H.el(
-            "li", [.id("target-\(index)")],
+          return H.li(
+            [.id("target-\(index)")],
             [
               postForm(
                 action: Routes.marketingPlanTargetToggle.href(id: header.id), csrf: context.csrf,
                 attributes: [.class("mk-form"), .data("mk-swap", "")],
                 [
                   header.versionField,
-                  H.void("input", [.type("hidden"), .name("target"), .value(target.name)]),
-                  H.el(
-                    "button",
+                  H.input([.type("hidden"), .name("target"), .value(target.name)]),
+                  H.button(
                     [
                       .type("submit"), .class("mk-option"),
-                      .aria("pressed", selected ? "true" : "false"),
+                      .aria(.pressed, selected ? "true" : "false"),
                       .id("target-button-\(index)"),
                     ],
                     [
-                      H.span([.class("mk-check"), .aria("hidden", "true")], selected ? "✓" : ""),
-                      H.el(
-                        "span", [.class("mk-option-body")],
+                      H.span([.class("mk-check"), .aria(.hidden, "true")], selected ? "✓" : ""),
+                      H.span(
+                        [.class("mk-option-body")],
                         [
                           H.span([.class("mk-option-title")], target.name),
                           H.span([.class("mk-option-sub")], target.subtitle),
@@ -71,13 +70,13 @@ struct MarketingTargetsPage: PageView {
       H.div(
         [.class("mk-actionbar")],
         [
-          H.p([.class("mk-count"), .aria("live", "polite")], selection.selectedTargetsText),
+          H.p([.class("mk-count"), .aria(.live, "polite")], selection.selectedTargetsText),
           selection.canContinue
             ? H.a(
               Routes.marketingPlanChannels.href(id: header.id),
               [.class("button button-primary")], text: "Continue")
             : H.button(
-              "Continue", [.type("button"), .class("button button-primary"), .flag("disabled")]),
+              "Continue", [.type("button"), .class("button button-primary"), .disabled]),
         ]))
     return H.group(body)
   }
@@ -122,14 +121,14 @@ struct MarketingChannelsPage: PageView {
         "Pick one package per channel. Targeting: \(selection.targetNames.joined(separator: ", "))."
       ))
     body.append(
-      H.el(
-        "ul", [.class("mk-options")],
+      H.ul(
+        [.class("mk-options")],
         channels.map { channel in
           let chosen = selection.chosenPackageID(forChannel: channel.id).flatMap { id in
             channel.packages.first { $0.id == id }
           }
-          return H.el(
-            "li", [],
+          return H.li(
+            [],
             [
               H.a(
                 Routes.marketingPlanChannel.href([
@@ -137,8 +136,8 @@ struct MarketingChannelsPage: PageView {
                 ]),
                 [.class("mk-option mk-option-link")],
                 [
-                  H.el(
-                    "span", [.class("mk-option-body")],
+                  H.span(
+                    [.class("mk-option-body")],
                     [
                       H.span([.class("mk-option-title")], channel.name),
                       chosen.map {
@@ -153,7 +152,7 @@ struct MarketingChannelsPage: PageView {
                         "\(channel.packages.count) package\(channel.packages.count == 1 ? "" : "s")"
                       ),
                     ]),
-                  H.span([.class("mk-chevron"), .aria("hidden", "true")], "›"),
+                  H.span([.class("mk-chevron"), .aria(.hidden, "true")], "›"),
                 ])
             ])
         }))
@@ -201,12 +200,11 @@ struct MarketingChannelPage: PageView {
       return H.group(body)
     }
     body.append(
-      H.el(
-        "ul", [.class("mk-packages"), .id("mk-list")],
+      H.ul(
+        [.class("mk-packages"), .id("mk-list")],
         channel.packages.enumerated().map { index, package in
           let chosen = selection.isChosen(packageID: package.id, channelID: channel.id)
-          return H.el(
-            "li",
+          return H.li(
             [
               .class(chosen ? "mk-package mk-package-chosen" : "mk-package"),
               .id("package-\(index)"),
@@ -217,18 +215,17 @@ struct MarketingChannelPage: PageView {
                 attributes: [.class("mk-form"), .data("mk-swap", "")],
                 [
                   header.versionField,
-                  H.void("input", [.type("hidden"), .name("package"), .value(package.id)]),
-                  H.el(
-                    "button",
+                  H.input([.type("hidden"), .name("package"), .value(package.id)]),
+                  H.button(
                     [
                       .type("submit"), .class("mk-package-select"),
-                      .aria("pressed", chosen ? "true" : "false"),
+                      .aria(.pressed, chosen ? "true" : "false"),
                       .id("package-button-\(index)"),
                     ],
                     [
-                      H.span([.class("mk-radio"), .aria("hidden", "true")], ""),
-                      H.el(
-                        "span", [.class("mk-option-body")],
+                      H.span([.class("mk-radio"), .aria(.hidden, "true")], ""),
+                      H.span(
+                        [.class("mk-option-body")],
                         [
                           H.span([.class("mk-option-title")], package.name),
                           H.span([.class("mk-option-sub")], package.description),
@@ -251,7 +248,7 @@ struct MarketingChannelPage: PageView {
             attributes: [.class("inline-form"), .data("mk-swap", "")],
             [
               header.versionField,
-              H.button("Reset", [.class("button")] + (hasChoice ? [] : [.flag("disabled")])),
+              H.button("Reset", [.class("button")] + (hasChoice ? [] : [.disabled])),
             ]),
           H.a(
             Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],

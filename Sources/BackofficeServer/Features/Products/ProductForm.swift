@@ -68,15 +68,14 @@ struct ProductForm: PageView {
     H.div(
       [.class("product-form-page")] + outbox.attributes,
       [
-        H.el(
-          "p", [.class("back-link")], [H.a(Routes.products.href(), text: "\u{2190} All products")]),
+        H.p([.class("back-link")], [H.a(Routes.products.href(), text: "\u{2190} All products")]),
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
         OutboxSettings.statusNode,
         H.div(
           [
-            .id("product-form-status"), .class("form-status"), .custom("role", "status"),
-            .aria("live", "polite"), .flag("hidden"),
+            .id("product-form-status"), .class("form-status"), .role("status"),
+            .aria(.live, "polite"), .hidden,
           ], []),
         H.div([.class("card")], [form(context: context)]),
         deleteNode(context: context),
@@ -87,19 +86,19 @@ struct ProductForm: PageView {
     let locale = outbox.locale
     let example = MoneyFormat.number(Decimal(123_450) / 100, fractionDigits: 2, locale: locale)
     var attributes: [Attr] = [
-      .class("stack product-form"), .id("product-form"), .custom("novalidate", ""),
+      .class("stack product-form"), .id("product-form"), .novalidate,
     ]
     if isCreate { attributes.append(.data("outbox", "create")) }
     return postForm(
       action: action, csrf: context.csrf, attributes: attributes, multipart: true,
       [
         isCreate
-          ? H.void("input", [.type("hidden"), .name("idempotency_key"), .value(idempotencyKey)])
+          ? H.input([.type("hidden"), .name("idempotency_key"), .value(idempotencyKey)])
           : VersionField.hidden(version),
         FieldView(
           name: "name", label: "Product name", value: values.name, error: errors["name"],
           required: true, autocomplete: "off",
-          extra: [.custom("maxlength", String(Product.nameMaxLength))],
+          extra: [.maxlength(String(Product.nameMaxLength))],
           saved: savedValue("name")
         ).render(),
         FieldView(
@@ -107,23 +106,23 @@ struct ProductForm: PageView {
           hint: "Pick one of your types or type a new one.", required: true,
           autocomplete: "off",
           extra: [
-            .custom("list", "product-type-options"),
-            .custom("maxlength", String(Product.typeMaxLength)),
+            .list("product-type-options"),
+            .maxlength(String(Product.typeMaxLength)),
           ],
           saved: savedValue("type")
         ).render(),
-        H.el(
-          "datalist", [.id("product-type-options")],
-          types.map { H.void("option", [.value($0)]) }),
+        H.datalist(
+          [.id("product-type-options")],
+          types.map { H.option([.value($0)]) }),
         FieldView(
           name: "price", label: "Price (\(currency))", value: values.price, error: errors["price"],
           hint: "For example \(example)", required: true, autocomplete: "off",
-          extra: [.custom("inputmode", "decimal")], saved: savedValue("price")
+          extra: [.inputmode("decimal")], saved: savedValue("price")
         ).render(),
         FieldView(
           name: "tax", label: "Tax (%)", value: values.tax, error: errors["tax"],
           hint: "From 0 to 100, for example 18", required: true, autocomplete: "off",
-          extra: [.custom("inputmode", "decimal")], saved: savedValue("tax")
+          extra: [.inputmode("decimal")], saved: savedValue("tax")
         ).render(),
         photoField,
         H.div(
@@ -146,36 +145,33 @@ struct ProductForm: PageView {
     let error = errors[PhotoInput.field]
     let size = ImageUploadError.size(maxUploadBytes)
     var input: [Attr] = [
-      .id(id), .name("photo"), .type("file"), .custom("accept", "image/jpeg,image/png"),
-      .data("max-bytes", String(maxUploadBytes)), .aria("describedby", "\(id)-hint \(id)-error"),
+      .id(id), .name("photo"), .type("file"), .accept("image/jpeg,image/png"),
+      .data("max-bytes", String(maxUploadBytes)), .aria(.describedby, "\(id)-hint \(id)-error"),
     ]
-    if error != nil { input.append(.aria("invalid", "true")) }
+    if error != nil { input.append(.aria(.invalid, "true")) }
     return H.div(
       [.class(error == nil ? "field photo-field" : "field photo-field field-invalid")],
       [
-        H.el("label", [.custom("for", id)], [H.text("Photo (optional)")]),
+        H.label([.`for`(id)], [H.text("Photo (optional)")]),
         photoHref.map { href in
           H.div(
             [.class("current-photo")],
             [
-              H.void(
-                "img",
+              H.img([
+                .src(href), .alt("Current photo"), .width("96"),
+                .height("96"),
+              ]),
+              H.label(
+                [.class("check")],
                 [
-                  .custom("src", href), .custom("alt", "Current photo"), .custom("width", "96"),
-                  .custom("height", "96"),
-                ]),
-              H.el(
-                "label", [.class("check")],
-                [
-                  H.void(
-                    "input",
+                  H.input(
                     [.type("checkbox"), .name("remove_photo"), .value("1")]
-                      + (removePhoto ? [.flag("checked")] : [])),
+                      + (removePhoto ? [.checked] : [])),
                   H.text(" Remove the photo"),
                 ]),
             ])
         } ?? H.empty,
-        H.void("input", input),
+        H.input(input),
         H.p(
           [
             .class("hint"), .id("\(id)-hint"),
@@ -189,13 +185,12 @@ struct ProductForm: PageView {
           "JPEG or PNG, at most \(size). It is cropped to a square; drag the preview to choose the part to keep."
         ),
         H.div(
-          [.class("photo-crop"), .id("photo-crop"), .flag("hidden")],
+          [.class("photo-crop"), .id("photo-crop"), .hidden],
           [
-            H.el(
-              "canvas",
+            H.canvas(
               [
-                .id("photo-crop-canvas"), .custom("width", "320"), .custom("height", "320"),
-                .custom("role", "img"), .aria("label", "Square preview of the photo"),
+                .id("photo-crop-canvas"), .width("320"), .height("320"),
+                .role("img"), .aria(.label, "Square preview of the photo"),
               ], []),
             H.button("Remove photo", [.type("button"), .class("button"), .id("photo-crop-clear")]),
           ]),

@@ -68,52 +68,49 @@ struct ProductIndex: PageView {
         accountTotal > 0 ? chipsNode : H.empty,
         favoritesNode(context: context),
         H.section(
-          [.class("product-results"), .aria("labelledby", "products-heading")],
+          [.class("product-results"), .aria(.labelledby, "products-heading")],
           [
             results(context: context)
           ]),
         H.a(
           Routes.productNew.href(),
-          [.class("fab"), .aria("label", "Add product"), .custom("title", "Add product")],
-          [H.span([.aria("hidden", "true")], "+")]),
+          [.class("fab"), .aria(.label, "Add product"), .title("Add product")],
+          [H.span([.aria(.hidden, "true")], "+")]),
       ])
   }
 
   // MARK: search and categories
 
   var searchForm: HTMLNode {
-    H.el(
-      "form",
+    H.form(
       [
-        .custom("action", Routes.products.href()), .custom("method", "get"),
-        .custom("role", "search"), .class("product-search"), .id("product-search"),
+        .action(Routes.products.href()), .method("get"),
+        .role("search"), .class("product-search"), .id("product-search"),
       ],
       [
-        H.el(
-          "label", [.custom("for", "product-q"), .class("products-sr-only")],
+        H.label(
+          [.`for`("product-q"), .class("products-sr-only")],
           [H.text("Search products")]),
         H.div(
           [.class("search-row")],
           [
-            H.void(
-              "input",
-              [
-                .type("search"), .id("product-q"), .name("q"), .value(filter.search),
-                .custom("placeholder", Self.searchPlaceholder), .custom("autocomplete", "off"),
-                .custom("enterkeyhint", "search"), .aria("controls", "product-search-results"),
-                .data("api", Routes.apiProducts.href()),
-              ]),
-            filter.typeKey.map { H.void("input", [.type("hidden"), .name("type"), .value($0)]) }
+            H.input([
+              .type("search"), .id("product-q"), .name("q"), .value(filter.search),
+              .placeholder(Self.searchPlaceholder), .autocomplete("off"),
+              .enterkeyhint("search"), .aria(.controls, "product-search-results"),
+              .data("api", Routes.apiProducts.href()),
+            ]),
+            filter.typeKey.map { H.input([.type("hidden"), .name("type"), .value($0)]) }
               ?? H.empty,
             filter.sort == .newest
               ? H.empty
-              : H.void("input", [.type("hidden"), .name("sort"), .value(filter.sort.rawValue)]),
+              : H.input([.type("hidden"), .name("sort"), .value(filter.sort.rawValue)]),
             H.button("Search", [.class("button")]),
           ]),
         H.div(
           [
-            .id("product-search-results"), .class("search-overlay"), .aria("live", "polite"),
-            .flag("hidden"),
+            .id("product-search-results"), .class("search-overlay"), .aria(.live, "polite"),
+            .hidden,
           ], []),
       ])
   }
@@ -126,11 +123,11 @@ struct ProductIndex: PageView {
       chipLink(
         title: chip.title, count: chip.count, key: chip.key, selected: chip.key == filter.typeKey)
     }
-    return H.el(
-      "nav", [.class("categories"), .aria("labelledby", "categories-heading")],
+    return H.nav(
+      [.class("categories"), .aria(.labelledby, "categories-heading")],
       [
         H.h2("Browse Categories", [.id("categories-heading")]),
-        H.el("ul", [.class("chips")], links.map { H.el("li", [], [$0]) }),
+        H.ul([.class("chips")], links.map { H.li([], [$0]) }),
       ])
   }
 
@@ -138,7 +135,7 @@ struct ProductIndex: PageView {
     H.a(
       href(typeKey: .some(key)),
       [.class(selected ? "chip chip-selected" : "chip")]
-        + (selected ? [.aria("current", "true")] : []),
+        + (selected ? [.aria(.current, "true")] : []),
       [H.text(title), H.span([.class("chip-count")], String(count))])
   }
 
@@ -146,18 +143,18 @@ struct ProductIndex: PageView {
 
   func favoritesNode(context: PageContext) -> HTMLNode {
     guard !favorites.isEmpty else {
-      return H.section([.id("favorites"), .class("favorites"), .flag("hidden")], [])
+      return H.section([.id("favorites"), .class("favorites"), .hidden], [])
     }
     let more = favoriteTotal - favorites.count
     return H.section(
-      [.id("favorites"), .class("favorites"), .aria("labelledby", "favorites-heading")],
+      [.id("favorites"), .class("favorites"), .aria(.labelledby, "favorites-heading")],
       [
         H.h2("Favourite", [.id("favorites-heading")]),
-        H.el(
-          "ul", [.class("favorite-row")],
+        H.ul(
+          [.class("favorite-row")],
           favorites.map { product in
-            H.el(
-              "li", [.class("favorite-item")],
+            H.li(
+              [.class("favorite-item")],
               [
                 ProductCardParts.media(product, small: true),
                 H.div(
@@ -165,14 +162,14 @@ struct ProductIndex: PageView {
                   [
                     H.a(
                       Routes.productEdit.href(id: product.id),
-                      [.class("favorite-name"), .custom("title", product.name)],
+                      [.class("favorite-name"), .title(product.name)],
                       text: product.name),
                     H.span([.class("favorite-price")], product.priceText),
                   ]),
                 ProductCardParts.favoriteForm(
                   product, on: false, back: currentHref, csrf: context.csrf,
                   label: "Remove \u{201C}\(product.name)\u{201D} from favourites",
-                  content: [H.span([.aria("hidden", "true")], "\u{00D7}")],
+                  content: [H.span([.aria(.hidden, "true")], "\u{00D7}")],
                   className: "favorite-remove", toggle: false),
               ])
           }),
@@ -219,31 +216,28 @@ struct ProductIndex: PageView {
     return H.group([
       head,
       H.p([.class("muted list-count")], "\(matching) product\(matching == 1 ? "" : "s")"),
-      H.el(
-        "ul", [.class("product-grid")], cards.map { card($0, context: context) }),
+      H.ul([.class("product-grid")], cards.map { card($0, context: context) }),
       pagination,
     ])
   }
 
   var sortForm: HTMLNode {
-    H.el(
-      "form",
+    H.form(
       [
-        .custom("action", Routes.products.href()), .custom("method", "get"),
+        .action(Routes.products.href()), .method("get"),
         .class("sort-form"), .id("product-sort"),
       ],
       [
         filter.search.isEmpty
-          ? H.empty : H.void("input", [.type("hidden"), .name("q"), .value(filter.search)]),
-        filter.typeKey.map { H.void("input", [.type("hidden"), .name("type"), .value($0)]) }
+          ? H.empty : H.input([.type("hidden"), .name("q"), .value(filter.search)]),
+        filter.typeKey.map { H.input([.type("hidden"), .name("type"), .value($0)]) }
           ?? H.empty,
-        H.el("label", [.custom("for", "product-sort-order")], [H.text("Sort")]),
-        H.el(
-          "select", [.id("product-sort-order"), .name("sort")],
+        H.label([.`for`("product-sort-order")], [H.text("Sort")]),
+        H.select(
+          [.id("product-sort-order"), .name("sort")],
           ProductStore.Sort.allCases.map { sort in
-            H.el(
-              "option",
-              [.value(sort.rawValue)] + (sort == filter.sort ? [.flag("selected")] : []),
+            H.option(
+              [.value(sort.rawValue)] + (sort == filter.sort ? [.selected] : []),
               [H.text(sort.label)])
           }),
         H.button("Apply", [.class("button sort-apply")]),
@@ -251,18 +245,18 @@ struct ProductIndex: PageView {
   }
 
   func card(_ product: ProductSummary, context: PageContext) -> HTMLNode {
-    H.el(
-      "li", [.class("product-card"), .id("product-\(product.id.uuidString.lowercased())")],
+    H.li(
+      [.class("product-card"), .id("product-\(product.id.uuidString.lowercased())")],
       [
         ProductCardParts.media(product, small: false),
         H.div(
           [.class("product-body")],
           [
-            H.el(
-              "h3", [.class("product-name")],
+            H.h3(
+              [.class("product-name")],
               [
                 H.a(
-                  Routes.productEdit.href(id: product.id), [.custom("title", product.name)],
+                  Routes.productEdit.href(id: product.id), [.title(product.name)],
                   text: product.name)
               ]),
             H.p([.class("product-type")], product.type),
@@ -283,27 +277,27 @@ struct ProductIndex: PageView {
     var items: [HTMLNode] = []
     if page > 1 {
       items.append(
-        H.a(href(page: page - 1), [.class("button"), .custom("rel", "prev")], text: "Previous"))
+        H.a(href(page: page - 1), [.class("button"), .rel("prev")], text: "Previous"))
     }
     var previous = 0
     for number in Self.pageNumbers(current: page, count: pageCount) {
       if number > previous + 1 { items.append(H.span([.class("page-gap")], "…")) }
       if number == page {
         items.append(
-          H.span([.class("button page-current"), .aria("current", "page")], String(number)))
+          H.span([.class("button page-current"), .aria(.current, "page")], String(number)))
       } else {
         items.append(
           H.a(
-            href(page: number), [.class("button"), .aria("label", "Page \(number)")],
+            href(page: number), [.class("button"), .aria(.label, "Page \(number)")],
             text: String(number)))
       }
       previous = number
     }
     if page < pageCount {
       items.append(
-        H.a(href(page: page + 1), [.class("button"), .custom("rel", "next")], text: "Next"))
+        H.a(href(page: page + 1), [.class("button"), .rel("next")], text: "Next"))
     }
-    return H.el("nav", [.class("pagination"), .aria("label", "Pages")], items)
+    return H.nav([.class("pagination"), .aria(.label, "Pages")], items)
   }
 
   /// The first and last page and the two on each side of the current one.
@@ -321,20 +315,18 @@ enum ProductCardParts {
     guard let src = product.photoHref else {
       return H.div(
         [
-          .class(className + " product-placeholder"), .custom("role", "img"),
-          .aria("label", "No photo"),
+          .class(className + " product-placeholder"), .role("img"),
+          .aria(.label, "No photo"),
         ],
         [H.raw(placeholderSVG)])
     }
     return H.div(
       [.class(className)],
       [
-        H.void(
-          "img",
-          [
-            .custom("src", src), .custom("alt", ""), .custom("loading", "lazy"),
-            .custom("decoding", "async"), .custom("width", size), .custom("height", size),
-          ])
+        H.img([
+          .src(src), .alt(""), .loading("lazy"),
+          .decoding("async"), .width(size), .height(size),
+        ])
       ])
   }
 
@@ -351,12 +343,11 @@ enum ProductCardParts {
         .data("name", product.name),
       ],
       [
-        H.void("input", [.type("hidden"), .name("favorite"), .value(on ? "1" : "0")]),
-        H.void("input", [.type("hidden"), .name("back"), .value(back)]),
-        H.el(
-          "button",
-          [.type("submit"), .class(className), .aria("label", label), .custom("title", label)]
-            + (toggle ? [.aria("pressed", on ? "false" : "true")] : []), content),
+        H.input([.type("hidden"), .name("favorite"), .value(on ? "1" : "0")]),
+        H.input([.type("hidden"), .name("back"), .value(back)]),
+        H.button(
+          [.type("submit"), .class(className), .aria(.label, label), .title(label)]
+            + (toggle ? [.aria(.pressed, on ? "false" : "true")] : []), content),
       ])
   }
 
@@ -391,6 +382,6 @@ struct OutboxSettings: Sendable, Equatable {
   /// Filled by the script: "2 products waiting to sync", refused ones with Fix and Discard.
   static var statusNode: HTMLNode {
     H.section(
-      [.id("product-outbox"), .class("outbox"), .aria("live", "polite"), .flag("hidden")], [])
+      [.id("product-outbox"), .class("outbox"), .aria(.live, "polite"), .hidden], [])
   }
 }

@@ -18,10 +18,10 @@ struct ProductsHome: Sendable {
       [.class("card"), .id("home-products")],
       [
         H.h2("Products"),
-        H.el(
-          "p", [.class("home-figure")],
+        H.p(
+          [.class("home-figure")],
           [
-            H.el("strong", [], [H.text(String(count))]),
+            H.strong([], [H.text(String(count))]),
             H.text(count == 1 ? " product" : " products"),
             favorites > 0
               ? H.text(", \(favorites) favourite\(favorites == 1 ? "" : "s")") : H.empty,

@@ -6,7 +6,7 @@ enum VersionField {
   static let name = "version"
 
   static func hidden(_ version: Int) -> HTMLNode {
-    H.void("input", [.type("hidden"), .name(name), .value(String(version))])
+    H.input([.type("hidden"), .name(name), .value(String(version))])
   }
 
   /// The version a form sent; nil when it is missing or not a number (a page opened before
@@ -25,11 +25,11 @@ struct SavedValue: Sendable, Equatable {
   var empty = "(empty)"
 
   func render(id: String) -> HTMLNode {
-    H.el(
-      "p", [.class("field-saved"), .id(id)],
+    H.p(
+      [.class("field-saved"), .id(id)],
       [
         H.span([.class("field-saved-label")], label), H.text(" "),
-        H.el("strong", [], [H.text(text.isEmpty ? empty : text)]),
+        H.strong([], [H.text(text.isEmpty ? empty : text)]),
       ])
   }
 
@@ -54,6 +54,6 @@ struct SavedValue: Sendable, Equatable {
 /// happened, that nothing typed is lost, and how to keep it.
 func conflictNotice(_ message: String) -> HTMLNode {
   H.div(
-    [.class("form-error conflict-notice"), .id("conflict-notice"), .custom("role", "alert")],
+    [.class("form-error conflict-notice"), .id("conflict-notice"), .role("alert")],
     [H.text(message)])
 }

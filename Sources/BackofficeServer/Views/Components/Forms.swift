@@ -5,11 +5,11 @@ func postForm(
   action: String, csrf: String, attributes: [Attr] = [], multipart: Bool = false,
   _ children: [HTMLNode]
 ) -> HTMLNode {
-  var attrs: [Attr] = [.custom("action", action), .custom("method", "post")]
-  if multipart { attrs.append(.custom("enctype", "multipart/form-data")) }
-  return H.el(
-    "form", attrs + attributes,
-    [H.void("input", [.type("hidden"), .name(CSRFMiddleware.fieldName), .value(csrf)])] + children)
+  var attrs: [Attr] = [.action(action), .method("post")]
+  if multipart { attrs.append(.enctype("multipart/form-data")) }
+  return H.form(
+    attrs + attributes,
+    [H.input([.type("hidden"), .name(CSRFMiddleware.fieldName), .value(csrf)])] + children)
 }
 
 /// A labelled input with its hint and its error message right under it.
@@ -31,23 +31,23 @@ struct FieldView {
   func render() -> HTMLNode {
     var attrs: [Attr] = [.id(id), .name(name), .type(type)]
     if type != "password" { attrs.append(.value(value)) }
-    if required { attrs.append(.flag("required")) }
-    if let autocomplete { attrs.append(.custom("autocomplete", autocomplete)) }
+    if required { attrs.append(.required) }
+    if let autocomplete { attrs.append(.autocomplete(autocomplete)) }
     var describedBy: [String] = []
     if hint != nil { describedBy.append("\(id)-hint") }
     if error != nil {
       describedBy.append("\(id)-error")
-      attrs.append(.aria("invalid", "true"))
+      attrs.append(.aria(.invalid, "true"))
     }
     if saved != nil { describedBy.append("\(id)-saved") }
     if !describedBy.isEmpty {
-      attrs.append(.aria("describedby", describedBy.joined(separator: " ")))
+      attrs.append(.aria(.describedby, describedBy.joined(separator: " ")))
     }
     return H.div(
       [.class(error == nil ? "field" : "field field-invalid")],
       [
-        H.el("label", [.custom("for", id)], [H.text(label)]),
-        H.void("input", attrs + extra),
+        H.label([.`for`(id)], [H.text(label)]),
+        H.input(attrs + extra),
         hint.map { H.p([.class("hint"), .id("\(id)-hint")], $0) } ?? H.empty,
         saved.map { $0.render(id: "\(id)-saved") } ?? H.empty,
         errorNode,
@@ -56,10 +56,9 @@ struct FieldView {
 
   var errorNode: HTMLNode {
     // Always present so scripts can fill it live; empty and hidden until there is a message.
-    H.el(
-      "p",
-      [.class("field-error"), .id("\(id)-error"), .custom("role", "alert")]
-        + (error == nil ? [.flag("hidden")] : []),
+    H.p(
+      [.class("field-error"), .id("\(id)-error"), .role("alert")]
+        + (error == nil ? [.hidden] : []),
       [H.text(error ?? "")])
   }
 }
@@ -79,16 +78,14 @@ struct SelectView {
     H.div(
       [.class(error == nil ? "field" : "field field-invalid")],
       [
-        H.el("label", [.custom("for", id)], [H.text(label)]),
-        H.el(
-          "select",
+        H.label([.`for`(id)], [H.text(label)]),
+        H.select(
           [.id(id), .name(name)]
             + (error == nil
-              ? [] : [.aria("invalid", "true"), .aria("describedby", "\(id)-error")]),
+              ? [] : [.aria(.invalid, "true"), .aria(.describedby, "\(id)-error")]),
           options.map { option in
-            H.el(
-              "option",
-              [.value(option.value)] + (option.value == selected ? [.flag("selected")] : []),
+            H.option(
+              [.value(option.value)] + (option.value == selected ? [.selected] : []),
               [H.text(option.label)])
           }),
         hint.map { H.p([.class("hint")], $0) } ?? H.empty,
@@ -102,12 +99,12 @@ struct SelectView {
 func confirmButton(
   action: String, csrf: String, label: String, confirm: String, confirmLabel: String? = nil
 ) -> HTMLNode {
-  H.el(
-    "details", [.class("confirm")],
+  H.details(
+    [.class("confirm")],
     [
-      H.el("summary", [.class("button button-danger")], [H.text(label)]),
+      H.summary([.class("button button-danger")], [H.text(label)]),
       H.div(
-        [.class("confirm-panel"), .custom("role", "alertdialog")],
+        [.class("confirm-panel"), .role("alertdialog")],
         [
           H.p([], confirm),
           postForm(
@@ -120,5 +117,5 @@ func confirmButton(
 func emptyState(title: String, message: String, action: HTMLNode? = nil) -> HTMLNode {
   H.div(
     [.class("empty-state")],
-    [H.el("h2", [], [H.text(title)]), H.p([], message), action ?? H.empty])
+    [H.h2([], [H.text(title)]), H.p([], message), action ?? H.empty])
 }

@@ -4,45 +4,341 @@ import Plot
 /// Body-level HTML node. Views are built from these and rendered by Plot.
 typealias HTMLNode = Node<HTML.BodyContext>
 
-/// One HTML attribute. Plot writes attribute values verbatim, so every value is escaped here.
+/// One HTML attribute, built only through the typed constructors below, so a misspelt
+/// attribute name does not compile. Plot writes values verbatim, so every value is escaped here.
 struct Attr: Sendable {
-  var name: String
+  let name: String
   /// `nil` renders a boolean attribute (`required`, `checked`).
-  var value: String?
+  let value: String?
 
-  static func `class`(_ value: String) -> Attr { Attr(name: "class", value: value) }
-  static func id(_ value: String) -> Attr { Attr(name: "id", value: value) }
-  static func href(_ value: String) -> Attr { Attr(name: "href", value: value) }
-  static func name(_ value: String) -> Attr { Attr(name: "name", value: value) }
-  static func type(_ value: String) -> Attr { Attr(name: "type", value: value) }
-  static func value(_ value: String) -> Attr { Attr(name: "value", value: value) }
-  static func aria(_ name: String, _ value: String) -> Attr {
-    Attr(name: "aria-\(name)", value: value)
+  fileprivate init(_ name: String, _ value: String?) {
+    self.name = name
+    self.value = value
   }
-  static func data(_ name: String, _ value: String) -> Attr {
-    Attr(name: "data-\(name)", value: value)
+
+  static func `class`(_ value: String) -> Attr { Attr("class", value) }
+  static func id(_ value: String) -> Attr { Attr("id", value) }
+  static func href(_ value: String) -> Attr { Attr("href", value) }
+  static func name(_ value: String) -> Attr { Attr("name", value) }
+  static func type(_ value: String) -> Attr { Attr("type", value) }
+  static func value(_ value: String) -> Attr { Attr("value", value) }
+  /// `data-*` attributes are the app's own vocabulary between views and scripts.
+  static func data(_ name: String, _ value: String) -> Attr { Attr("data-\(name)", value) }
+  static func aria(_ name: ARIA, _ value: String) -> Attr { Attr("aria-\(name.rawValue)", value) }
+
+  /// The `aria-*` attributes the views use.
+  enum ARIA: String, Sendable {
+    case label
+    case labelledby
+    case describedby
+    case invalid
+    case live
+    case current
+    case hidden
+    case pressed
+    case controls
+    case roledescription
+    case expanded
+    case busy
+    case modal
+    case atomic
+    case valuenow
+    case valuemin
+    case valuemax
+    case valuetext
+    case haspopup
+    case errormessage
+    case disabled
+    case selected
+    case checked
+    case level
+    case sort
   }
-  static func flag(_ name: String) -> Attr { Attr(name: name, value: nil) }
-  static func custom(_ name: String, _ value: String) -> Attr { Attr(name: name, value: value) }
+
+  static func accept(_ value: String) -> Attr { Attr("accept", value) }
+  static func action(_ value: String) -> Attr { Attr("action", value) }
+  static func alt(_ value: String) -> Attr { Attr("alt", value) }
+  static func autocapitalize(_ value: String) -> Attr { Attr("autocapitalize", value) }
+  static func autocomplete(_ value: String) -> Attr { Attr("autocomplete", value) }
+  static func charset(_ value: String) -> Attr { Attr("charset", value) }
+  static func cols(_ value: String) -> Attr { Attr("cols", value) }
+  static func colspan(_ value: String) -> Attr { Attr("colspan", value) }
+  static func content(_ value: String) -> Attr { Attr("content", value) }
+  static func cx(_ value: String) -> Attr { Attr("cx", value) }
+  static func cy(_ value: String) -> Attr { Attr("cy", value) }
+  static func d(_ value: String) -> Attr { Attr("d", value) }
+  static func datetime(_ value: String) -> Attr { Attr("datetime", value) }
+  static func decoding(_ value: String) -> Attr { Attr("decoding", value) }
+  static func dir(_ value: String) -> Attr { Attr("dir", value) }
+  static func dominantBaseline(_ value: String) -> Attr { Attr("dominant-baseline", value) }
+  static func download(_ value: String) -> Attr { Attr("download", value) }
+  static func enctype(_ value: String) -> Attr { Attr("enctype", value) }
+  static func enterkeyhint(_ value: String) -> Attr { Attr("enterkeyhint", value) }
+  static func fill(_ value: String) -> Attr { Attr("fill", value) }
+  static func `for`(_ value: String) -> Attr { Attr("for", value) }
+  static func form(_ value: String) -> Attr { Attr("form", value) }
+  static func formaction(_ value: String) -> Attr { Attr("formaction", value) }
+  static func height(_ value: String) -> Attr { Attr("height", value) }
+  static func httpEquiv(_ value: String) -> Attr { Attr("http-equiv", value) }
+  static func inputmode(_ value: String) -> Attr { Attr("inputmode", value) }
+  static func label(_ value: String) -> Attr { Attr("label", value) }
+  static func lang(_ value: String) -> Attr { Attr("lang", value) }
+  static func list(_ value: String) -> Attr { Attr("list", value) }
+  static func loading(_ value: String) -> Attr { Attr("loading", value) }
+  static func max(_ value: String) -> Attr { Attr("max", value) }
+  static func maxlength(_ value: String) -> Attr { Attr("maxlength", value) }
+  static func media(_ value: String) -> Attr { Attr("media", value) }
+  static func method(_ value: String) -> Attr { Attr("method", value) }
+  static func min(_ value: String) -> Attr { Attr("min", value) }
+  static func minlength(_ value: String) -> Attr { Attr("minlength", value) }
+  static func offset(_ value: String) -> Attr { Attr("offset", value) }
+  static func pattern(_ value: String) -> Attr { Attr("pattern", value) }
+  static func placeholder(_ value: String) -> Attr { Attr("placeholder", value) }
+  static func points(_ value: String) -> Attr { Attr("points", value) }
+  static func preserveAspectRatio(_ value: String) -> Attr { Attr("preserveAspectRatio", value) }
+  static func r(_ value: String) -> Attr { Attr("r", value) }
+  static func rel(_ value: String) -> Attr { Attr("rel", value) }
+  static func role(_ value: String) -> Attr { Attr("role", value) }
+  static func rows(_ value: String) -> Attr { Attr("rows", value) }
+  static func rowspan(_ value: String) -> Attr { Attr("rowspan", value) }
+  static func rx(_ value: String) -> Attr { Attr("rx", value) }
+  static func ry(_ value: String) -> Attr { Attr("ry", value) }
+  static func scope(_ value: String) -> Attr { Attr("scope", value) }
+  static func sizes(_ value: String) -> Attr { Attr("sizes", value) }
+  static func spellcheck(_ value: String) -> Attr { Attr("spellcheck", value) }
+  static func src(_ value: String) -> Attr { Attr("src", value) }
+  static func step(_ value: String) -> Attr { Attr("step", value) }
+  static func stopColor(_ value: String) -> Attr { Attr("stop-color", value) }
+  static func stroke(_ value: String) -> Attr { Attr("stroke", value) }
+  static func strokeWidth(_ value: String) -> Attr { Attr("stroke-width", value) }
+  static func style(_ value: String) -> Attr { Attr("style", value) }
+  static func tabindex(_ value: String) -> Attr { Attr("tabindex", value) }
+  static func target(_ value: String) -> Attr { Attr("target", value) }
+  static func textAnchor(_ value: String) -> Attr { Attr("text-anchor", value) }
+  static func title(_ value: String) -> Attr { Attr("title", value) }
+  static func transform(_ value: String) -> Attr { Attr("transform", value) }
+  static func translate(_ value: String) -> Attr { Attr("translate", value) }
+  static func viewBox(_ value: String) -> Attr { Attr("viewBox", value) }
+  static func width(_ value: String) -> Attr { Attr("width", value) }
+  static func x(_ value: String) -> Attr { Attr("x", value) }
+  static func x1(_ value: String) -> Attr { Attr("x1", value) }
+  static func x2(_ value: String) -> Attr { Attr("x2", value) }
+  static func xmlns(_ value: String) -> Attr { Attr("xmlns", value) }
+  static func y(_ value: String) -> Attr { Attr("y", value) }
+  static func y1(_ value: String) -> Attr { Attr("y1", value) }
+  static func y2(_ value: String) -> Attr { Attr("y2", value) }
+
+  static var hidden: Attr { Attr("hidden", nil) }
+  static var checked: Attr { Attr("checked", nil) }
+  static var required: Attr { Attr("required", nil) }
+  static var selected: Attr { Attr("selected", nil) }
+  static var novalidate: Attr { Attr("novalidate", nil) }
+  static var disabled: Attr { Attr("disabled", nil) }
+  static var autofocus: Attr { Attr("autofocus", nil) }
+  static var readonly: Attr { Attr("readonly", nil) }
+  static var open: Attr { Attr("open", nil) }
+  static var multiple: Attr { Attr("multiple", nil) }
+  static var inert: Attr { Attr("inert", nil) }
+  static var reversed: Attr { Attr("reversed", nil) }
 }
 
+/// The element vocabulary of the views: one function per element, so a misspelt element does
+/// not compile. Add a function here when a view needs a new element.
 enum H {
-  static func el(_ name: String, _ attributes: [Attr] = [], _ children: [HTMLNode] = [])
-    -> HTMLNode
-  {
-    .element(named: name, nodes: attributes.map(node) + children)
+  static func html(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("html", attributes, children)
   }
-
-  /// Elements that have no closing tag.
-  static func void(_ name: String, _ attributes: [Attr] = []) -> HTMLNode {
-    .selfClosedElement(
-      named: name,
-      attributes: attributes.map { attribute in
-        Attribute<HTML.BodyContext>(
-          name: attribute.name, value: attribute.value.map(escapeAttribute),
-          ignoreIfValueIsEmpty: false)
-      })
+  static func head(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("head", attributes, children)
   }
+  static func body(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("body", attributes, children)
+  }
+  static func header(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("header", attributes, children)
+  }
+  static func footer(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("footer", attributes, children)
+  }
+  static func main(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("main", attributes, children)
+  }
+  static func nav(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("nav", attributes, children)
+  }
+  static func article(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("article", attributes, children)
+  }
+  static func aside(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("aside", attributes, children)
+  }
+  static func strong(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("strong", attributes, children)
+  }
+  static func em(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("em", attributes, children)
+  }
+  static func small(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("small", attributes, children)
+  }
+  static func code(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("code", attributes, children)
+  }
+  static func pre(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("pre", attributes, children)
+  }
+  static func label(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("label", attributes, children)
+  }
+  static func legend(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("legend", attributes, children)
+  }
+  static func fieldset(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("fieldset", attributes, children)
+  }
+  static func form(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("form", attributes, children)
+  }
+  static func select(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("select", attributes, children)
+  }
+  static func option(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("option", attributes, children)
+  }
+  static func datalist(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("datalist", attributes, children)
+  }
+  static func textarea(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("textarea", attributes, children)
+  }
+  static func ul(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("ul", attributes, children)
+  }
+  static func ol(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("ol", attributes, children)
+  }
+  static func li(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("li", attributes, children)
+  }
+  static func dl(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("dl", attributes, children)
+  }
+  static func dt(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("dt", attributes, children)
+  }
+  static func dd(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("dd", attributes, children)
+  }
+  static func details(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("details", attributes, children)
+  }
+  static func summary(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("summary", attributes, children)
+  }
+  static func table(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("table", attributes, children)
+  }
+  static func caption(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("caption", attributes, children)
+  }
+  static func thead(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("thead", attributes, children)
+  }
+  static func tbody(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("tbody", attributes, children)
+  }
+  static func tr(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("tr", attributes, children)
+  }
+  static func th(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("th", attributes, children)
+  }
+  static func td(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("td", attributes, children)
+  }
+  static func figure(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("figure", attributes, children)
+  }
+  static func figcaption(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("figcaption", attributes, children)
+  }
+  static func time(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("time", attributes, children)
+  }
+  static func progress(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("progress", attributes, children)
+  }
+  static func canvas(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("canvas", attributes, children)
+  }
+  static func title(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("title", attributes, children)
+  }
+  static func script(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("script", attributes, children)
+  }
+  static func h3(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("h3", attributes, children)
+  }
+  static func output(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("output", attributes, children)
+  }
+  static func noscript(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("noscript", attributes, children)
+  }
+  static func p(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("p", attributes, children)
+  }
+  static func span(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("span", attributes, children)
+  }
+  static func h1(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("h1", attributes, children)
+  }
+  static func h2(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("h2", attributes, children)
+  }
+  static func button(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("button", attributes, children)
+  }
+  static func svg(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("svg", attributes, children)
+  }
+  static func g(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("g", attributes, children)
+  }
+  static func desc(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("desc", attributes, children)
+  }
+  static func svgText(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("text", attributes, children)
+  }
+  static func tspan(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("tspan", attributes, children)
+  }
+  static func defs(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("defs", attributes, children)
+  }
+  static func linearGradient(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("linearGradient", attributes, children)
+  }
+  static func stop(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("stop", attributes, children)
+  }
+  static func input(_ attributes: [Attr] = []) -> HTMLNode { voidElement("input", attributes) }
+  static func img(_ attributes: [Attr] = []) -> HTMLNode { voidElement("img", attributes) }
+  static func meta(_ attributes: [Attr] = []) -> HTMLNode { voidElement("meta", attributes) }
+  static func link(_ attributes: [Attr] = []) -> HTMLNode { voidElement("link", attributes) }
+  static func br(_ attributes: [Attr] = []) -> HTMLNode { voidElement("br", attributes) }
+  static func hr(_ attributes: [Attr] = []) -> HTMLNode { voidElement("hr", attributes) }
+  static func rect(_ attributes: [Attr] = []) -> HTMLNode { voidElement("rect", attributes) }
+  static func circle(_ attributes: [Attr] = []) -> HTMLNode { voidElement("circle", attributes) }
+  static func line(_ attributes: [Attr] = []) -> HTMLNode { voidElement("line", attributes) }
+  static func path(_ attributes: [Attr] = []) -> HTMLNode { voidElement("path", attributes) }
+  static func polyline(_ attributes: [Attr] = []) -> HTMLNode {
+    voidElement("polyline", attributes)
+  }
+  static func source(_ attributes: [Attr] = []) -> HTMLNode { voidElement("source", attributes) }
 
   static func text(_ string: String) -> HTMLNode { .raw(escapeText(string)) }
   static func raw(_ html: String) -> HTMLNode { .raw(html) }
@@ -50,37 +346,56 @@ enum H {
   static var empty: HTMLNode { .group([]) }
 
   static func div(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
-    el("div", attributes, children)
+    element("div", attributes, children)
+  }
+  static func section(_ attributes: [Attr] = [], _ children: [HTMLNode]) -> HTMLNode {
+    element("section", attributes, children)
   }
   static func p(_ attributes: [Attr] = [], _ text: String) -> HTMLNode {
-    el("p", attributes, [self.text(text)])
+    element("p", attributes, [self.text(text)])
   }
   static func a(_ href: String, _ attributes: [Attr] = [], _ children: [HTMLNode]) -> HTMLNode {
-    el("a", [.href(href)] + attributes, children)
+    element("a", [.href(href)] + attributes, children)
   }
   static func a(_ href: String, _ attributes: [Attr] = [], text: String) -> HTMLNode {
     a(href, attributes, [self.text(text)])
   }
   static func h1(_ text: String, _ attributes: [Attr] = []) -> HTMLNode {
-    el("h1", attributes, [self.text(text)])
+    element("h1", attributes, [self.text(text)])
   }
   static func h2(_ text: String, _ attributes: [Attr] = []) -> HTMLNode {
-    el("h2", attributes, [self.text(text)])
+    element("h2", attributes, [self.text(text)])
   }
   static func span(_ attributes: [Attr] = [], _ text: String) -> HTMLNode {
-    el("span", attributes, [self.text(text)])
+    element("span", attributes, [self.text(text)])
   }
+  /// A button with a label; a submit button unless `attributes` set another type.
   static func button(_ text: String, _ attributes: [Attr] = []) -> HTMLNode {
-    el(
+    element(
       "button",
       attributes.contains { $0.name == "type" } ? attributes : [.type("submit")] + attributes,
       [self.text(text)])
   }
-  static func section(_ attributes: [Attr] = [], _ children: [HTMLNode]) -> HTMLNode {
-    el("section", attributes, children)
+  /// A `<ul>` with each node in an `<li>` of its own.
+  static func itemList(_ attributes: [Attr] = [], _ items: [HTMLNode]) -> HTMLNode {
+    element("ul", attributes, items.map { element("li", [], [$0]) })
   }
-  static func ul(_ attributes: [Attr] = [], _ items: [HTMLNode]) -> HTMLNode {
-    el("ul", attributes, items.map { el("li", [], [$0]) })
+
+  fileprivate static func element(_ name: String, _ attributes: [Attr], _ children: [HTMLNode])
+    -> HTMLNode
+  {
+    .element(named: name, nodes: attributes.map(node) + children)
+  }
+
+  /// Elements that have no closing tag.
+  fileprivate static func voidElement(_ name: String, _ attributes: [Attr]) -> HTMLNode {
+    .selfClosedElement(
+      named: name,
+      attributes: attributes.map { attribute in
+        Attribute<HTML.BodyContext>(
+          name: attribute.name, value: attribute.value.map(escapeAttribute),
+          ignoreIfValueIsEmpty: false)
+      })
   }
 
   private static func node(_ attribute: Attr) -> HTMLNode {

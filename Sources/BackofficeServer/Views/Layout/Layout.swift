@@ -66,40 +66,38 @@ enum Layout {
     title: String, section: NavSection?, scripts: [String], context: PageContext,
     content: () -> HTMLNode
   ) -> String {
-    let head = H.el(
-      "head", [],
+    let head = H.head(
+      [],
       [
-        H.void("meta", [.custom("charset", "utf-8")]),
-        H.void(
-          "meta",
-          [.name("viewport"), .custom("content", "width=device-width, initial-scale=1")]),
-        H.void("meta", [.name("color-scheme"), .custom("content", "light dark")]),
+        H.meta([.charset("utf-8")]),
+        H.meta([.name("viewport"), .content("width=device-width, initial-scale=1")]),
+        H.meta([.name("color-scheme"), .content("light dark")]),
         // Scripts read the CSRF token here; the manifest makes the app installable.
-        H.void("meta", [.name("csrf-token"), .custom("content", context.csrf)]),
-        H.void("link", [.custom("rel", "manifest"), .href("/manifest.webmanifest")]),
-        H.el("title", [], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
-        H.void("link", [.custom("rel", "stylesheet"), .href("/css/app.css")]),
-        H.void("link", [.custom("rel", "icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
-        H.el("script", [.type("module"), .custom("src", "/js/app.js")], []),
+        H.meta([.name("csrf-token"), .content(context.csrf)]),
+        H.link([.rel("manifest"), .href("/manifest.webmanifest")]),
+        H.title([], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
+        H.link([.rel("stylesheet"), .href("/css/app.css")]),
+        H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
+        H.script([.type("module"), .src("/js/app.js")], []),
       ]
-        + scripts.map { H.el("script", [.type("module"), .custom("src", "/js/\($0)")], []) })
+        + scripts.map { H.script([.type("module"), .src("/js/\($0)")], []) })
 
-    let body = H.el(
-      "body", [],
+    let body = H.body(
+      [],
       [
         H.a("#main", [.class("skip-link")], text: "Skip to content"),
         header(section: section, context: context),
-        H.el(
-          "main", [.id("main"), .class("container")],
+        H.main(
+          [.id("main"), .class("container")],
           [flashes(context.flashes), content()]),
-        H.el(
-          "footer", [.class("site-footer container")],
+        H.footer(
+          [.class("site-footer container")],
           [H.p([], "\(appName) — your small-business back office.")]),
       ])
 
     let lang = String(context.locale.identifier.prefix(2))
     return "<!DOCTYPE html>"
-      + H.el("html", [.custom("lang", lang)], [head, body]).render()
+      + H.html([.lang(lang)], [head, body]).render()
   }
 
   static func header(section: NavSection?, context: PageContext) -> HTMLNode {
@@ -110,12 +108,12 @@ enum Layout {
       let links = (NavSection.areas + [.settings]).map { item in
         H.a(
           item.href,
-          item == section ? [.aria("current", "page")] : [],
+          item == section ? [.aria(.current, "page")] : [],
           text: item.label)
       }
       inner.append(
-        H.el(
-          "nav", [.aria("label", "Main"), .class("main-nav")],
+        H.nav(
+          [.aria(.label, "Main"), .class("main-nav")],
           links + [
             postForm(
               action: Routes.signOut.href(), csrf: context.csrf,
@@ -124,13 +122,12 @@ enum Layout {
           ]))
     } else {
       inner.append(
-        H.el(
-          "nav", [.aria("label", "Account"), .class("main-nav")],
+        H.nav(
+          [.aria(.label, "Account"), .class("main-nav")],
           [H.a(Routes.signIn.href(), text: "Sign in")]
             + (context.signupOpen ? [H.a(Routes.signUp.href(), text: "Create account")] : [])))
     }
-    return H.el(
-      "header", [.class("site-header")], [H.div([.class("container header-inner")], inner)])
+    return H.header([.class("site-header")], [H.div([.class("container header-inner")], inner)])
   }
 
   static func flashes(_ messages: [FlashMessage]) -> HTMLNode {
@@ -141,7 +138,7 @@ enum Layout {
         H.div(
           [
             .class("flash flash-\(message.kind.rawValue)"),
-            .custom("role", message.kind == .error ? "alert" : "status"),
+            .role(message.kind == .error ? "alert" : "status"),
           ], [H.text(message.text)])
       })
   }

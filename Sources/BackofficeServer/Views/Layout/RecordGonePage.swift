@@ -19,20 +19,20 @@ struct RecordGonePage: PageView {
   func content(context: PageContext) -> HTMLNode {
     let shown = typed.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
     return H.div(
-      [.class("record-gone")] + (language.map { [.custom("lang", $0)] } ?? []),
+      [.class("record-gone")] + (language.map { [.lang($0)] } ?? []),
       [
         H.h1(heading),
-        H.div([.class("form-error"), .custom("role", "alert")], [H.text(message)]),
+        H.div([.class("form-error"), .role("alert")], [H.text(message)]),
         shown.isEmpty
           ? H.empty
           : H.div(
             [.class("card")],
             [
               H.p([], typedIntro),
-              H.el(
-                "dl", [.class("facts")],
+              H.dl(
+                [.class("facts")],
                 shown.flatMap { item in
-                  [H.el("dt", [], [H.text(item.label)]), H.el("dd", [], [H.text(item.value)])]
+                  [H.dt([], [H.text(item.label)]), H.dd([], [H.text(item.value)])]
                 }),
             ]),
         H.a(back.href, [.class("button")], text: back.label),
