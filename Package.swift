@@ -58,6 +58,7 @@ let package = Package(
         "BackofficeServer",
         .product(name: "VaporTesting", package: "vapor"),
       ],
+      exclude: ["Views/__Snapshots__"],
       swiftSettings: swiftSettings
     ),
   ]
