@@ -7,15 +7,10 @@ import { Outbox, csrfToken, newKey } from "/js/products-outbox.js";
 const SEARCH_DELAY_MS = 300;
 const CROP_MAX_SIDE = 1200;
 
-const PLACEHOLDER_SVG =
-  '<svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false">' +
-  '<rect x="6" y="9" width="36" height="30" rx="4" fill="none" stroke="currentColor" stroke-width="2.5"/>' +
-  '<circle cx="17" cy="19" r="3.5" fill="currentColor"/>' +
-  '<path d="M9 35l10-10 7 7 5-5 8 8" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linejoin="round"/></svg>';
-const HEART_SVG =
-  '<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">' +
-  '<path d="M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 ' +
-  '2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z"/></svg>';
+/** The markup of an icon the page carries in a <template> (one source: the server's views). */
+function icon(name) {
+  return document.getElementById(`icon-${name}`)?.innerHTML ?? "";
+}
 
 // ------------------------------------------------------------------ helpers
 
@@ -35,6 +30,15 @@ function plural(count, one, many) {
 }
 
 const pageRoot = document.querySelector(".products-page, .product-form-page");
+
+/**
+ * An address the page gave: `data-route-<name>` holds a route template such as
+ * `/products/:productID/edit`, filled with `id`.
+ */
+function route(name, id = "") {
+  const template = pageRoot?.dataset[`route${name[0].toUpperCase()}${name.slice(1)}`] ?? "";
+  return template.replace(":productID", encodeURIComponent(id));
+}
 
 // ------------------------------------------------------------------ service worker
 
@@ -124,7 +128,7 @@ function outboxItem(item, refused) {
   const media = item.photo
     ? el("img", { src: item.photo, alt: "", width: "48", height: "48", class: "outbox-thumb" })
     : el("span", { class: "outbox-thumb product-placeholder", "aria-hidden": "true" });
-  if (!item.photo) media.innerHTML = PLACEHOLDER_SVG;
+  if (!item.photo) media.innerHTML = icon("placeholder");
   const text = el("div", { class: "outbox-text" }, [
     el("strong", { class: "outbox-name", text: item.name || "(no name)" }),
     el("span", { class: "muted small", text: [item.type, item.price].filter(Boolean).join(" · ") }),
@@ -268,7 +272,7 @@ document.addEventListener("submit", async (event) => {
   favoriteBusy.add(productID);
   setFavoriteState(productID, on);
   try {
-    const response = await fetch(`/api/v1/favorites/${encodeURIComponent(productID)}`, {
+    const response = await fetch(route("favoriteApi", productID), {
       method: on ? "PUT" : "DELETE",
       credentials: "same-origin",
       headers: { Accept: "application/json", "X-CSRF-Token": csrfToken() },
@@ -373,8 +377,8 @@ function bindListing() {
 function searchItem(product) {
   const media = el("span", { class: "search-media" + (product.image_url ? "" : " product-placeholder") });
   if (product.image_url) media.append(el("img", { src: product.image_url, alt: "", width: "48", height: "48", loading: "lazy" }));
-  else media.innerHTML = PLACEHOLDER_SVG;
-  const link = el("a", { class: "search-link", href: `/products/${product.id}/edit` }, [
+  else media.innerHTML = icon("placeholder");
+  const link = el("a", { class: "search-link", href: route("edit", product.id) }, [
     media,
     el("span", { class: "search-text" }, [
       el("span", { class: "search-name", text: product.name }),
@@ -391,11 +395,11 @@ function searchItem(product) {
     "aria-label": label,
     title: label,
   });
-  button.innerHTML = HEART_SVG;
+  button.innerHTML = icon("heart");
   const form = el("form", {
     class: "favorite-form",
     method: "post",
-    action: `/products/${product.id}/favorite`,
+    action: route("favorite", product.id),
     "data-product": product.id,
     "data-name": product.name,
   }, [
@@ -656,7 +660,7 @@ function bindForm() {
         fixing = null;
         history.replaceState(null, "", location.pathname);
         if (navigator.onLine) {
-          location.href = "/products";
+          location.href = route("list");
           return;
         }
       } else {

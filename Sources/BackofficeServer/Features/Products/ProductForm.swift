@@ -72,6 +72,7 @@ struct ProductForm: PageView {
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
         OutboxSettings.statusNode,
+        OutboxSettings.iconTemplates,
         H.div(
           [
             .id("product-form-status"), .class("form-status"), .role("status"),

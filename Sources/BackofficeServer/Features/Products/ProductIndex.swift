@@ -64,6 +64,7 @@ struct ProductIndex: PageView {
               ]),
           ]),
         OutboxSettings.statusNode,
+        OutboxSettings.iconTemplates,
         accountTotal > 0 ? searchForm : H.empty,
         accountTotal > 0 ? chipsNode : H.empty,
         favoritesNode(context: context),
@@ -364,8 +365,9 @@ enum ProductCardParts {
     + #"stroke-linejoin="round"/></svg>"#
 }
 
-/// What the offline outbox script needs from the page: the account it files products under,
-/// where to send them, and how the account writes numbers.
+/// What the products script needs from the page: the account the offline outbox files products
+/// under, how the account writes numbers, and every address it uses (route templates, with
+/// `:productID` where a product's id goes), so no path is written twice.
 struct OutboxSettings: Sendable, Equatable {
   var accountID: UUID
   var locale: BackofficeLocale
@@ -376,7 +378,19 @@ struct OutboxSettings: Sendable, Equatable {
       .data("outbox-api", Routes.apiProductCreate.href()),
       .data("outbox-form", Routes.productNew.href()),
       .data("locale", locale.identifier),
+      .data("route-list", Routes.products.href()),
+      .data("route-edit", Routes.productEdit.template),
+      .data("route-favorite", Routes.productFavorite.template),
+      .data("route-favorite-api", Routes.apiFavoriteAdd.template),
     ]
+  }
+
+  /// The icons the script draws into the cards it builds, from the same markup as the page's.
+  static var iconTemplates: HTMLNode {
+    H.group([
+      H.template([.id("icon-heart")], [H.raw(ProductCardParts.heartSVG)]),
+      H.template([.id("icon-placeholder")], [H.raw(ProductCardParts.placeholderSVG)]),
+    ])
   }
 
   /// Filled by the script: "2 products waiting to sync", refused ones with Fix and Discard.

@@ -283,6 +283,9 @@ enum H {
   static func output(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
     element("output", attributes, children)
   }
+  static func template(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
+    element("template", attributes, children)
+  }
   static func noscript(_ attributes: [Attr] = [], _ children: [HTMLNode] = []) -> HTMLNode {
     element("noscript", attributes, children)
   }
