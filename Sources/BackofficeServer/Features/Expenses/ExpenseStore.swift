@@ -61,19 +61,35 @@ struct ExpenseStore: Sendable {
 
   /// The exact totals of `filter`'s expenses, summed by the database in one `GROUP BY` query:
   /// integer cents, read back as text so no driver turns the sum into a floating-point number.
+  ///
+  /// SQLite sums 64-bit integers and stops with "integer overflow" past 9.2 × 10¹⁸ cents, which
+  /// 93 of the largest amounts the app accepts already reach. So each amount is split into its
+  /// whole billions of cents and the rest, the two parts are summed separately (neither sum
+  /// can overflow before there are 92 billion rows) and Swift combines them exactly.
   func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
+    let split = ExpenseAmount.splitCents
     let query = try sql.select()
       .column("category")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "line_count")
-      .column(SQLQueryString("CAST(SUM(\(ident: "amount_cents")) AS TEXT)"), as: "line_cents")
+      .column(
+        SQLQueryString(
+          "CAST(SUM(\(ident: "amount_cents") / \(literal: split)) AS TEXT)"),
+        as: "line_high"
+      )
+      .column(
+        SQLQueryString(
+          "CAST(SUM(\(ident: "amount_cents") % \(literal: split)) AS TEXT)"),
+        as: "line_low"
+      )
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
     query.groupBy("category")
     let lines = try await query.all().map { row -> ExpenseTotals.Line in
       let label = try row.decode(column: "category", as: String.self)
-      let cents = try row.decode(column: "line_cents", as: String.self)
-      guard let amount = ExpenseAmount.decimal(centsText: cents) else {
-        throw Abort(.internalServerError, reason: "Unreadable expense sum \(cents)")
+      let high = try row.decode(column: "line_high", as: String.self)
+      let low = try row.decode(column: "line_low", as: String.self)
+      guard let amount = ExpenseAmount.decimal(highText: high, lowText: low) else {
+        throw Abort(.internalServerError, reason: "Unreadable expense sum \(high)/\(low)")
       }
       return ExpenseTotals.Line(
         category: ExpenseCategory(rawValue: label) ?? .default, amount: amount,
@@ -243,6 +259,11 @@ enum ExpenseAmount {
       significand: Decimal(cents.magnitude))
   }
 
+  /// Where `totals` splits an amount in hundredths: `cents / splitCents` and
+  /// `cents % splitCents` are summed apart. An amount below 10¹⁵ has at most 10⁸ in its high
+  /// part and less than 10⁹ in its low part.
+  static let splitCents = 1_000_000_000
+
   /// A sum of hundredths as the database printed it ("1234567"), as an exact amount.
   static func decimal(centsText: String) -> Decimal? {
     guard let value = AmountParser.parseStrictDecimalString(centsText), value == value.rounded()
@@ -250,6 +271,14 @@ enum ExpenseAmount {
     return Decimal(
       sign: value < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
       significand: value.magnitude)
+  }
+
+  /// The exact amount of `high × splitCents + low` hundredths, both sums as the database
+  /// printed them. `Decimal` holds 38 digits, far more than any such sum needs.
+  static func decimal(highText: String, lowText: String) -> Decimal? {
+    guard let high = decimal(centsText: highText), let low = decimal(centsText: lowText)
+    else { return nil }
+    return high * Decimal(splitCents) + low
   }
 }
 
