@@ -19,5 +19,7 @@ extension Application {
     migrations.add(M043_ProductListIndexes())
     migrations.add(M050_CreateFundraisers())
     migrations.add(M051_CreateJobLeases())
+    migrations.add(M080_AddExpenseMatchKeys())
+    migrations.add(M081_AddAdPaymentMatchKeys())
   }
 }

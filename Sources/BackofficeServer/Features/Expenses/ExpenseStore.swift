@@ -201,6 +201,7 @@ struct ExpenseStore: Sendable {
     record.amountCents = cents
     record.category = expense.category.rawValue
     record.spentAt = expense.date
+    record.matchKey = MatchKey.make(expense.matchFields)
   }
 
   private var sql: any SQLDatabase {
