@@ -80,6 +80,22 @@ struct ImportMigrationTests {
     }
   }
 
+  @Test func importJobTablesRevertAndApplyAgain() async throws {
+    try await withApp { t in
+      let names = try await Self.indexes(on: "import_jobs", t)
+      #expect(names.contains(M082_CreateImportJobs.oneRunning))
+      let migration = M082_CreateImportJobs()
+      try await t.db.withConnection { db in
+        try await migration.revert(on: db)
+        await #expect(throws: (any Error).self) {
+          _ = try await ImportJobRecord.query(on: db).count()
+        }
+        try await migration.prepare(on: db)
+        #expect(try await ImportJobRecord.query(on: db).count() == 0)
+      }
+    }
+  }
+
   /// Keys are the SHA-256 of the length-prefixed fields: fields cannot run into each other.
   @Test func matchKeysKeepFieldsApart() {
     #expect(MatchKey.make(["ab", "c"]) != MatchKey.make(["a", "bc"]))

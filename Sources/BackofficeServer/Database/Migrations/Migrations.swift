@@ -21,5 +21,6 @@ extension Application {
     migrations.add(M051_CreateJobLeases())
     migrations.add(M080_AddExpenseMatchKeys())
     migrations.add(M081_AddAdPaymentMatchKeys())
+    migrations.add(M082_CreateImportJobs())
   }
 }

@@ -130,26 +130,56 @@ struct ExpenseStore: Sendable {
     try await record.save(on: db)
   }
 
-  /// Adds all `expenses` or none. Later lines of a file count as entered later, so among
-  /// equal dates the list shows them above the earlier ones, as if typed one by one.
+  /// Adds all `expenses` or none, in one transaction (for tests and small sets; a CSV import
+  /// writes in batches, see `ImportJobs`).
   func insertAll(_ expenses: [Expense], now: Date) async throws {
     let owner = userID
     try await db.transaction { transaction in
-      var start = 0
-      while start < expenses.count {
-        let batch = expenses[start..<min(start + Self.insertBatch, expenses.count)]
-        let records = try batch.enumerated().map { offset, expense in
-          let record = ExpenseRecord()
-          record.$user.id = owner
-          try Self.assign(expense, to: record)
-          record.createdAt = now.addingTimeInterval(Double(start + offset) / 1000)
-          record.updatedAt = record.createdAt
-          return record
-        }
-        try await records.create(on: transaction)
-        start += batch.count
-      }
+      try await ExpenseStore(db: transaction, userID: owner).insert(
+        expenses.enumerated().map { (position: $0.offset, expense: $0.element) }, start: now)
     }
+  }
+
+  /// Adds `rows`. A row's creation time is `start` plus its position in milliseconds: later
+  /// lines of a file count as entered later, so among equal dates the list shows them above
+  /// the earlier ones, as if typed one by one.
+  func insert(_ rows: [(position: Int, expense: Expense)], start: Date) async throws {
+    var first = 0
+    while first < rows.count {
+      let batch = rows[first..<min(first + Self.insertBatch, rows.count)]
+      let records = try batch.map { row in
+        let record = ExpenseRecord()
+        record.$user.id = userID
+        try Self.assign(row.expense, to: record)
+        record.createdAt = start.addingTimeInterval(Double(row.position) / 1000)
+        record.updatedAt = record.createdAt
+        return record
+      }
+      try await records.create(on: db)
+      first += batch.count
+    }
+  }
+
+  /// How many of the account's expenses have each of `keys` (`ExpenseRecord.matchKey`).
+  /// Deleted expenses waiting for their undo do not count: the list does not show them, and an
+  /// import of a file that has them brings them back as new expenses.
+  func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
+    guard !keys.isEmpty else { return [:] }
+    let rows = try await sql.select()
+      .column("match_key")
+      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
+      .from(ExpenseRecord.schema)
+      .where("user_id", .equal, userID)
+      .where("deleted_at", .is, SQLLiteral.null)
+      .where("match_key", .in, keys.sorted())
+      .groupBy("match_key")
+      .all()
+    var counts: [String: Int] = [:]
+    for row in rows {
+      counts[try row.decode(column: "match_key", as: String.self)] =
+        try row.decode(column: "held", as: Int.self)
+    }
+    return counts
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
