@@ -131,7 +131,10 @@ struct ImportJobTests {
       }
       // The run that died had written two rows; its server never started it again.
       try await ExpenseStore(db: t.db, userID: userID).insert(
-        [(position: 0, expense: expenses[0]), (position: 1, expense: expenses[1])],
+        [
+          (position: 0, expense: expenses[0], matchKey: nil),
+          (position: 1, expense: expenses[1], matchKey: nil),
+        ],
         start: t.clock.now)
       let location = Routes.importJob.href(id: id)
 
@@ -218,6 +221,60 @@ struct ImportJobTests {
     }
   }
 
+  /// Finished and stopped jobs are kept for 30 days, then removed (with the rows a stopped one
+  /// kept) when the account starts another import.
+  @Test func oldJobsGoWithTheirRowsWhenTheNextImportStarts() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp()
+      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let store = ImportJobStore(db: t.db, userID: userID)
+      let started = try await store.start(
+        area: .adPayments, rows: "[]", total: 0, keepDuplicates: false, problems: [],
+        invalid: 0, now: t.clock.now, staleAfter: 60)
+      guard case .started(let id, let runner) = started else {
+        Issue.record("not started: \(started)")
+        return
+      }
+      try await ImportJobStore.fail(
+        id, runner: runner, message: ImportMessages.writeFailed, now: t.clock.now, on: t.db)
+      #expect(try await ImportJobPayload.query(on: t.db).count() == 1)
+
+      t.clock.advance(by: 29 * 24 * 3600)
+      _ = try await client.importExpenses("date,title,category,amount\n,Tea,Food,1\n", in: t)
+      #expect(try await ImportJobRecord.query(on: t.db).count() == 2)
+
+      t.clock.advance(by: 2 * 24 * 3600)
+      _ = try await client.importExpenses("date,title,category,amount\n,Bun,Food,1\n", in: t)
+      #expect(try await ImportJobRecord.query(on: t.db).count() == 2)
+      #expect(try await ImportJobRecord.find(id, on: t.db) == nil)
+      #expect(try await ImportJobPayload.query(on: t.db).count() == 0)
+    }
+  }
+
+  /// A row added by hand after a batch looked at the account but before it took the lock is
+  /// seen again under the lock, and not imported a second time.
+  @Test func aRowAddedWhileABatchIsPreparedCountsAsPresent() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp()
+      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let jobs = try t.app.importJobs
+      var tuning = jobs.tuning
+      tuning.beforeLock = { _ in
+        let tea = Expense(
+          title: "Tea", amount: ExpenseFixtures.decimal("2"), category: .food,
+          date: ExpenseFixtures.date("2025-11-01"))
+        try? await ExpenseStore(db: t.db, userID: userID).insertAll([tea], now: t.clock.now)
+      }
+      jobs.tuning = tuning
+      let page = try await client.importExpenses(
+        "date,title,category,amount\n2025-11-01,Tea,Food,2\n2025-11-02,Bun,Food,1\n", in: t)
+      #expect(page.importSummary == "1 expense imported, 1 already present.")
+      #expect(try await Self.expenseCount(email, t) == 2)
+    }
+  }
+
   /// When the app shuts down, a run stops after its batch and its job says so.
   @Test(.timeLimit(.minutes(10)))
   func shuttingDownStopsAfterTheBatchAndSaysSo() async throws {
@@ -229,7 +286,7 @@ struct ImportJobTests {
       try await client.get("/expenses/import")
       let location = try #require(try await client.uploadExpenses(Self.sixRows).location)
       try await gate.whileHeld {
-        try t.app.importJobs.shutdown(t.app)
+        try t.app.importJobs.stop()
       }
       try await t.app.importJobs.waitUntilIdle()
       #expect(try await Self.expenseCount(email, t) == 2)

@@ -27,16 +27,15 @@ struct AdPaymentImportRows: ImportRows {
     try await AdPaymentStore(db: db, userID: userID).matchCounts(keys)
   }
 
-  func insert(_ positions: [Int], userID: UUID, start: Date, on db: any Database) async throws {
-    let entries = positions.map { position in
-      let entry = AdPaymentEntry(userID: userID, payment: payments[position])
-      // A bulk insert writes the values as set; it does not make ids the way `create` does.
-      entry.id = UUID()
-      // File order, as if added one by one; set here because a bulk insert keeps them.
-      entry.createdAt = start.addingTimeInterval(Double(position) / 1000)
-      entry.updatedAt = entry.createdAt
-      return entry
-    }
-    try await BulkInsert.insert(entries, on: db)
+  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+    try PreparedInsert(
+      positions.map { position in
+        let entry = AdPaymentEntry(userID: userID, payment: payments[position])
+        // A prepared insert writes the values as set: it makes no id and no timestamps.
+        entry.id = UUID()
+        entry.createdAt = start.addingTimeInterval(Double(position) / 1000)
+        entry.updatedAt = entry.createdAt
+        return entry
+      })
   }
 }

@@ -52,9 +52,13 @@ struct ExpenseImportRows: ImportRows {
     try await ExpenseStore(db: db, userID: userID).matchCounts(keys)
   }
 
-  func insert(_ positions: [Int], userID: UUID, start: Date, on db: any Database) async throws {
-    try await ExpenseStore(db: db, userID: userID).insert(
-      positions.map { (position: $0, expense: expenses[$0]) }, start: start)
+  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+    try PreparedInsert(
+      positions.map { position in
+        try ExpenseStore.newRecord(
+          expenses[position], userID: userID, position: position, start: start,
+          matchKey: keys[position])
+      })
   }
 }
 

@@ -136,28 +136,43 @@ struct ExpenseStore: Sendable {
     let owner = userID
     try await db.transaction { transaction in
       try await ExpenseStore(db: transaction, userID: owner).insert(
-        expenses.enumerated().map { (position: $0.offset, expense: $0.element) }, start: now)
+        expenses.enumerated().map { (position: $0.offset, expense: $0.element, matchKey: nil) },
+        start: now)
     }
   }
 
   /// Adds `rows`. A row's creation time is `start` plus its position in milliseconds: later
   /// lines of a file count as entered later, so among equal dates the list shows them above
   /// the earlier ones, as if typed one by one.
-  func insert(_ rows: [(position: Int, expense: Expense)], start: Date) async throws {
+  func insert(_ rows: [(position: Int, expense: Expense, matchKey: String?)], start: Date)
+    async throws
+  {
     var first = 0
     while first < rows.count {
       let batch = rows[first..<min(first + Self.insertBatch, rows.count)]
       let records = try batch.map { row in
-        let record = ExpenseRecord()
-        record.$user.id = userID
-        try Self.assign(row.expense, to: record)
-        record.createdAt = start.addingTimeInterval(Double(row.position) / 1000)
-        record.updatedAt = record.createdAt
-        return record
+        try Self.newRecord(
+          row.expense, userID: userID, position: row.position, start: start,
+          matchKey: row.matchKey)
       }
-      try await records.create(on: db)
+      try await BulkInsert.insert(records, on: db)
       first += batch.count
     }
+  }
+
+  /// A new record of `userID` for `expense`, with its id, created `position` milliseconds
+  /// after `start`.
+  static func newRecord(
+    _ expense: Expense, userID: UUID, position: Int, start: Date, matchKey: String? = nil
+  ) throws -> ExpenseRecord {
+    let record = ExpenseRecord()
+    record.id = UUID()
+    record.$user.id = userID
+    try assign(expense, to: record, matchKey: matchKey)
+    record.createdAt = start.addingTimeInterval(Double(position) / 1000)
+    record.updatedAt = record.createdAt
+    record.deletedAt = nil
+    return record
   }
 
   /// How many of the account's expenses have each of `keys` (`ExpenseRecord.matchKey`).
@@ -222,7 +237,10 @@ struct ExpenseStore: Sendable {
   }
 
   /// Sets the record's values and the derived search key (also used by the backup import).
-  static func assign(_ expense: Expense, to record: ExpenseRecord) throws {
+  /// `matchKey`, when the caller has it already (an import computed it for every row), saves
+  /// working it out again.
+  static func assign(_ expense: Expense, to record: ExpenseRecord, matchKey: String? = nil) throws
+  {
     guard let cents = ExpenseAmount.cents(expense.amount) else {
       throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
     }
@@ -231,7 +249,7 @@ struct ExpenseStore: Sendable {
     record.amountCents = cents
     record.category = expense.category.rawValue
     record.spentAt = expense.date
-    record.matchKey = MatchKey.make(expense.matchFields)
+    record.matchKey = matchKey ?? MatchKey.make(expense.matchFields)
   }
 
   private var sql: any SQLDatabase {

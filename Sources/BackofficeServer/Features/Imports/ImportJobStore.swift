@@ -63,10 +63,10 @@ protocol ImportRows: Sendable {
   /// each of `keys`.
   func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
     -> [String: Int]
-  /// Writes the rows at `positions` (indexes into `keys`). A row's creation time is `start`
-  /// plus its position in milliseconds, so the lists show them as if typed one by one in file
-  /// order, whichever batch wrote them.
-  func insert(_ positions: [Int], userID: UUID, start: Date, on db: any Database) async throws
+  /// The rows at `positions` (indexes into `keys`) ready to insert; built before a batch takes
+  /// the write lock. A row's creation time is `start` plus its position in milliseconds, so
+  /// the lists show them as if typed one by one in file order, whichever batch wrote them.
+  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert
 }
 
 enum ImportJobStatus: String, Sendable {
@@ -116,11 +116,7 @@ struct ImportJobStore: Sendable {
   ) async throws -> Start {
     try await failStale(area: area, now: now, staleAfter: staleAfter)
     if let running = try await running(area) { return .busy(running) }
-    try await ImportJobRecord.query(on: db)
-      .filter(\.$user.$id == userID)
-      .filter(\.$status != ImportJobStatus.running.rawValue)
-      .filter(\.$createdAt < now.addingTimeInterval(-Self.keepFinished))
-      .delete()
+    try await purge(now: now)
 
     let job = ImportJobRecord()
     let id = UUID()
@@ -203,6 +199,20 @@ struct ImportJobStore: Sendable {
       throw error
     }
     return claimed.isEmpty ? nil : .started(id, runner: runner)
+  }
+
+  /// Removes the account's finished jobs older than `keepFinished`, with the rows a stopped one
+  /// still kept (deleted here rather than left to the foreign key, which SQLite enforces only
+  /// when asked).
+  func purge(now: Date) async throws {
+    let old = try await ImportJobRecord.query(on: db)
+      .filter(\.$user.$id == userID)
+      .filter(\.$status != ImportJobStatus.running.rawValue)
+      .filter(\.$createdAt < now.addingTimeInterval(-Self.keepFinished))
+      .all(\.$id)
+    guard !old.isEmpty else { return }
+    try await ImportJobPayload.query(on: db).filter(\.$id ~~ old).delete()
+    try await ImportJobRecord.query(on: db).filter(\.$id ~~ old).delete()
   }
 
   /// The account's running job of `area`, if any.

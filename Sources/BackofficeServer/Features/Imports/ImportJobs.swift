@@ -16,16 +16,23 @@ final class ImportJobs: LifecycleHandler, Sendable {
     /// Rows in the first batch; with `batchTime` set, later batches are sized from how long the
     /// previous one took.
     var firstBatch = 200
-    var batchRows: ClosedRange<Int> = 20...5000
+    var batchRows: ClosedRange<Int> = 50...5000
     /// How long one batch should hold the write lock; nil keeps every batch at `firstBatch`.
-    var batchTime: Duration? = .milliseconds(40)
-    /// The pause after each batch, in which other writers get their turn.
+    /// A commit alone takes a good part of it on a slow disk (about 25 ms on the 2-core VM of
+    /// docs/PERFORMANCE.md), so smaller batches would mostly wait for the disk.
+    var batchTime: Duration? = .milliseconds(30)
+    /// The pause after each batch, in which other writers get their turn: at least `pause`, and
+    /// at least as long as the batch held the lock, so the import never has the database more
+    /// than half the time.
     var pause: Duration = .milliseconds(5)
     /// A running job whose progress has not moved for this long has lost its server; its page
     /// shows it as stopped and offers to run it again.
     var staleAfter: TimeInterval = 60
     /// Called after each batch is committed (tests use it to act between two batches).
     var afterBatch: (@Sendable (UUID, ImportReport) async -> Void)? = nil
+    /// Called once a batch's rows are made ready, before it takes the lock (tests use it to
+    /// change the account at the worst moment).
+    var beforeLock: (@Sendable (UUID) async -> Void)? = nil
   }
 
   private struct State {
@@ -35,6 +42,19 @@ final class ImportJobs: LifecycleHandler, Sendable {
   }
 
   private let state = NIOLockedValueBox(State())
+  /// One thread for the CPU work of imports (reading a file, encoding and decoding its rows):
+  /// off the threads that answer requests, and off the small pool SQLite's calls run on (as
+  /// many threads as cores), so a large file being read never holds up anybody's query.
+  private let work = NIOThreadPool(numberOfThreads: 1)
+
+  init() {
+    work.start()
+  }
+
+  /// Runs `body` on the imports' own thread.
+  func compute<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await work.runIfActive(body)
+  }
 
   var tuning: Tuning {
     get { state.withLockedValue { $0.tuning } }
@@ -62,15 +82,21 @@ final class ImportJobs: LifecycleHandler, Sendable {
     }
   }
 
-  func shutdown(_ application: Application) {
+  /// Runs stop after their current batch and mark their job as stopped, so it can be run again
+  /// after the restart.
+  func stop() {
     state.withLockedValue { $0.stopping = true }
   }
 
-  /// Runs stop after their current batch and mark their job as stopped, so it can be run again
-  /// after the restart.
+  func shutdown(_ application: Application) {
+    stop()
+    try? work.syncShutdownGracefully()
+  }
+
   func shutdownAsync(_ application: Application) async {
-    state.withLockedValue { $0.stopping = true }
+    stop()
     await waitUntilIdle()
+    try? await work.shutdownGracefully()
   }
 }
 
@@ -113,7 +139,7 @@ private struct ImportRun {
         let area = ImportArea(rawValue: job.area)
       else { return }
       // Reading 150 000 rows takes a moment of CPU; keep it off the request threads.
-      let (rows, occurrences) = try await app.threadPool.runIfActive {
+      let (rows, occurrences) = try await jobs.compute {
         let rows = try area.rows(from: json)
         return (rows, ImportDuplicates.occurrences(rows.keys))
       }
@@ -141,37 +167,54 @@ private struct ImportRun {
       invalid: job.invalid, keepDuplicates: keepDuplicates, noun: area.noun)
     var position = min(job.done, keys.count)
     var size = tuning.firstBatch
-    let clock = ContinuousClock()
     while position < keys.count {
       if jobs.isStopping { throw ImportStopped() }
       let batch = position..<min(keys.count, position + size)
       let now = app.clients.now()
       let (id, runner) = (jobID, self.runner)
-      let began = clock.now
-      let added = try await WriteTransaction.run(on: app.db) { db in
-        var add = Array(repeating: true, count: batch.count)
+      // What needs no lock is done before taking it: which rows the account lacks, and those
+      // rows made ready to insert (on the imports' thread). Inside the lock the counts are read
+      // again; only if they changed meanwhile (someone added one of these rows by hand) are the
+      // rows made again there.
+      let batchKeys = Set(keys[batch])
+      let choose: @Sendable ([String: Int]) -> [Int] = { present in
+        let add = ImportDuplicates.rowsToAdd(
+          batch.map { (key: keys[$0], occurrence: occurrences[$0]) }, present: present)
+        return zip(batch, add).filter(\.1).map(\.0)
+      }
+      let expected =
+        keepDuplicates
+        ? Array(batch) : choose(try await rows.present(batchKeys, userID: userID, on: app.db))
+      let prepared = try await jobs.compute {
+        try rows.prepare(expected, userID: userID, start: start)
+      }
+      if let beforeLock = tuning.beforeLock { await beforeLock(jobID) }
+      let (added, held) = try await WriteTransaction.run(on: app.db) { db in
+        var positions = expected
+        var insert = prepared
         if !keepDuplicates {
-          let held = try await rows.present(Set(keys[batch]), userID: userID, on: db)
-          add = ImportDuplicates.rowsToAdd(
-            batch.map { (key: keys[$0], occurrence: occurrences[$0]) }, present: held)
+          positions = choose(try await rows.present(batchKeys, userID: userID, on: db))
+          if positions != expected {
+            insert = try rows.prepare(positions, userID: userID, start: start)
+          }
         }
-        let positions = zip(batch, add).filter(\.1).map(\.0)
-        try await rows.insert(positions, userID: userID, start: start, on: db)
+        try await insert.run(on: db)
         try await ImportJobStore.advance(
           id, runner: runner, done: batch.upperBound, imported: positions.count,
           skipped: batch.count - positions.count, now: now, on: db)
         return positions.count
       }
-      let took = clock.now - began
+      app.logger.debug("import \(jobID): rows \(batch) in \(held)")
       position = batch.upperBound
       report.done = position
       report.imported += added
       report.present += batch.count - added
       if let afterBatch = tuning.afterBatch { await afterBatch(jobID, report) }
       if let target = tuning.batchTime {
-        size = Self.nextSize(size, took: took, target: target, limits: tuning.batchRows)
+        size = Self.nextSize(size, took: held, target: target, limits: tuning.batchRows)
       }
-      if tuning.pause > .zero { try? await Task.sleep(for: tuning.pause) }
+      let pause = tuning.pause > .zero ? max(tuning.pause, held) : .zero
+      if pause > .zero { try? await Task.sleep(for: pause) }
     }
     try await ImportJobStore.finish(jobID, runner: runner, now: app.clients.now(), on: app.db)
   }
@@ -195,25 +238,29 @@ private struct ImportRun {
   }
 }
 
-/// A transaction that takes the write lock at its start. On SQLite a transaction that reads
-/// first and writes later cannot wait for another writer (SQLite refuses the upgrade at once
-/// rather than risk a deadlock), so a batch starts with `BEGIN IMMEDIATE` and waits its turn
-/// like any single statement does. PostgreSQL locks rows, not the database: a plain
-/// transaction.
+/// A transaction that takes the write lock at its start, and how long it held it. On SQLite a
+/// transaction that reads first and writes later cannot wait for another writer (SQLite refuses
+/// the upgrade at once rather than risk a deadlock), so a batch starts with `BEGIN IMMEDIATE` and
+/// waits its turn like any single statement does; the time it held the lock starts once it has
+/// it. PostgreSQL locks rows, not the database: a plain transaction, timed whole.
 enum WriteTransaction {
   static func run<T: Sendable>(
     on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T
-  ) async throws -> T {
+  ) async throws -> (T, held: Duration) {
+    let clock = ContinuousClock()
     guard let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" else {
-      return try await db.transaction(body)
+      let began = clock.now
+      let result = try await db.transaction(body)
+      return (result, clock.now - began)
     }
     return try await db.withConnection { connection in
       let sql = try ImportJobStore.sql(connection)
       try await sql.raw("BEGIN IMMEDIATE").run()
+      let locked = clock.now
       do {
         let result = try await body(connection)
         try await sql.raw("COMMIT").run()
-        return result
+        return (result, clock.now - locked)
       } catch {
         try? await sql.raw("ROLLBACK").run()
         throw error
