@@ -194,7 +194,8 @@ def test_import_and_export(page: Page, base_url: str, tmp_path) -> None:
     page.get_by_label("CSV file").set_input_files(file)
     page.get_by_label("Skip rows with errors").check()
     page.get_by_role("button", name="Import", exact=True).click()
-    expect(report).to_contain_text("Imported 1 payment. Skipped 2 rows with errors:")
+    expect(report).to_contain_text(
+        "1 payment imported, 0 already present. Skipped 2 rows with errors.")
     shoot_both(page, "import-partial")
     report.get_by_role("link", name="Go to the list").click()
     expect(page.locator(".ad-payment-name")).to_have_text(["Good one"])

@@ -222,8 +222,15 @@ def test_csv_import_and_export(new_page: PageFactory, base_url: str, tmp_path) -
     page.get_by_label("CSV file", exact=True).set_input_files(str(bad))
     page.get_by_label("Skip rows with errors", exact=True).check()
     page.get_by_role("button", name="Import", exact=True).click()
+    # The import runs in the background; its page shows the result once it is done.
+    report = page.locator(".import-report")
+    expect(report).to_contain_text(
+        "1 expense imported, 0 already present. Skipped 2 rows with errors.")
+    expect(report).to_contain_text("Row 3: Title must be filled!")
+    assert path_of(page).startswith("/imports/")
+    shot(page, "expenses-import-result-desktop")
+    report.get_by_role("link", name="Go to the list").click()
     wait_for_path(page, "/expenses")
-    expect(page.get_by_text("Imported 1 expense. Skipped 2 rows with errors.")).to_be_visible()
     expect(page.locator(".expense-row")).to_have_count(1)
 
     with page.expect_download() as info:
@@ -236,3 +243,23 @@ def test_csv_import_and_export(new_page: PageFactory, base_url: str, tmp_path) -
         ["2025-11-01T00:00:00Z", "Bread", "Food", "2.40"],
     ]
     assert path_of(page) == "/expenses"
+
+    # The exported file imported into the same account adds nothing, and says so.
+    page.goto(base_url + "/expenses/import")
+    page.get_by_label("CSV file", exact=True).set_input_files(download.path())
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.locator(".import-report")).to_contain_text(
+        "0 expenses imported, 1 already present.")
+    page.goto(base_url + "/expenses")
+    expect(page.locator(".expense-row")).to_have_count(1)
+
+    # Imported again on purpose, it is there twice.
+    page.goto(base_url + "/expenses/import")
+    page.get_by_label("CSV file", exact=True).set_input_files(download.path())
+    page.get_by_label("Import rows that are already present", exact=True).check()
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.locator(".import-report")).to_contain_text(
+        "1 expense imported (rows already present were imported again, as asked).")
+    page.locator(".import-report").get_by_role("link", name="Go to the list").click()
+    wait_for_path(page, "/expenses")
+    expect(page.locator(".expense-row")).to_have_count(2)

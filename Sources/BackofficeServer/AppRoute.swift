@@ -191,6 +191,12 @@ enum Routes {
     apiExpenseDelete,
   ]
 
+  // MARK: imports (CSV imports of expenses and ad payments, running in the background)
+  static let importJob = AppRoute(.GET, "/imports/:jobID")
+  static let importJobStatus = AppRoute(.GET, "/imports/:jobID/status")
+  static let importJobRetry = AppRoute(.POST, "/imports/:jobID/retry")
+  static let importRoutes: [AppRoute] = [importJob, importJobStatus, importJobRetry]
+
   // MARK: marketing plans
   static let marketing = AppRoute(.GET, "/marketing")
   static let marketingPlanCreate = AppRoute(.POST, "/marketing/plans")
@@ -239,5 +245,6 @@ enum Routes {
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       settingsSignOutOthers, apiMe,
-    ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + marketingRoutes
+    ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + importRoutes
+    + marketingRoutes
 }

@@ -106,3 +106,11 @@ public struct AdPaymentCSVRowError: Error, Hashable, Sendable {
   /// The messages joined into one line, for a row report ("Row 3: …").
   public var message: String { messages.joined(separator: " ") }
 }
+
+extension AdPayment {
+  /// What makes two entries "the same" when a file is imported: the name and the link exactly
+  /// as stored (trimmed; letter case and every other character count). A link written another
+  /// way (`HTTPS://Example.com/` for `https://example.com`) is a different row here; the
+  /// duplicate-link warning of the form (`AdPaymentURL.duplicateKey`) is looser on purpose.
+  public var matchFields: [String] { [name, url] }
+}

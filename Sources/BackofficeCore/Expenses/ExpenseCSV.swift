@@ -132,3 +132,17 @@ public enum ExpenseCSV {
     }
   }
 }
+
+extension Expense {
+  /// What makes two expenses "the same" when a file is imported: exactly the fields an
+  /// exported CSV line carries, written the way the export writes them — the date and time in
+  /// UTC to the second (fractions of a second are not exported) or nothing for an undated
+  /// expense, the title as stored (after trimming and cutting to 15 characters; letter case
+  /// counts), the category label and the amount with two decimals. Two expenses match exactly
+  /// when the export would write the same line for both, so an exported file imported again is
+  /// recognised row by row.
+  public var matchFields: [String] {
+    let row = ExpenseCSVRow(expense: self, timeZone: ExpenseDate.utc)
+    return [row.date, title, row.category, row.amount]
+  }
+}

@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 
 /// Inserts many new models with one statement per batch instead of one per model.
 ///
@@ -44,6 +45,52 @@ enum BulkInsert {
 
     func set(_ value: DatabaseQuery.Value, at key: FieldKey) {
       values[key] = value
+    }
+  }
+}
+
+/// New models turned into SQL rows ahead of time, so that a transaction holding the write lock
+/// only sends them: building models and turning their values into binds stays outside it. The
+/// columns are the models' own fields, as `BulkInsert` writes them.
+struct PreparedInsert: Sendable {
+  let table: String
+  let columns: [String]
+  /// One row of values per model, in the order given.
+  let rows: [[any SQLExpression]]
+
+  init<M: Model>(_ models: [M]) throws {
+    table = M.schema
+    let values = models.map(BulkInsert.row)
+    let keys = values.first.map { $0.keys.sorted { $0.description < $1.description } } ?? []
+    columns = keys.map(\.description)
+    rows = try values.map { row in
+      guard Set(row.keys) == Set(keys) else { throw BulkInsert.BulkInsertError(schema: M.schema) }
+      return try keys.map { key in try Self.expression(row[key] ?? .null, schema: M.schema) }
+    }
+  }
+
+  /// Inserts every row, `BulkInsert.defaultBatch` rows per statement.
+  func run(on db: any Database) async throws {
+    guard let sql = db as? any SQLDatabase else {
+      throw BulkInsert.BulkInsertError(schema: table)
+    }
+    var start = 0
+    while start < rows.count {
+      let chunk = rows[start..<min(start + BulkInsert.defaultBatch, rows.count)]
+      let insert = sql.insert(into: table).columns(columns)
+      for row in chunk { insert.values(row) }
+      try await insert.run()
+      start += chunk.count
+    }
+  }
+
+  private static func expression(_ value: DatabaseQuery.Value, schema: String) throws
+    -> any SQLExpression
+  {
+    switch value {
+    case .bind(let encodable): SQLBind(encodable)
+    case .null: SQLLiteral.null
+    default: throw BulkInsert.BulkInsertError(schema: schema)
     }
   }
 }

@@ -38,6 +38,14 @@ enum IsolationFixtures {
     "expenseID": { t, owner in
       try await owner.addExpense(title: "owned expense", amount: "5", db: t.db).uuidString
     },
+    "jobID": { t, owner in
+      try await owner.get("/expenses/import")
+      let upload = try await owner.uploadExpenses(
+        "date,title,category,amount\n,owned import,Food,1\n")
+      try await t.app.importJobs.waitUntilIdle()
+      let location = try #require(upload.location)
+      return String(location.dropFirst("/imports/".count))
+    },
   ]
 }
 

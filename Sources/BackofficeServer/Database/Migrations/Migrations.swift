@@ -21,5 +21,8 @@ extension Application {
     migrations.add(M051_CreateJobLeases())
     migrations.add(M060_BrowserSessionsAndAdmins())
     migrations.add(M070_AddRecordVersions())
+    migrations.add(M080_AddExpenseMatchKeys())
+    migrations.add(M081_AddAdPaymentMatchKeys())
+    migrations.add(M082_CreateImportJobs())
   }
 }

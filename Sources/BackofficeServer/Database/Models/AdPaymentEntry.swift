@@ -18,6 +18,9 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
   @Field(key: "url_search") var urlSearch: String
   /// `AdPaymentURL.duplicateKey(url)`: entries sharing it get the duplicate warning.
   @Field(key: "url_key") var urlKey: String
+  /// `MatchKey.make(payment.matchFields)`: how an import finds the entries the account already
+  /// has.
+  @Field(key: "match_key") var matchKey: String
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
   /// One more on every change; see `RecordVersion`.
@@ -38,6 +41,7 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
     sortKey = AdPaymentOrdering.sortKey(payment.name)
     urlSearch = SearchNormalizer.normalize(payment.url)
     urlKey = AdPaymentURL.duplicateKey(payment.url)
+    matchKey = MatchKey.make(payment.matchFields)
   }
 
   var payment: AdPayment { AdPayment(name: name, url: url) }

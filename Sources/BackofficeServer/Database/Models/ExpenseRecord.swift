@@ -20,6 +20,8 @@ final class ExpenseRecord: Model, @unchecked Sendable {
   @Field(key: "category") var category: String
   /// When the money was spent (UTC); nil for an undated expense.
   @OptionalField(key: "spent_at") var spentAt: Date?
+  /// `MatchKey.make(expense.matchFields)`: how an import finds the rows the account already has.
+  @Field(key: "match_key") var matchKey: String
   @Field(key: "created_at") var createdAt: Date
   @Field(key: "updated_at") var updatedAt: Date
   /// Set while a deleted expense can still be restored; see `ExpenseStore.undoWindow`.

@@ -350,16 +350,15 @@ struct AdPaymentForm: PageView {
 // MARK: - import
 
 struct AdPaymentImportForm: PageView {
-  /// What happened to the last upload.
+  /// What happened to the last upload (an accepted one goes to the import's progress page).
   enum Outcome: Sendable, Equatable {
     /// Nothing was imported: the file could not be read, or rows had errors.
     case refused(message: String, rows: [String])
-    /// The valid rows were imported and the listed rows skipped.
-    case partial(imported: Int, skipped: [String])
   }
 
   var outcome: Outcome? = nil
   var skipInvalid: Bool = false
+  var importDuplicates: Bool = false
 
   static let shownProblems = 100
 
@@ -410,6 +409,25 @@ struct AdPaymentImportForm: PageView {
                         + "error imports nothing."),
                   ]),
                 H.div(
+                  [.class("field-check")],
+                  [
+                    H.input(
+                      [
+                        .type("checkbox"), .id("field-import-duplicates"),
+                        .name("import_duplicates"), .value("on"),
+                      ] + (importDuplicates ? [.checked] : [])
+                        + [.aria(.describedby, "field-import-duplicates-hint")]),
+                    H.label(
+                      [.`for`("field-import-duplicates")],
+                      [H.text("Import rows that are already present")]),
+                    H.p(
+                      [.class("hint"), .id("field-import-duplicates-hint")],
+                      "Without this, a row is left out when the list already has an entry with "
+                        + "the same name and link, so importing the same file twice adds nothing "
+                        + "the second time. A file with two such rows adds as many as the list "
+                        + "is missing."),
+                  ]),
+                H.div(
                   [.class("form-actions")],
                   [
                     H.button("Import", [.class("button button-primary")]),
@@ -426,17 +444,6 @@ struct AdPaymentImportForm: PageView {
       return H.div(
         [.class("form-error import-report"), .role("alert")],
         [H.p([], message), problemList(rows)])
-    case .partial(let imported, let skipped):
-      return H.div(
-        [.class("flash flash-success import-report"), .role("status")],
-        [
-          H.p(
-            [],
-            "Imported \(imported) payment\(imported == 1 ? "" : "s"). "
-              + "Skipped \(skipped.count) row\(skipped.count == 1 ? "" : "s") with errors:"),
-          problemList(skipped),
-          H.a(Routes.adPayments.href(), text: "Go to the list"),
-        ])
     }
   }
 

@@ -7,7 +7,6 @@ import Vapor
 struct AdPaymentsController: RouteCollection {
   static let saveFailed = "Failed to save payment. Please try again."
   static let updateFailed = "Failed to update payment. Please try again."
-  static let importFailed = "Failed to import payments. Please try again."
   /// Session key of the duplicate warning shown on the page after a save.
   static let noticeKey = "ad_payments.duplicate"
 
@@ -234,27 +233,39 @@ struct AdPaymentsController: RouteCollection {
   struct ImportUpload: Content {
     var file: File?
     var skipInvalid: String?
+    var importDuplicates: String?
 
     enum CodingKeys: String, CodingKey {
       case file
       case skipInvalid = "skip_invalid"
+      case importDuplicates = "import_duplicates"
     }
   }
 
+  /// Reads and checks the whole file first: any problem is listed and nothing is written
+  /// (unless "Skip rows with errors" is ticked). The valid rows are then imported in the
+  /// background, in batches, and the browser goes to the import's progress page.
   @Sendable func importUpload(req: Request) async throws -> Response {
-    let store = try store(req)
     let upload = try? req.content.decode(ImportUpload.self)
     let skip = upload?.skipInvalid.map { !$0.isEmpty } ?? false
+    let keep = upload?.importDuplicates.map { !$0.isEmpty } ?? false
     func refuse(_ message: String, rows: [String] = []) -> Response {
       req.page(
-        AdPaymentImportForm(outcome: .refused(message: message, rows: rows), skipInvalid: skip),
+        AdPaymentImportForm(
+          outcome: .refused(message: message, rows: rows), skipInvalid: skip,
+          importDuplicates: keep),
         status: .unprocessableEntity)
     }
     guard let file = upload?.file, file.data.readableBytes > 0 else {
       return refuse("Choose a CSV file to import.")
     }
+    let data = Data(file.data.readableBytesView)
+    // Reading a large file takes seconds of CPU: on the imports' own thread.
+    let read = try await req.application.importJobs.compute {
+      AdPaymentCSVFile.read(data)
+    }
     let parsed: AdPaymentCSVFile.Parsed
-    switch AdPaymentCSVFile.read(Data(file.data.readableBytesView)) {
+    switch read {
     case .failure(let error): return refuse(error.message)
     case .success(let value): parsed = value
     }
@@ -266,29 +277,13 @@ struct AdPaymentsController: RouteCollection {
     if parsed.payments.isEmpty {
       return refuse("Nothing was imported: no row is valid.", rows: parsed.problems)
     }
-    do {
-      let userID = store.userID
-      let payments = parsed.payments
-      // One transaction: a failure part-way leaves the account as it was.
-      try await req.db.transaction { db in
-        for payment in payments {
-          try await AdPaymentEntry(userID: userID, payment: payment).create(on: db)
-        }
-      }
-    } catch {
-      req.logger.report(error: error)
-      let view = AdPaymentImportForm(
-        outcome: .refused(message: Self.importFailed, rows: []), skipInvalid: skip)
-      return req.page(view, status: .internalServerError)
+    let payments = parsed.payments
+    let rows = try await req.application.importJobs.compute {
+      try AdPaymentImportRows.json(payments)
     }
-    let count = parsed.payments.count
-    if parsed.problems.isEmpty {
-      req.flash(.success, "Imported \(count) payment\(count == 1 ? "" : "s").")
-      return req.redirect(to: Routes.adPayments.href())
-    }
-    return req.page(
-      AdPaymentImportForm(
-        outcome: .partial(imported: count, skipped: parsed.problems), skipInvalid: skip))
+    return try await ImportsController.begin(
+      req, area: .adPayments, rows: rows, total: payments.count, keepDuplicates: keep,
+      problems: parsed.problems)
   }
 
   // MARK: helpers

@@ -1,11 +1,13 @@
 import BackofficeCore
 import Foundation
 
-/// The CSV import page: the expected format, a file field and "Skip rows with errors".
+/// The CSV import page: the expected format, a file field, "Skip rows with errors" and
+/// "Import rows that are already present".
 struct ExpenseImportForm: PageView {
   var error: String? = nil
   var rowErrors: [String] = []
   var skipErrors = false
+  var importDuplicates = false
 
   var title: String { "Import expenses" }
   var section: NavSection? { .expenses }
@@ -84,6 +86,23 @@ struct ExpenseImportForm: PageView {
             H.p(
               [.class("hint")],
               "Without it, a file with any bad row imports nothing and lists what to fix."),
+            H.label(
+              [.class("switch"), .`for`("field-import-duplicates")],
+              [
+                H.input(
+                  [
+                    .id("field-import-duplicates"), .name("import_duplicates"),
+                    .type("checkbox"), .value("1"),
+                    .aria(.describedby, "field-import-duplicates-hint"),
+                  ] + (importDuplicates ? [.checked] : [])),
+                H.text("Import rows that are already present"),
+              ]),
+            H.p(
+              [.class("hint"), .id("field-import-duplicates-hint")],
+              "Without it, a row is left out when the account already has an expense with the "
+                + "same date and time, title, amount and category, so importing the same file "
+                + "twice adds nothing the second time. A file with two such rows adds as many "
+                + "as the account is missing."),
             H.button("Import", [.class("button button-primary")]),
           ]),
       ])

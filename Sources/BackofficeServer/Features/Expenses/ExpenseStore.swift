@@ -64,19 +64,35 @@ struct ExpenseStore: Sendable {
 
   /// The exact totals of `filter`'s expenses, summed by the database in one `GROUP BY` query:
   /// integer cents, read back as text so no driver turns the sum into a floating-point number.
+  ///
+  /// SQLite sums 64-bit integers and stops with "integer overflow" past 9.2 × 10¹⁸ cents, which
+  /// 93 of the largest amounts the app accepts already reach. So each amount is split into its
+  /// whole billions of cents and the rest, the two parts are summed separately (neither sum
+  /// can overflow before there are 92 billion rows) and Swift combines them exactly.
   func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
+    let split = ExpenseAmount.splitCents
     let query = try sql.select()
       .column("category")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "line_count")
-      .column(SQLQueryString("CAST(SUM(\(ident: "amount_cents")) AS TEXT)"), as: "line_cents")
+      .column(
+        SQLQueryString(
+          "CAST(SUM(\(ident: "amount_cents") / \(literal: split)) AS TEXT)"),
+        as: "line_high"
+      )
+      .column(
+        SQLQueryString(
+          "CAST(SUM(\(ident: "amount_cents") % \(literal: split)) AS TEXT)"),
+        as: "line_low"
+      )
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
     query.groupBy("category")
     let lines = try await query.all().map { row -> ExpenseTotals.Line in
       let label = try row.decode(column: "category", as: String.self)
-      let cents = try row.decode(column: "line_cents", as: String.self)
-      guard let amount = ExpenseAmount.decimal(centsText: cents) else {
-        throw Abort(.internalServerError, reason: "Unreadable expense sum \(cents)")
+      let high = try row.decode(column: "line_high", as: String.self)
+      let low = try row.decode(column: "line_low", as: String.self)
+      guard let amount = ExpenseAmount.decimal(highText: high, lowText: low) else {
+        throw Abort(.internalServerError, reason: "Unreadable expense sum \(high)/\(low)")
       }
       return ExpenseTotals.Line(
         category: ExpenseCategory(rawValue: label) ?? .default, amount: amount,
@@ -124,27 +140,72 @@ struct ExpenseStore: Sendable {
     }
   }
 
-  /// Adds all `expenses` or none. Later lines of a file count as entered later, so among
-  /// equal dates the list shows them above the earlier ones, as if typed one by one.
+  /// Adds all `expenses` or none, in one transaction (for tests and small sets; a CSV import
+  /// writes in batches, see `ImportJobs`).
   func insertAll(_ expenses: [Expense], now: Date) async throws {
     let owner = userID
     try await db.transaction { transaction in
-      var start = 0
-      while start < expenses.count {
-        let batch = expenses[start..<min(start + Self.insertBatch, expenses.count)]
-        let records = try batch.enumerated().map { offset, expense in
-          let record = ExpenseRecord()
-          record.$user.id = owner
-          try Self.assign(expense, to: record)
-          record.createdAt = now.addingTimeInterval(Double(start + offset) / 1000)
-          record.updatedAt = record.createdAt
-          record.version = RecordVersion.first
-          return record
-        }
-        try await records.create(on: transaction)
-        start += batch.count
-      }
+      try await ExpenseStore(db: transaction, userID: owner).insert(
+        expenses.enumerated().map { (position: $0.offset, expense: $0.element, matchKey: nil) },
+        start: now)
     }
+  }
+
+  /// Adds `rows`. A row's creation time is `start` plus its position in milliseconds: later
+  /// lines of a file count as entered later, so among equal dates the list shows them above
+  /// the earlier ones, as if typed one by one.
+  func insert(_ rows: [(position: Int, expense: Expense, matchKey: String?)], start: Date)
+    async throws
+  {
+    var first = 0
+    while first < rows.count {
+      let batch = rows[first..<min(first + Self.insertBatch, rows.count)]
+      let records = try batch.map { row in
+        try Self.newRecord(
+          row.expense, userID: userID, position: row.position, start: start,
+          matchKey: row.matchKey)
+      }
+      try await BulkInsert.insert(records, on: db)
+      first += batch.count
+    }
+  }
+
+  /// A new record of `userID` for `expense`, with its id, created `position` milliseconds
+  /// after `start`.
+  static func newRecord(
+    _ expense: Expense, userID: UUID, position: Int, start: Date, matchKey: String? = nil
+  ) throws -> ExpenseRecord {
+    let record = ExpenseRecord()
+    record.id = UUID()
+    record.$user.id = userID
+    try assign(expense, to: record, matchKey: matchKey)
+    record.createdAt = start.addingTimeInterval(Double(position) / 1000)
+    record.updatedAt = record.createdAt
+    record.deletedAt = nil
+    record.version = RecordVersion.first
+    return record
+  }
+
+  /// How many of the account's expenses have each of `keys` (`ExpenseRecord.matchKey`).
+  /// Deleted expenses waiting for their undo do not count: the list does not show them, and an
+  /// import of a file that has them brings them back as new expenses.
+  func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
+    guard !keys.isEmpty else { return [:] }
+    let rows = try await sql.select()
+      .column("match_key")
+      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
+      .from(ExpenseRecord.schema)
+      .where("user_id", .equal, userID)
+      .where("deleted_at", .is, SQLLiteral.null)
+      .where("match_key", .in, keys.sorted())
+      .groupBy("match_key")
+      .all()
+    var counts: [String: Int] = [:]
+    for row in rows {
+      counts[try row.decode(column: "match_key", as: String.self)] =
+        try row.decode(column: "held", as: Int.self)
+    }
+    return counts
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
@@ -198,7 +259,9 @@ struct ExpenseStore: Sendable {
   }
 
   /// Sets the record's values and the derived search key (also used by the backup import).
-  static func assign(_ expense: Expense, to record: ExpenseRecord) throws {
+  /// `matchKey`, when the caller has it already (an import computed it for every row), saves
+  /// working it out again.
+  static func assign(_ expense: Expense, to record: ExpenseRecord, matchKey: String? = nil) throws {
     guard let cents = ExpenseAmount.cents(expense.amount) else {
       throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
     }
@@ -207,6 +270,7 @@ struct ExpenseStore: Sendable {
     record.amountCents = cents
     record.category = expense.category.rawValue
     record.spentAt = expense.date
+    record.matchKey = matchKey ?? MatchKey.make(expense.matchFields)
   }
 
   private var sql: any SQLDatabase {
@@ -265,6 +329,11 @@ enum ExpenseAmount {
       significand: Decimal(cents.magnitude))
   }
 
+  /// Where `totals` splits an amount in hundredths: `cents / splitCents` and
+  /// `cents % splitCents` are summed apart. An amount below 10¹⁵ has at most 10⁸ in its high
+  /// part and less than 10⁹ in its low part.
+  static let splitCents = 1_000_000_000
+
   /// A sum of hundredths as the database printed it ("1234567"), as an exact amount.
   static func decimal(centsText: String) -> Decimal? {
     guard let value = AmountParser.parseStrictDecimalString(centsText), value == value.rounded()
@@ -272,6 +341,14 @@ enum ExpenseAmount {
     return Decimal(
       sign: value < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
       significand: value.magnitude)
+  }
+
+  /// The exact amount of `high × splitCents + low` hundredths, both sums as the database
+  /// printed them. `Decimal` holds 38 digits, far more than any such sum needs.
+  static func decimal(highText: String, lowText: String) -> Decimal? {
+    guard let high = decimal(centsText: highText), let low = decimal(centsText: lowText)
+    else { return nil }
+    return high * Decimal(splitCents) + low
   }
 }
 

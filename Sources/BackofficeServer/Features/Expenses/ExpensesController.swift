@@ -287,27 +287,38 @@ struct ExpensesController: RouteCollection {
   struct ImportInput: Content {
     var file: File?
     var skipErrors: String?
+    var importDuplicates: String?
 
     enum CodingKeys: String, CodingKey {
       case file
       case skipErrors = "skip_errors"
+      case importDuplicates = "import_duplicates"
     }
   }
 
+  /// Reads and checks the whole file first: any problem is listed and nothing is written
+  /// (unless "Skip rows with errors" is ticked). The valid rows are then imported in the
+  /// background, in batches, and the browser goes to the import's progress page.
   @Sendable func importFile(req: Request) async throws -> Response {
-    let user = try req.user
     let input = try req.content.decode(ImportInput.self)
     let skip = !(input.skipErrors ?? "").isEmpty
+    let keep = !(input.importDuplicates ?? "").isEmpty
     func refuse(_ message: String, rows: [String] = []) -> Response {
       req.page(
-        ExpenseImportForm(error: message, rowErrors: rows, skipErrors: skip),
+        ExpenseImportForm(
+          error: message, rowErrors: rows, skipErrors: skip, importDuplicates: keep),
         status: .unprocessableEntity)
     }
     guard let file = input.file, file.data.readableBytes > 0 else {
       return refuse("Choose a CSV file to import.")
     }
+    let data = Data(buffer: file.data)
+    // Reading 150 000 rows takes seconds of CPU: on the imports' own thread.
+    let read = try await req.application.importJobs.compute {
+      ExpenseCSVFile.read(data)
+    }
     let parsed: ExpenseCSV.Import
-    switch ExpenseCSVFile.read(Data(buffer: file.data)) {
+    switch read {
     case .failure(let error): return refuse(error.message)
     case .success(let result): parsed = result
     }
@@ -322,21 +333,13 @@ struct ExpensesController: RouteCollection {
     guard !parsed.expenses.isEmpty else {
       return refuse("Nothing was imported: every row has errors.", rows: problems)
     }
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
-    try await store.insertAll(parsed.expenses, now: req.now)
-    let imported = parsed.expenses.count
-    var message = "Imported \(imported) expense\(imported == 1 ? "" : "s")."
-    if !problems.isEmpty {
-      message += " Skipped \(problems.count) row\(problems.count == 1 ? "" : "s") with errors."
+    let expenses = parsed.expenses
+    let rows = try await req.application.importJobs.compute {
+      try ExpenseImportRows.json(expenses)
     }
-    req.flash(.success, message)
-    // The skipped rows travel as flash messages so the result survives the redirect.
-    let shown = 20
-    for problem in problems.prefix(shown) { req.flash(.error, problem) }
-    if problems.count > shown {
-      req.flash(.error, "… and \(problems.count - shown) more rows with errors.")
-    }
-    return req.redirect(to: Routes.expenses.href())
+    return try await ImportsController.begin(
+      req, area: .expenses, rows: rows, total: expenses.count, keepDuplicates: keep,
+      problems: problems)
   }
 
   // MARK: helpers

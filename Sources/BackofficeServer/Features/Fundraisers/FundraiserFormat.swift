@@ -35,13 +35,11 @@ enum FundraiserFormat {
     return formatter.string(from: date)
   }
 
-  /// The API's money: a plain decimal string with two places, "15000.50".
+  /// The API's money: a plain decimal string with two places, "15000.50". Written from the
+  /// decimal digits, so a sum beyond what 64-bit kopiykas hold is exact too (it used to read
+  /// "0.00").
   static func apiAmount(_ value: Decimal) -> String {
-    guard let kopiykas = Hryvnia.kopiykas(value) else { return "0.00" }
-    let sign = kopiykas < 0 ? "-" : ""
-    let magnitude = kopiykas.magnitude
-    let cents = magnitude % 100
-    return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
+    MoneyFormat.decimalString(value, fractionDigits: 2)
   }
 
   static func apiAmount(kopiykas: Int64) -> String {

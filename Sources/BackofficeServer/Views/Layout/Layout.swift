@@ -6,15 +6,22 @@ protocol PageView: Sendable {
   var section: NavSection? { get }
   /// Extra ES modules this page needs, by file name under /js/.
   var scripts: [String] { get }
+  /// Seconds after which a browser without JavaScript loads the page again (a page showing
+  /// progress); with JavaScript the page's script updates it instead.
+  var refreshWithoutScript: Int? { get }
   func content(context: PageContext) -> HTMLNode
 }
 
 extension PageView {
   var section: NavSection? { nil }
   var scripts: [String] { [] }
+  var refreshWithoutScript: Int? { nil }
 
   func render(context: PageContext) -> String {
-    Layout.render(title: title, section: section, scripts: scripts, context: context) {
+    Layout.render(
+      title: title, section: section, scripts: scripts, refreshWithoutScript: refreshWithoutScript,
+      context: context
+    ) {
       content(context: context)
     }
   }
@@ -63,8 +70,8 @@ enum Layout {
   static let appName = "Backoffice"
 
   static func render(
-    title: String, section: NavSection?, scripts: [String], context: PageContext,
-    content: () -> HTMLNode
+    title: String, section: NavSection?, scripts: [String], refreshWithoutScript: Int? = nil,
+    context: PageContext, content: () -> HTMLNode
   ) -> String {
     let head = H.head(
       [],
@@ -80,7 +87,17 @@ enum Layout {
         H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
         H.script([.type("module"), .src("/js/app.js")], []),
       ]
-        + scripts.map { H.script([.type("module"), .src("/js/\($0)")], []) })
+        + scripts.map { H.script([.type("module"), .src("/js/\($0)")], []) }
+        // Inside <noscript>, so a browser running the page's script does not reload it too.
+        + (refreshWithoutScript.map { seconds in
+          [
+            H.noscript(
+              [],
+              [
+                H.meta([.httpEquiv("refresh"), .content("\(seconds)")])
+              ])
+          ]
+        } ?? []))
 
     let body = H.body(
       [],

@@ -1,0 +1,41 @@
+import BackofficeCore
+import Fluent
+import Foundation
+
+/// The valid rows of an ad payments CSV file as an import job stores and writes them.
+struct AdPaymentImportRows: ImportRows {
+  let payments: [AdPayment]
+  let keys: [String]
+
+  init(_ payments: [AdPayment]) {
+    self.payments = payments
+    keys = payments.map { MatchKey.make($0.matchFields) }
+  }
+
+  init(json: String) throws {
+    self.init(try JSONDecoder().decode([AdPayment].self, from: Data(json.utf8)))
+  }
+
+  /// The JSON a job keeps for `payments`.
+  static func json(_ payments: [AdPayment]) throws -> String {
+    String(decoding: try JSONEncoder().encode(payments), as: UTF8.self)
+  }
+
+  func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
+    -> [String: Int]
+  {
+    try await AdPaymentStore(db: db, userID: userID).matchCounts(keys)
+  }
+
+  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+    try PreparedInsert(
+      positions.map { position in
+        let entry = AdPaymentEntry(userID: userID, payment: payments[position])
+        // A prepared insert writes the values as set: it makes no id and no timestamps.
+        entry.id = UUID()
+        entry.createdAt = start.addingTimeInterval(Double(position) / 1000)
+        entry.updatedAt = entry.createdAt
+        return entry
+      })
+  }
+}
