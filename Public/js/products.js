@@ -382,7 +382,7 @@ function searchItem(product) {
     media,
     el("span", { class: "search-text" }, [
       el("span", { class: "search-name", text: product.name }),
-      el("span", { class: "search-meta", text: `${product.type} · ${product.price_formatted}` }),
+      el("span", { class: "search-meta", text: `${product.type} · ${product.price_display}` }),
     ]),
   ]);
   const label = product.favorite

@@ -19,12 +19,3 @@ struct AccountAPIController: RouteCollection {
       Me(id: try user.requireID(), email: user.email, locale: user.locale, currency: user.currency))
   }
 }
-
-enum APIResponse {
-  /// Encodes with the API's snake_case keys and ISO 8601 dates.
-  static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) throws -> Response {
-    let response = Response(status: status)
-    try response.content.encode(value, using: JSONEncoder.api)
-    return response
-  }
-}

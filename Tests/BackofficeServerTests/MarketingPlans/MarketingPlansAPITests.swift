@@ -63,7 +63,7 @@ struct MarketingPlansAPITests {
       #expect(totals.count == 1)
       #expect(totals[0]["amount"] as? String == "460.00")
       #expect(totals[0]["currency"] as? String == "EUR")
-      #expect(plan["total_text"] as? String == "€460.00")
+      #expect(plan["total_display"] as? String == "€460.00")
 
       let list = try await client.apiJSON(.GET, "/api/v1/marketing/plans?per=10", token: token)
       let page = try list.json()
@@ -117,7 +117,7 @@ struct MarketingPlansAPITests {
       #expect((summary["text"] as? String)?.contains("Total Monthly Cost: €") == true)
       #expect((summary["text"] as? String)?.contains("Summer") == true)
       #expect((summary["html"] as? String)?.hasPrefix("<!DOCTYPE html>") == true)
-      #expect(summary["counts_text"] as? String == "1 package(s) selected from 1 channel(s)")
+      #expect(summary["counts_display"] as? String == "1 package(s) selected from 1 channel(s)")
       let mailto = try #require(summary["mailto"] as? [String: Any])
       #expect((mailto["url"] as? String)?.hasPrefix("mailto:a@example.com?subject=") == true)
       #expect(mailto["shortened"] as? Bool == false)

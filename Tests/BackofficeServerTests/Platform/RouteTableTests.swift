@@ -123,27 +123,3 @@ struct ConfigTests {
     try await app.asyncShutdown()
   }
 }
-
-@Suite("Paging parameters")
-struct PagingTests {
-  @Test(arguments: [
-    ("/api/v1/ad-payments?per=0", "per", "Use a whole number from 1 to 100."),
-    ("/api/v1/products?page=x", "page", "Use a whole number from 1 to 1000000."),
-    (
-      "/api/v1/marketing/plans?page=9223372036854775807", "page",
-      "Use a whole number from 1 to 1000000."
-    ),
-    ("/api/v1/ad-payments?page=1000001", "page", "Use a whole number from 1 to 1000000."),
-    ("/api/v1/fundraisers?per=500", "per", "Ціле число від 1 до 100"),
-  ])
-  func badPagingIsNamedUnderItsField(path: String, field: String, message: String) async throws {
-    try await withApp { t in
-      let client = t.client()
-      try await client.signUp()
-      let response = try await client.get(path)
-      #expect(response.status == .unprocessableEntity)
-      let error = try #require(try response.json()["error"] as? [String: Any])
-      #expect((error["fields"] as? [String: String])?[field] == message)
-    }
-  }
-}

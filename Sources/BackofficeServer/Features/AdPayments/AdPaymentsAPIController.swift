@@ -4,9 +4,6 @@ import Vapor
 
 /// `/api/v1/ad-payments`: the same entries, rules and messages as the pages, as JSON.
 struct AdPaymentsAPIController: RouteCollection {
-  static let defaultPer = 50
-  static let maxPer = 100
-
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiAdPayments, use: list)
     routes.on(Routes.apiAdPaymentCreate, use: create)
@@ -45,13 +42,6 @@ struct AdPaymentsAPIController: RouteCollection {
     var url: String
   }
 
-  struct EntryList: Codable {
-    var items: [Entry]
-    var page: Int
-    var per: Int
-    var total: Int
-  }
-
   /// Missing fields count as empty, so they get the same messages as a blank form field.
   struct Input: Decodable {
     var name: String?
@@ -62,17 +52,14 @@ struct AdPaymentsAPIController: RouteCollection {
 
   @Sendable func list(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
-    var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
-    let per = req.queryNumber(
-      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
-    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let paging = try Paging.read(req)
+    let (page, per) = (paging.page, paging.perPage)
 
     let items: [AdPaymentEntry]
     let total: Int
     if let sameURL = req.query[String.self, at: "same_url"] {
       // Few by nature (one account's duplicates of one link), so one page holds them all.
-      let others = try await store.sameURL(as: sameURL, limit: Self.maxPer)
+      let others = try await store.sameURL(as: sameURL, limit: Paging.maxPerPage)
       items = page == 1 ? Array(others.prefix(per)) : []
       total = others.count
     } else {
@@ -81,15 +68,13 @@ struct AdPaymentsAPIController: RouteCollection {
       items = slice.items
       total = slice.total
     }
-    return try APIResponse.json(
-      EntryList(items: items.compactMap(entry), page: page, per: per, total: total))
+    return try ListPage(items: items.compactMap(entry), paging: paging, total: total)
+      .response(for: req)
   }
 
   @Sendable func get(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
-    guard let found = try await store.find(req.parameters.get("entryID")) else {
-      throw APIError.notFound
-    }
+    let found = try owned(await store.find(req.parameters.get("entryID")))
     return try APIResponse.json(try await detail(found, store: store))
       .withVersion(found.version)
   }
@@ -104,21 +89,17 @@ struct AdPaymentsAPIController: RouteCollection {
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.saveFailed)
     }
-    let response = try APIResponse.json(try await detail(created, store: store), status: .created)
-      .withVersion(created.version)
-    if let id = created.id {
-      response.headers.replaceOrAdd(name: .location, value: Routes.apiAdPayment.href(id: id))
-    }
-    return response
+    return try APIResponse.created(
+      try await detail(created, store: store),
+      location: Routes.apiAdPayment.href(id: try created.requireID())
+    ).withVersion(created.version)
   }
 
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
   /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
-    guard let found = try await store.find(req.parameters.get("entryID")) else {
-      throw APIError.notFound
-    }
+    let found = try owned(await store.find(req.parameters.get("entryID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)
     let payment = try validated(req)
@@ -143,9 +124,7 @@ struct AdPaymentsAPIController: RouteCollection {
 
   @Sendable func delete(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, userID: try req.userID)
-    guard let found = try await store.find(req.parameters.get("entryID")) else {
-      throw APIError.notFound
-    }
+    let found = try owned(await store.find(req.parameters.get("entryID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)
     guard

@@ -32,7 +32,7 @@ struct AdPaymentsController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let store = try store(req)
     let search = req.query[String.self, at: "q"] ?? ""
-    let requested = req.query[Int.self, at: "page"] ?? 1
+    let requested = Paging.pageNumber(req)
     let per = AdPaymentIndex.perPage
     let accountTotal = try await store.count()
     var slice = try await store.list(search: search, page: max(1, requested), per: per)
@@ -178,7 +178,7 @@ struct AdPaymentsController: RouteCollection {
     req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
     // Back to the list the delete was made from (its search and page), when there was one.
     let search = req.query[String.self, at: "q"]
-    let page = req.query[Int.self, at: "page"].flatMap { $0 > 1 ? String($0) : nil }
+    let page = Paging.pageNumber(req) > 1 ? String(Paging.pageNumber(req)) : nil
     return req.redirect(to: Routes.adPayments.href(query: ["q": search, "page": page]))
   }
 

@@ -7,9 +7,6 @@ import Vapor
 /// summary of totals per category. Amounts are decimal strings ("12.50") in the account's
 /// currency, both ways.
 struct ExpensesAPIController: RouteCollection {
-  static let defaultPer = 50
-  static let maxPer = 100
-
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiExpenses, use: list)
     routes.on(Routes.apiExpenseCreate, use: create)
@@ -66,13 +63,6 @@ struct ExpensesAPIController: RouteCollection {
     }
   }
 
-  struct Page: Encodable {
-    var items: [Item]
-    var page: Int
-    var per: Int
-    var total: Int
-  }
-
   /// A request body. The amount must be a JSON string: a number would already have passed
   /// through binary floating point in many clients.
   struct Input: Decodable {
@@ -107,22 +97,21 @@ struct ExpensesAPIController: RouteCollection {
   @Sendable func list(req: Request) async throws -> Response {
     let user = try req.user
     let filter = try Self.filter(req)
-    let (page, per) = try Self.paging(req)
+    let paging = try Paging.read(req)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let total = try await store.totals(filter).count
-    // A page past the end is empty; so is one whose offset would not even fit in an Int.
-    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: per)
+    // A page past the end is empty.
     let rows =
-      overflow || offset >= total ? [] : try await store.rows(filter, limit: per, offset: offset)
-    return try APIResponse.json(
-      Page(
-        items: rows.map { Self.item($0, currency: user.currency) }, page: page, per: per,
-        total: total))
+      paging.offset >= total
+      ? [] : try await store.rows(filter, limit: paging.perPage, offset: paging.offset)
+    return try ListPage(
+      items: rows.map { Self.item($0, currency: user.currency) }, paging: paging, total: total
+    ).response(for: req)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
     let user = try req.user
-    let record = try await Self.owned(req, user: user)
+    let record = try await Self.found(req, user: user)
     return try APIResponse.json(Self.item(record, currency: user.currency))
       .withVersion(record.version)
   }
@@ -134,19 +123,17 @@ struct ExpensesAPIController: RouteCollection {
     let expense = try Self.validated(req, user: user)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let record = try await store.create(expense, now: req.now)
-    let response = try APIResponse.json(
-      Self.item(record, currency: user.currency), status: .created
+    return try APIResponse.created(
+      Self.item(record, currency: user.currency),
+      location: Routes.apiExpense.href(id: try record.requireID())
     ).withVersion(record.version)
-    response.headers.replaceOrAdd(
-      name: .location, value: Routes.apiExpense.href(id: try record.requireID()))
-    return response
   }
 
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
   /// it names (412 otherwise).
   @Sendable func replace(req: Request) async throws -> Response {
     let user = try req.user
-    let record = try await Self.owned(req, user: user)
+    let record = try await Self.found(req, user: user)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let expense = try Self.validated(req, user: user)
@@ -162,7 +149,7 @@ struct ExpensesAPIController: RouteCollection {
   /// Deletes for good: API clients have no "Undo" button to press.
   @Sendable func delete(req: Request) async throws -> Response {
     let user = try req.user
-    let record = try await Self.owned(req, user: user)
+    let record = try await Self.found(req, user: user)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
@@ -251,20 +238,6 @@ struct ExpensesAPIController: RouteCollection {
     return filter
   }
 
-  static func paging(_ req: Request) throws -> (page: Int, per: Int) {
-    var errors: [String: String] = [:]
-    let pageText = req.query[String.self, at: "page"]
-    let perText = req.query[String.self, at: "per"]
-    let page = pageText.map { Int($0) ?? 0 } ?? 1
-    let per = perText.map { Int($0) ?? 0 } ?? defaultPer
-    if !(1...maxPageNumber).contains(page) {
-      errors["page"] = "Use a page number from 1 to \(maxPageNumber)."
-    }
-    if !(1...maxPer).contains(per) { errors["per"] = "Use per from 1 to \(maxPer)." }
-    guard errors.isEmpty else { throw APIError.validation(errors) }
-    return (page, per)
-  }
-
   static func validated(_ req: Request, user: User) throws -> Expense {
     let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let draft = ExpenseDraft(
@@ -282,10 +255,9 @@ struct ExpensesAPIController: RouteCollection {
     return expense
   }
 
-  static func owned(_ req: Request, user: User) async throws -> ExpenseRecord {
-    guard let id = req.parameters.get("expenseID", as: UUID.self),
-      let record = try await ExpenseStore(db: req.db, userID: user.requireID()).record(id)
-    else { throw APIError.notFound }
-    return record
+  /// The account's expense named by the path; 404 for any other id.
+  static func found(_ req: Request, user: User) async throws -> ExpenseRecord {
+    let id = try owned(req.parameters.get("expenseID", as: UUID.self))
+    return try owned(await ExpenseStore(db: req.db, userID: user.requireID()).record(id))
   }
 }

@@ -32,7 +32,7 @@ struct ExpensesController: RouteCollection {
     let totals = try await store.totals(filter)
     // A page past the end shows the last one.
     let pageCount = max(1, (totals.count + Self.pageSize - 1) / Self.pageSize)
-    let page = min(max(1, req.query[Int.self, at: "page"] ?? 1), pageCount)
+    let page = min(Paging.pageNumber(req), pageCount)
     let rows = try await store.rows(
       filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
     let chartMonth =

@@ -5,8 +5,6 @@ import Vapor
 /// `/api/v1/fundraisers`: the same fundraisers, rules and Ukrainian messages as the pages, as
 /// JSON; posters as SVG; jar snapshots and refreshing.
 struct FundraisersAPIController: RouteCollection {
-  static let defaultPer = 50
-  static let maxPer = 100
 
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiFundraisers, use: list)
@@ -63,13 +61,6 @@ struct FundraisersAPIController: RouteCollection {
 
   static let recordName = "The fundraiser"
 
-  struct FundraiserList: Codable {
-    var items: [Fundraiser]
-    var page: Int
-    var per: Int
-    var total: Int
-  }
-
   struct Snapshot: Codable, Equatable {
     var id: UUID
     var jarId: String
@@ -79,13 +70,6 @@ struct FundraisersAPIController: RouteCollection {
     var goal: String?
     var status: String?
     var error: String?
-  }
-
-  struct SnapshotList: Codable {
-    var items: [Snapshot]
-    var page: Int
-    var per: Int
-    var total: Int
   }
 
   struct RefreshResult: Codable {
@@ -129,19 +113,13 @@ struct FundraisersAPIController: RouteCollection {
 
   @Sendable func list(req: Request) async throws -> Response {
     let store = FundraiserStore(db: req.db, userID: try req.userID)
-    var problems: [String: String] = [:]
-    let page = req.queryNumber(
-      "page", default: 1, range: 1...maxPageNumber, into: &problems, ukrainian: true)
-    let per = req.queryNumber(
-      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
-    guard problems.isEmpty else { throw APIError.validation(problems) }
-    let slice = try await store.list(page: page, per: per)
+    let paging = try Paging.read(req)
+    let slice = try await store.list(page: paging.page, per: paging.perPage)
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
     let items = slice.items.compactMap { record in
       record.id.map { body(record, id: $0, state: states[$0] ?? .none) }
     }
-    return try APIResponse.json(
-      FundraiserList(items: items, page: page, per: per, total: slice.total))
+    return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
   }
 
   @Sendable func get(req: Request) async throws -> Response {
@@ -159,11 +137,10 @@ struct FundraisersAPIController: RouteCollection {
       let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
       try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
     }
-    let response = try APIResponse.json(try await detail(record, db: req.db), status: .created)
-      .withVersion(record.version)
-    response.headers.replaceOrAdd(
-      name: .location, value: Routes.apiFundraiser.href(id: try record.requireID()))
-    return response
+    return try APIResponse.created(
+      try await detail(record, db: req.db),
+      location: Routes.apiFundraiser.href(id: try record.requireID())
+    ).withVersion(record.version)
   }
 
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
@@ -218,24 +195,18 @@ struct FundraisersAPIController: RouteCollection {
 
   @Sendable func photo(req: Request) async throws -> Response {
     let record = try await found(req)
-    guard let photo = try await FundraiserPhotos.photo(for: try record.requireID(), on: req.db)
-    else { throw APIError.notFound }
+    let photo = try owned(await FundraiserPhotos.photo(for: try record.requireID(), on: req.db))
     return FundraiserPosters.photoResponse(photo, req: req)
   }
 
   @Sendable func snapshots(req: Request) async throws -> Response {
     let record = try await found(req)
-    var problems: [String: String] = [:]
-    let page = req.queryNumber(
-      "page", default: 1, range: 1...maxPageNumber, into: &problems, ukrainian: true)
-    let per = req.queryNumber(
-      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems, ukrainian: true)
-    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let paging = try Paging.read(req)
     let result = try await JarSnapshots.page(
-      for: try record.requireID(), page: page, per: per, on: req.db)
-    return try APIResponse.json(
-      SnapshotList(
-        items: result.items.compactMap(snapshot), page: page, per: per, total: result.total))
+      for: try record.requireID(), page: paging.page, per: paging.perPage, on: req.db)
+    return try ListPage(
+      items: result.items.compactMap(snapshot), paging: paging, total: result.total
+    ).response(for: req)
   }
 
   /// Asks the jar now. A failed fetch is still a stored snapshot (`ok: false` with the reason),
@@ -260,10 +231,7 @@ struct FundraisersAPIController: RouteCollection {
 
   func found(_ req: Request) async throws -> FundraiserRecord {
     let store = FundraiserStore(db: req.db, userID: try req.userID)
-    guard let record = try await store.find(req.parameters.get("fundraiserID")) else {
-      throw APIError.notFound
-    }
-    return record
+    return try owned(await store.find(req.parameters.get("fundraiserID")))
   }
 
   /// The body as a valid campaign (and photo, when one was sent), or a 422 naming every

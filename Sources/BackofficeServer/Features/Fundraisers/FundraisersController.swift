@@ -43,7 +43,7 @@ struct FundraisersController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let store = try store(req)
     let per = FundraiserIndex.perPage
-    let requested = max(1, req.query[Int.self, at: "page"] ?? 1)
+    let requested = Paging.pageNumber(req)
     var slice = try await store.list(page: requested, per: per)
     let pageCount = max(1, (slice.total + per - 1) / per)
     let page = min(requested, pageCount)

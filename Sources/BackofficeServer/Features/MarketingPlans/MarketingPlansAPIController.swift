@@ -92,7 +92,7 @@ struct MarketingPlansAPIController: RouteCollection {
     var targets: [String]
     var packages: [Choice]
     var totals: [Money]
-    var totalText: String
+    var totalDisplay: String
     var packageCount: Int
     var channelCount: Int
     var recipient: String
@@ -117,7 +117,7 @@ struct MarketingPlansAPIController: RouteCollection {
           currency: $0.package.currency)
       }
       self.totals = totals.sums
-      totalText = totals.formatted(locale: locale)
+      totalDisplay = totals.formatted(locale: locale)
       packageCount = totals.packageCount
       channelCount = totals.channelCount
       recipient = plan.recipient
@@ -152,16 +152,9 @@ struct MarketingPlansAPIController: RouteCollection {
     var recipient: String
     var text: String
     var html: String
-    var totalText: String
-    var countsText: String
+    var totalDisplay: String
+    var countsDisplay: String
     var mailto: Mailto
-  }
-
-  struct Page<Item: Content>: Content {
-    var items: [Item]
-    var page: Int
-    var per: Int
-    var total: Int
   }
 
   // MARK: catalog
@@ -206,28 +199,24 @@ struct MarketingPlansAPIController: RouteCollection {
   // MARK: plans
 
   private func plan(_ req: Request) async throws -> MarketingPlanRecord {
-    guard let plan = try await MarketingPlanQueries.plan(req) else { throw APIError.notFound }
-    return plan
+    try owned(await MarketingPlanQueries.plan(req))
   }
 
   @Sendable func list(req: Request) async throws -> Response {
-    var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
-    let per = req.queryNumber("per", default: 50, range: 1...100, into: &problems)
-    guard problems.isEmpty else { throw APIError.validation(problems) }
+    let paging = try Paging.read(req)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let query = MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == (try req.userID))
     let total = try await query.count()
     let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
-      .range(((page - 1) * per)..<(page * per)).all()
+      .range(paging.offset..<(paging.offset + paging.perPage)).all()
     var items: [PlanDTO] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(
         of: plan, in: stored.catalog, on: req.db)
       items.append(try PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale))
     }
-    return try APIResponse.json(Page(items: items, page: page, per: per, total: total))
+    return try ListPage(items: items, paging: paging, total: total).response(for: req)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
@@ -252,9 +241,9 @@ struct MarketingPlansAPIController: RouteCollection {
       selection: PlanSelection())
     let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
     try await plan.create(on: req.db)
-    return try APIResponse.json(
+    return try APIResponse.created(
       PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale),
-      status: .created
+      location: Routes.apiMarketingPlan.href(id: try plan.requireID())
     ).withVersion(plan.version)
   }
 
@@ -378,11 +367,11 @@ struct MarketingPlansAPIController: RouteCollection {
       of: plan, in: stored.catalog, on: req.db)
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
     try await copy.create(on: req.db)
-    return try APIResponse.json(
+    return try APIResponse.created(
       PlanDTO(
         copy, selection: selection, catalog: stored.catalog,
         locale: try MarketingPlanQueries.locale(req)),
-      status: .created
+      location: Routes.apiMarketingPlan.href(id: try copy.requireID())
     ).withVersion(copy.version)
   }
 
@@ -400,8 +389,8 @@ struct MarketingPlansAPIController: RouteCollection {
     return try APIResponse.json(
       SummaryDTO(
         subject: subject, recipient: recipient, text: summary.text, html: summary.html,
-        totalText: summary.totals.formatted(locale: try MarketingPlanQueries.locale(req)),
-        countsText: summary.totals.countsText,
+        totalDisplay: summary.totals.formatted(locale: try MarketingPlanQueries.locale(req)),
+        countsDisplay: summary.totals.countsText,
         mailto: .init(
           url: link.string, shortened: link.wasShortened, omittedPackages: link.omittedEntries)))
   }

@@ -37,7 +37,7 @@ struct MarketingPlansController: RouteCollection {
       .count()
     // A page past the end (an old link, a hand-typed number) shows the last page.
     let lastPage = max(1, (total + Self.perPage - 1) / Self.perPage)
-    let page = min(max(1, req.query[Int.self, at: "page"] ?? 1), lastPage)
+    let page = min(Paging.pageNumber(req), lastPage)
     let plans = try await MarketingPlanRecord.query(on: req.db)
       .filter(\.$user.$id == userID)
       .sort(\.$updatedAt, .descending).sort(\.$id)

@@ -73,8 +73,11 @@ struct ProductJSON: Codable, Equatable, Sendable {
   var type: String
   var price: String
   var tax: String
-  var priceFormatted: String
-  var taxFormatted: String
+  /// The price as the account's locale and currency write it ("$1,694.92"): for clients that
+  /// show it as is. `price` is the value to compute with.
+  var priceDisplay: String
+  /// The tax rate as the locale writes a percentage ("18%").
+  var taxDisplay: String
   var imageUrl: String?
   var favorite: Bool
   var createdAt: Date?
@@ -90,8 +93,8 @@ struct ProductJSON: Codable, Equatable, Sendable {
     type = summary.type
     price = MoneyFormat.decimalString(summary.price, fractionDigits: 2)
     tax = MoneyFormat.decimalString(summary.tax, fractionDigits: 2)
-    priceFormatted = summary.priceText
-    taxFormatted = summary.taxText
+    priceDisplay = summary.priceText
+    taxDisplay = summary.taxText
     imageUrl = summary.apiPhotoHref
     favorite = summary.favorite
     createdAt = summary.createdAt

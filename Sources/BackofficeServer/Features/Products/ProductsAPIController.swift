@@ -5,8 +5,6 @@ import Vapor
 /// `/api/v1/products`, `/api/v1/product-types` and `/api/v1/favorites`: the same products,
 /// rules and messages as the pages, as JSON.
 struct ProductsAPIController: RouteCollection {
-  static let defaultPer = 50
-  static let maxPer = 100
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiProducts, use: list)
     routes.on(Routes.apiProductCreate, use: create)
@@ -21,13 +19,6 @@ struct ProductsAPIController: RouteCollection {
   }
 
   // MARK: bodies
-
-  struct ProductList: Codable {
-    var items: [ProductJSON]
-    var page: Int
-    var per: Int
-    var total: Int
-  }
 
   struct TypeList: Codable {
     struct Item: Codable {
@@ -60,9 +51,7 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
     var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
-    let per = req.queryNumber(
-      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
+    let paging = Paging.read(req, into: &problems)
     var sort = ProductStore.Sort.newest
     if let raw = req.query[String.self, at: "sort"] {
       if let parsed = ProductStore.Sort(rawValue: raw) {
@@ -76,21 +65,19 @@ struct ProductsAPIController: RouteCollection {
     let filter = ProductStore.Filter(
       search: req.query[String.self, at: "q"] ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
-    let slice = try await store.list(filter, page: page, per: per)
+    let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
     let items = try await store.summaries(
       slice.items, account: account, favorites: slice.favorites
     ).map(ProductJSON.init)
-    let response = try APIResponse.json(
-      ProductList(items: items, page: page, per: per, total: slice.total))
+    let response = try ListPage(items: items, paging: paging, total: slice.total)
+      .response(for: req)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
     return response
   }
 
   @Sendable func get(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")) else {
-      throw APIError.notFound
-    }
+    let record = try owned(await store.find(req.parameters.get("productID")))
     return try APIResponse.json(
       ProductJSON(try await store.summary(record, account: AccountFormat(try req.user)))
     ).withVersion(record.version)
@@ -161,9 +148,7 @@ struct ProductsAPIController: RouteCollection {
   /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")) else {
-      throw APIError.notFound
-    }
+    let record = try owned(await store.find(req.parameters.get("productID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let (input, product, photo) = try read(req)
@@ -180,9 +165,7 @@ struct ProductsAPIController: RouteCollection {
 
   @Sendable func delete(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")) else {
-      throw APIError.notFound
-    }
+    let record = try owned(await store.find(req.parameters.get("productID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     guard try await store.delete(record, expected: expected) else {
@@ -194,9 +177,8 @@ struct ProductsAPIController: RouteCollection {
 
   @Sendable func photo(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id,
-      let photo = try await store.photo(productID: id)
-    else { throw APIError.notFound }
+    let record = try owned(await store.find(req.parameters.get("productID")))
+    let photo = try owned(await store.photo(productID: try record.requireID()))
     return PhotoResponse.make(photo, request: req)
   }
 
@@ -211,24 +193,19 @@ struct ProductsAPIController: RouteCollection {
   @Sendable func favorites(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     let account = AccountFormat(try req.user)
-    var problems: [String: String] = [:]
-    let page = req.queryNumber("page", default: 1, range: 1...maxPageNumber, into: &problems)
-    let per = req.queryNumber(
-      "per", default: Self.defaultPer, range: 1...Self.maxPer, into: &problems)
-    guard problems.isEmpty else { throw APIError.validation(problems) }
-    let slice = try await store.favorites(page: page, per: per)
+    let paging = try Paging.read(req)
+    let slice = try await store.favorites(page: paging.page, per: paging.perPage)
     let items = try slice.items.map {
       ProductJSON(try ProductSummary($0, favorite: true, account: account))
     }
-    return try APIResponse.json(
-      ProductList(items: items, page: page, per: per, total: slice.total))
+    return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
   }
 
   /// Idempotent: favouriting a favourite is fine and answers the same.
   @Sendable func addFavorite(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { throw APIError.notFound }
+    let record = try owned(await store.find(req.parameters.get("productID")))
+    let id = try record.requireID()
     try await store.setFavorite(id, true)
     return try APIResponse.json(
       ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
@@ -236,12 +213,10 @@ struct ProductsAPIController: RouteCollection {
 
   @Sendable func removeFavorite(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { throw APIError.notFound }
+    let record = try owned(await store.find(req.parameters.get("productID")))
+    let id = try record.requireID()
     try await store.setFavorite(id, false)
     return Response(status: .noContent)
   }
-
-  // MARK: helpers
 
 }

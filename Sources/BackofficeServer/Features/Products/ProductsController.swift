@@ -34,7 +34,7 @@ struct ProductsController: RouteCollection {
       search: req.query[String.self, at: "q"] ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
       sort: req.query[String.self, at: "sort"].flatMap(ProductStore.Sort.init) ?? .newest)
-    let requested = max(1, req.query[Int.self, at: "page"] ?? 1)
+    let requested = Paging.pageNumber(req)
     let per = ProductIndex.perPage
 
     let chips = try await store.chips()

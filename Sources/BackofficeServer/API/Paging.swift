@@ -1,0 +1,129 @@
+import Vapor
+
+/// Which page of a list a request asks for: the one reader of `page` and `per_page` (or its
+/// older name `per`) for every list of the API and every paged HTML page.
+struct Paging: Sendable, Equatable {
+  /// The highest page number any list accepts: far past any real list, and small enough that
+  /// `offset` never overflows.
+  static let maxPage = 1_000_000
+  /// The most items one page of the API holds.
+  static let maxPerPage = 100
+  /// Items per page when the request does not say.
+  static let defaultPerPage = 50
+
+  var page: Int
+  var perPage: Int
+
+  /// Rows before this page.
+  var offset: Int { (page - 1) * perPage }
+
+  init(page: Int = 1, perPage: Int = Paging.defaultPerPage) {
+    self.page = min(max(page, 1), Self.maxPage)
+    self.perPage = min(max(perPage, 1), Self.maxPerPage)
+  }
+
+  /// The messages, one per parameter, for a value that is not a whole number in range.
+  enum Message {
+    static let page = "Use a whole number from 1 to \(Paging.maxPage)."
+    static let perPage = "Use a whole number from 1 to \(Paging.maxPerPage)."
+  }
+
+  /// Reads `page` and `per_page` (`per` is accepted under its own name); a problem is added to
+  /// `problems` under the parameter's name, so a handler that checks other parameters too can
+  /// report them all at once.
+  static func read(
+    _ req: Request, defaultPerPage: Int = Paging.defaultPerPage,
+    into problems: inout [String: String]
+  ) -> Paging {
+    var paging = Paging(page: 1, perPage: defaultPerPage)
+    if let raw = req.query[String.self, at: "page"] {
+      if let value = number(raw, in: 1...maxPage) {
+        paging.page = value
+      } else {
+        problems["page"] = Message.page
+      }
+    }
+    for name in ["per_page", "per"] {
+      guard let raw = req.query[String.self, at: name] else { continue }
+      if let value = number(raw, in: 1...maxPerPage) {
+        paging.perPage = value
+      } else {
+        problems[name] = Message.perPage
+      }
+      break
+    }
+    return paging
+  }
+
+  /// Reads `page` and `per_page`; a 422 naming the parameter when either is out of range.
+  static func read(_ req: Request, defaultPerPage: Int = Paging.defaultPerPage) throws -> Paging {
+    var problems: [String: String] = [:]
+    let paging = read(req, defaultPerPage: defaultPerPage, into: &problems)
+    guard problems.isEmpty else { throw APIError.validation(problems) }
+    return paging
+  }
+
+  /// The page an HTML list asks for, never refused: anything that is not a whole number counts
+  /// as 1, and numbers are kept within 1…`maxPage` (the page then shows its last page when the
+  /// number is past the end).
+  static func pageNumber(_ req: Request) -> Int {
+    guard let raw = req.query[String.self, at: "page"],
+      let value = Int(raw.trimmingCharacters(in: .whitespaces))
+    else { return 1 }
+    return min(max(value, 1), maxPage)
+  }
+
+  private static func number(_ raw: String, in range: ClosedRange<Int>) -> Int? {
+    guard let value = Int(raw), range.contains(value) else { return nil }
+    return value
+  }
+}
+
+/// One page of an API list, the same shape for every list: the items, where they are in the
+/// whole list, and whether another page follows.
+struct ListPage<Item: Encodable>: Encodable {
+  var items: [Item]
+  var page: Int
+  var perPage: Int
+  /// `per_page` under the name the API first used; kept for clients written against it.
+  var per: Int
+  var total: Int
+  var hasMore: Bool
+
+  init(items: [Item], paging: Paging, total: Int) {
+    self.items = items
+    page = paging.page
+    perPage = paging.perPage
+    per = paging.perPage
+    self.total = total
+    hasMore = paging.offset + items.count < total && paging.page < Paging.maxPage
+  }
+
+  /// The page as JSON, with a `Link` header (RFC 8288) naming the `next` and `prev` pages: the
+  /// request's own address with only `page` changed, relative to the request.
+  func response(for req: Request) throws -> Response {
+    let response = try APIResponse.json(self)
+    var links: [String] = []
+    if hasMore { links.append("<\(Self.address(req, page: page + 1))>; rel=\"next\"") }
+    if page > 1 {
+      // A page past the end points back to the last page that has items.
+      let last = max(1, (total + perPage - 1) / perPage)
+      links.append("<\(Self.address(req, page: min(page - 1, last)))>; rel=\"prev\"")
+    }
+    if !links.isEmpty {
+      response.headers.replaceOrAdd(name: .link, value: links.joined(separator: ", "))
+    }
+    return response
+  }
+
+  static func address(_ req: Request, page: Int) -> String {
+    var components = URLComponents()
+    components.percentEncodedPath = req.url.path
+    var items = (URLComponents(string: req.url.string)?.queryItems ?? []).filter {
+      $0.name != "page"
+    }
+    items.append(URLQueryItem(name: "page", value: String(page)))
+    components.queryItems = items
+    return components.string ?? req.url.path
+  }
+}
