@@ -34,23 +34,8 @@ public enum AdPaymentCSV {
   /// guard against CSV formula injection; `AdPaymentCSVRow` removes exactly one again on import,
   /// so export → import gives back the same name.
   public static func fields(for entry: AdPayment) -> [String] {
-    [escapeFormula(entry.name), escapeFormula(entry.url)]
+    [CSVText.guardFormula(entry.name), CSVText.guardFormula(entry.url)]
   }
-
-  static func escapeFormula(_ text: String) -> String {
-    looksLikeFormula(text) ? "'" + text : text
-  }
-
-  static func unescapeFormula(_ text: String) -> String {
-    text.hasPrefix("'") && looksLikeFormula(text) ? String(text.dropFirst()) : text
-  }
-
-  private static func looksLikeFormula(_ text: String) -> Bool {
-    guard let first = text.drop(while: { $0 == "'" }).first else { return false }
-    return formulaStarts.contains(first)
-  }
-
-  private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 }
 
 /// Column positions of `name` and `url` in an imported CSV file.
@@ -85,7 +70,7 @@ public struct AdPaymentCSVRow: Hashable, Sendable {
   /// messages as the form.
   public func validate() -> Result<AdPayment, AdPaymentCSVRowError> {
     let draft = AdPaymentDraft(
-      name: AdPaymentCSV.unescapeFormula(AdPaymentDraft.trimmed(name)), url: url)
+      name: CSVText.unguardFormula(AdPaymentDraft.trimmed(name)), url: url)
     let errors = draft.errors
     guard errors.isEmpty else { return .failure(AdPaymentCSVRowError(errors: errors)) }
     return draft.validate().mapError { AdPaymentCSVRowError(errors: [$0]) }

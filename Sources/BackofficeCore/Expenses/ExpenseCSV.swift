@@ -20,13 +20,11 @@ public struct ExpenseCSVRow: Hashable, Sendable {
   /// The export form of `expense`: ISO 8601 date-time with the offset of `timeZone` (or
   /// empty), the title, the category label and a dot-decimal amount with two decimals.
   ///
-  /// A title that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) is
-  /// written with a leading apostrophe, which `validate` removes again on import.
+  /// A title that a spreadsheet would run as a formula gets a leading apostrophe
+  /// (`CSVText.guardFormula`), which `validate` removes again on import.
   public init(expense: Expense, timeZone: TimeZone = ExpenseDate.utc) {
     date = expense.date.map { ExpenseDate.iso8601($0, timeZone: timeZone) } ?? ""
-    title =
-      Self.formulaStarts.contains(expense.title.first ?? " ")
-      ? "'" + expense.title : expense.title
+    title = CSVText.guardFormula(expense.title)
     category = expense.category.rawValue
     amount = MoneyFormat.decimalString(expense.amount, fractionDigits: Expense.maxFractionDigits)
   }
@@ -39,10 +37,7 @@ public struct ExpenseCSVRow: Hashable, Sendable {
   public func validate(timeZone: TimeZone = ExpenseDate.utc) -> Result<
     Expense, ExpenseValidationErrors
   > {
-    var title = self.title.trimmingCharacters(in: .whitespaces)
-    if title.first == "'", title.dropFirst().first.map(Self.formulaStarts.contains) == true {
-      title.removeFirst()
-    }
+    let title = CSVText.unguardFormula(self.title.trimmingCharacters(in: .whitespaces))
     let draft = ExpenseDraft(title: title, amount: amount, category: category, date: date)
     return draft.validate(amountSyntax: .decimalString, timeZone: timeZone)
   }
@@ -51,8 +46,6 @@ public struct ExpenseCSVRow: Hashable, Sendable {
   public var isBlank: Bool {
     cells.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
   }
-
-  private static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 }
 
 /// Maps a CSV file's records to expenses with one report per bad line.

@@ -15,7 +15,7 @@ public enum Hryvnia {
   public static let decimalSeparator: Character = ","
 
   /// Largest amount `parse` accepts: 999 999 999 999,99 (fits in Int64 kopiykas with room).
-  public static let maximum = fromKopiykas(99_999_999_999_999)
+  public static let maximum = MinorUnits(99_999_999_999_999).decimal
 
   /// `"15 000 грн"`, `"15 000,50 грн"`. Whole amounts have no decimals; others have exactly two
   /// (rounded half up). The space before the unit is a no-break space too.
@@ -25,7 +25,7 @@ public enum Hryvnia {
 
   /// The number alone, for posters and cards: `"15 000"`, `"15 000,50"`, `"0,05"`.
   public static func formatNumber(_ amount: Decimal) -> String {
-    guard amount.isFinite, let kopiykas = digitsOfKopiykas(amount) else { return "—" }
+    guard amount.isFinite, let kopiykas = MinorUnits.digits(amount) else { return "—" }
     let negative = amount < 0 && kopiykas.contains(where: { $0 != "0" })
     let padded = String(repeating: "0", count: max(0, 3 - kopiykas.count)) + kopiykas
     let whole = padded.dropLast(2)
@@ -98,37 +98,10 @@ public enum Hryvnia {
     if wholeDigits.isEmpty { wholeDigits = "0" }
     guard wholeDigits.count <= 12, let hryvnias = Int64(wholeDigits) else { throw .tooLarge }
     let kopiykas = Int64(fractionText + String(repeating: "0", count: 2 - fractionText.count)) ?? 0
-    return fromKopiykas(hryvnias * 100 + kopiykas)
-  }
-
-  /// Kopiykas (the Monobank API's unit) to hryvnias, exactly: `1500050` → `15000.5`.
-  public static func fromKopiykas(_ kopiykas: Int64) -> Decimal {
-    Decimal(
-      sign: kopiykas < 0 ? .minus : .plus, exponent: -2, significand: Decimal(kopiykas.magnitude))
-  }
-
-  /// Hryvnias to whole kopiykas, rounded half up; `nil` when not finite or out of Int64 range.
-  public static func kopiykas(_ amount: Decimal) -> Int64? {
-    guard amount.isFinite, let digits = digitsOfKopiykas(amount), let value = Int64(digits)
-    else { return nil }
-    return amount < 0 ? -value : value
+    return MinorUnits(hryvnias * MinorUnits.perUnit + kopiykas).decimal
   }
 
   // MARK: - Helpers
-
-  /// The magnitude of `amount` in kopiykas (rounded half up) as plain decimal digits.
-  private static func digitsOfKopiykas(_ amount: Decimal) -> String? {
-    var magnitude = amount < 0 ? -amount : amount
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &magnitude, 2, .plain)
-    var scaled = rounded * 100
-    var whole = Decimal()
-    NSDecimalRound(&whole, &scaled, 0, .plain)
-    // `Decimal.description` is locale-independent and prints integers as plain digits.
-    let digits = whole.description
-    guard !digits.isEmpty, digits.allSatisfy(isDigit) else { return nil }
-    return digits
-  }
 
   private static func grouped(_ digits: String) -> String {
     var result = ""

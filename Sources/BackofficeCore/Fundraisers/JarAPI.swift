@@ -107,9 +107,9 @@ public struct JarSnapshotValue: Hashable, Sendable, Codable {
   }
 
   /// Collected so far, in hryvnias.
-  public var amount: Decimal { Hryvnia.fromKopiykas(amountKopiykas) }
+  public var amount: Decimal { MinorUnits(amountKopiykas).decimal }
   /// The jar's own goal in hryvnias, if it has one.
-  public var goal: Decimal? { goalKopiykas.map(Hryvnia.fromKopiykas) }
+  public var goal: Decimal? { goalKopiykas.map { MinorUnits($0).decimal } }
 }
 
 /// Why a jar refresh failed. `message` is the Ukrainian line shown next to the last good

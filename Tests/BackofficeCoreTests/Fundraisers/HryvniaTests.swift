@@ -122,24 +122,6 @@ struct HryvniaTests {
     #expect(try Hryvnia.parse(Hryvnia.format(dec(amount))) == dec(amount))
   }
 
-  @Test(
-    "fromKopiykas",
-    arguments: [
-      (Int64(0), "0"), (1, "0.01"), (1_500_050, "15000.5"), (-250, "-2.5"),
-      (Int64.max, "92233720368547758.07"), (Int64.min, "-92233720368547758.08"),
-    ])
-  func fromKopiykas(kopiykas: Int64, expected: String) {
-    #expect(Hryvnia.fromKopiykas(kopiykas) == dec(expected))
-  }
-
-  @Test func kopiykasRoundTrip() {
-    #expect(Hryvnia.kopiykas(dec("15000.5")) == 1_500_050)
-    #expect(Hryvnia.kopiykas(dec("0.005")) == 1)
-    #expect(Hryvnia.kopiykas(dec("-2.5")) == -250)
-    #expect(Hryvnia.kopiykas(.nan) == nil)
-    #expect(Hryvnia.kopiykas(dec("1e30")) == nil)
-  }
-
   @Test func maximum() {
     #expect(Hryvnia.maximum == dec("999999999999.99"))
   }

@@ -188,12 +188,12 @@ struct AdPaymentCSVTests {
   }
 
   @Test func writerQuotesOnlyWhatNeedsIt() {
-    #expect(AdPaymentCSVFile.quoted("plain") == "plain")
-    #expect(AdPaymentCSVFile.quoted("a,b") == "\"a,b\"")
-    #expect(AdPaymentCSVFile.quoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
-    #expect(AdPaymentCSVFile.quoted("two\nlines") == "\"two\nlines\"")
-    #expect(AdPaymentCSVFile.quoted("cr\rhere") == "\"cr\rhere\"")
-    #expect(AdPaymentCSVFile.quoted("a;b") == "\"a;b\"")
+    #expect(CSVText.quoted("plain") == "plain")
+    #expect(CSVText.quoted("a,b") == "\"a,b\"")
+    #expect(CSVText.quoted("say \"hi\"") == "\"say \"\"hi\"\"\"")
+    #expect(CSVText.quoted("two\nlines") == "\"two\nlines\"")
+    #expect(CSVText.quoted("cr\rhere") == "\"cr\rhere\"")
+    #expect(CSVText.quoted("a;b") == "\"a;b\"")
     #expect(
       AdPaymentCSVFile.filename(on: Date(timeIntervalSince1970: 1_790_000_000))
         == "ad-payments-2026-09-21.csv")

@@ -83,11 +83,11 @@ struct ExpenseOverflowTests {
   }
 
   @Test func splitSumsAreCombinedExactly() {
-    #expect(ExpenseAmount.decimal(highText: "0", lowText: "0") == 0)
+    #expect(ExpenseStore.amount(highText: "0", lowText: "0") == 0)
     #expect(
-      ExpenseAmount.decimal(highText: "9299999907", lowText: "92999999907")
+      ExpenseStore.amount(highText: "9299999907", lowText: "92999999907")
         == ExpenseFixtures.decimal("92999999999999999.07"))
-    #expect(ExpenseAmount.decimal(highText: "x", lowText: "1") == nil)
-    #expect(ExpenseAmount.decimal(highText: "1", lowText: "1.5") == nil)
+    #expect(ExpenseStore.amount(highText: "x", lowText: "1") == nil)
+    #expect(ExpenseStore.amount(highText: "1", lowText: "1.5") == nil)
   }
 }

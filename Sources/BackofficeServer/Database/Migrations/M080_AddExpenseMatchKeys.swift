@@ -18,8 +18,7 @@ struct M080_AddExpenseMatchKeys: AsyncMigration {
     ) { row in
       let expense = Expense(
         title: try row.decode(column: "title", as: String.self),
-        amount: ExpenseAmount.decimal(
-          cents: try row.decode(column: "amount_cents", as: Int64.self)),
+        amount: MinorUnits(try row.decode(column: "amount_cents", as: Int64.self)).decimal,
         category: ExpenseCategory(rawValue: try row.decode(column: "category", as: String.self))
           ?? .default,
         date: try row.decode(column: "spent_at", as: Date?.self))

@@ -33,7 +33,7 @@ final class FundraiserRecord: Model, @unchecked Sendable {
 
   func apply(_ campaign: Campaign) {
     purpose = campaign.purpose
-    targetKopiykas = campaign.target.flatMap(Hryvnia.kopiykas)
+    targetKopiykas = campaign.target.flatMap { MinorUnits(rounding: $0)?.value }
     jarID = campaign.jar?.rawValue
     template = campaign.template.number
     scale = campaign.imagePlacement.scale
@@ -47,7 +47,7 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   var campaign: Campaign {
     Campaign(
       purpose: purpose,
-      target: targetKopiykas.map(Hryvnia.fromKopiykas),
+      target: targetKopiykas.map { MinorUnits($0).decimal },
       jar: jarID.flatMap(JarID.init(rawValue:)),
       template: PosterTemplate(number: template) ?? .blueLinear,
       imagePlacement: ImagePlacement(scale: scale, offsetX: offsetX, offsetY: offsetY).clamped(),

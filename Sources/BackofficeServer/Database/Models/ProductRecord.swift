@@ -40,14 +40,14 @@ final class ProductRecord: Model, @unchecked Sendable {
     nameKey = product.searchKey
     type = product.type
     typeKey = SearchNormalizer.normalize(product.type)
-    priceMinor = Hundredths.minor(product.price)
-    taxMinor = Hundredths.minor(product.tax)
+    priceMinor = MinorUnits(rounding: product.price)?.value ?? 0
+    taxMinor = MinorUnits(rounding: product.tax)?.value ?? 0
   }
 
   var product: Product {
     Product(
-      name: name, type: type, price: Hundredths.decimal(priceMinor),
-      tax: Hundredths.decimal(taxMinor))
+      name: name, type: type, price: MinorUnits(priceMinor).decimal,
+      tax: MinorUnits(taxMinor).decimal)
   }
 }
 
@@ -112,16 +112,4 @@ final class ProductCounter: Model, @unchecked Sendable {
   @Field(key: "product_count") var productCount: Int
 
   init() {}
-}
-
-/// Exact conversion between a decimal with at most 2 places and integer hundredths.
-enum Hundredths {
-  static func minor(_ value: Decimal) -> Int64 {
-    Int64(MoneyFormat.decimalString(value * 100, fractionDigits: 0)) ?? 0
-  }
-
-  static func decimal(_ minor: Int64) -> Decimal {
-    let magnitude = Decimal(minor.magnitude)
-    return Decimal(sign: minor < 0 ? .minus : .plus, exponent: -2, significand: magnitude)
-  }
 }

@@ -7,33 +7,13 @@ import SwiftCSV
 enum AdPaymentCSVFile {
   // MARK: export
 
-  /// A byte-order mark, the header and one line per entry, with CRLF line ends (RFC 4180). The
-  /// mark makes spreadsheet apps read names in any script as UTF-8.
+  /// The header and one line per entry (`CSVText.document`).
   static func export(_ entries: [AdPayment]) -> String {
-    var lines = [line(AdPaymentCSV.header)]
-    lines += entries.map { line(AdPaymentCSV.fields(for: $0)) }
-    return "\u{FEFF}" + lines.map { $0 + "\r\n" }.joined()
-  }
-
-  static func line(_ fields: [String]) -> String {
-    fields.map(quoted).joined(separator: ",")
-  }
-
-  /// A field in quotes (with inner quotes doubled) when it holds a separator, a quote or a line
-  /// break; as is otherwise.
-  static func quoted(_ field: String) -> String {
-    let special = field.unicodeScalars.contains { ",\"\r\n;".unicodeScalars.contains($0) }
-    guard special else { return field }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    CSVText.document(header: AdPaymentCSV.header, rows: entries.map(AdPaymentCSV.fields(for:)))
   }
 
   static func filename(on date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
-    let day = String(
-      format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-    return "ad-payments-\(day).csv"
+    CSVText.filename("ad-payments", on: date)
   }
 
   // MARK: import

@@ -82,37 +82,15 @@ struct AdPaymentStore {
     let query = scoped()
     guard !needle.isEmpty else { return query }
     return query.group(.or) { group in
-      group.filter(.sql(ContainsPattern(column: "sort_key", needle: needle)))
-      group.filter(.sql(ContainsPattern(column: "url_search", needle: needle)))
+      group.filter(
+        .sql(ContainsPattern(column: "sort_key", table: AdPaymentEntry.schema, needle: needle)))
+      group.filter(
+        .sql(ContainsPattern(column: "url_search", table: AdPaymentEntry.schema, needle: needle)))
     }
   }
 
   /// The order of `AdPaymentOrdering`: sort key, then the exact name, then input order.
   private func sorted(_ query: QueryBuilder<AdPaymentEntry>) -> QueryBuilder<AdPaymentEntry> {
     query.sort(\.$sortKey).sort(\.$name).sort(\.$createdAt).sort(\.$id)
-  }
-}
-
-/// `column LIKE '%needle%'` with `%`, `_` and `\` in the needle matched literally (URLs are full
-/// of `_` and `%`). Both sides are already folded by `SearchNormalizer`, so the comparison is
-/// the same on SQLite (case-insensitive LIKE) and PostgreSQL (case-sensitive LIKE).
-struct ContainsPattern: SQLExpression {
-  var column: String
-  var needle: String
-
-  static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      if character == "\\" || character == "%" || character == "_" { out.append("\\") }
-      out.append(character)
-    }
-    return out
-  }
-
-  func serialize(to serializer: inout SQLSerializer) {
-    SQLColumn(column, table: AdPaymentEntry.schema).serialize(to: &serializer)
-    serializer.write(" LIKE ")
-    SQLBind("%" + Self.escaped(needle) + "%").serialize(to: &serializer)
-    serializer.write(#" ESCAPE '\'"#)
   }
 }

@@ -216,14 +216,9 @@ struct AdPaymentsController: RouteCollection {
 
   @Sendable func export(req: Request) async throws -> Response {
     let entries = try await store(req).all()
-    let csv = AdPaymentCSVFile.export(entries.map(\.payment))
-    let response = Response(status: .ok, body: .init(string: csv))
-    response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
-    response.headers.replaceOrAdd(
-      name: .contentDisposition,
-      value: "attachment; filename=\"\(AdPaymentCSVFile.filename(on: req.now))\"")
-    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-    return response
+    return CSVResponse.attachment(
+      AdPaymentCSVFile.export(entries.map(\.payment)),
+      filename: AdPaymentCSVFile.filename(on: req.now))
   }
 
   @Sendable func importForm(req: Request) async throws -> Response {

@@ -394,7 +394,7 @@ extension AccountBackup {
         ExpenseItem(
           id: try record.requireID(), title: record.title,
           amount: MoneyFormat.decimalString(
-            ExpenseAmount.decimal(cents: record.amountCents), fractionDigits: 2),
+            MinorUnits(record.amountCents).decimal, fractionDigits: 2),
           category: record.category, spentAt: record.spentAt.map(BackupDate.rounded),
           createdAt: BackupDate.rounded(record.createdAt),
           updatedAt: BackupDate.rounded(record.updatedAt), version: record.version)
@@ -464,7 +464,7 @@ extension AccountBackup {
       return FundraiserItem(
         id: id, purpose: record.purpose,
         target: record.targetKopiykas.map {
-          MoneyFormat.decimalString(Hryvnia.fromKopiykas($0), fractionDigits: 2)
+          MoneyFormat.decimalString(MinorUnits($0).decimal, fractionDigits: 2)
         },
         jarId: record.jarID, template: record.template, scale: record.scale,
         offsetX: record.offsetX, offsetY: record.offsetY, showProgress: record.showProgress,

@@ -7,30 +7,15 @@ import SwiftCSV
 enum ExpenseCSVFile {
   // MARK: export
 
-  /// A byte-order mark (so spreadsheet apps read any script as UTF-8), the header and one line
-  /// per expense, with CRLF line ends (RFC 4180).
+  /// The header and one line per expense (`CSVText.document`).
   static func export(_ expenses: [Expense]) -> String {
-    var lines = [line(ExpenseCSV.header)]
-    lines += expenses.map {
-      line(ExpenseCSVRow(expense: $0, timeZone: ExpenseStore.timeZone).cells)
-    }
-    return "\u{FEFF}" + lines.map { $0 + "\r\n" }.joined()
-  }
-
-  static func line(_ fields: [String]) -> String {
-    fields.map(quoted).joined(separator: ",")
-  }
-
-  /// A field in quotes (inner quotes doubled) when it holds a comma, semicolon, quote or line
-  /// break; as is otherwise.
-  static func quoted(_ field: String) -> String {
-    let special = field.unicodeScalars.contains { ",;\"\r\n".unicodeScalars.contains($0) }
-    guard special else { return field }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    CSVText.document(
+      header: ExpenseCSV.header,
+      rows: expenses.map { ExpenseCSVRow(expense: $0, timeZone: ExpenseStore.timeZone).cells })
   }
 
   static func filename(on date: Date) -> String {
-    "expenses-\(ExpenseDate.iso8601(date).prefix(10)).csv"
+    CSVText.filename("expenses", on: date)
   }
 
   // MARK: import

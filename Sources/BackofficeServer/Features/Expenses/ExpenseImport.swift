@@ -27,7 +27,7 @@ struct ExpenseImportRows: ImportRows {
     self.init(
       stored.map { row in
         Expense(
-          title: row.title, amount: ExpenseAmount.decimal(cents: row.cents),
+          title: row.title, amount: MinorUnits(row.cents).decimal,
           category: ExpenseCategory(rawValue: row.category) ?? .default,
           date: row.date.map(Date.init(timeIntervalSince1970:)))
       })
@@ -36,7 +36,7 @@ struct ExpenseImportRows: ImportRows {
   /// The JSON a job keeps for `expenses`.
   static func json(_ expenses: [Expense]) throws -> String {
     let stored = try expenses.map { expense in
-      guard let cents = ExpenseAmount.cents(expense.amount) else {
+      guard let cents = MinorUnits(exactly: expense.amount)?.value else {
         throw ExpenseImportError.notExact
       }
       return Stored(

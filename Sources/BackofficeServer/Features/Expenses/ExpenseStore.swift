@@ -52,8 +52,7 @@ struct ExpenseStore: Sendable {
         id: try row.decode(column: "id", as: UUID.self),
         expense: Expense(
           title: try row.decode(column: "title", as: String.self),
-          amount: ExpenseAmount.decimal(
-            cents: try row.decode(column: "amount_cents", as: Int64.self)),
+          amount: MinorUnits(try row.decode(column: "amount_cents", as: Int64.self)).decimal,
           category: ExpenseCategory(rawValue: category) ?? .default,
           date: try row.decode(column: "spent_at", as: Date?.self)),
         createdAt: try row.decode(column: "created_at", as: Date.self),
@@ -70,7 +69,7 @@ struct ExpenseStore: Sendable {
   /// whole billions of cents and the rest, the two parts are summed separately (neither sum
   /// can overflow before there are 92 billion rows) and Swift combines them exactly.
   func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
-    let split = ExpenseAmount.splitCents
+    let split = Self.splitCents
     let query = try sql.select()
       .column("category")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "line_count")
@@ -91,7 +90,7 @@ struct ExpenseStore: Sendable {
       let label = try row.decode(column: "category", as: String.self)
       let high = try row.decode(column: "line_high", as: String.self)
       let low = try row.decode(column: "line_low", as: String.self)
-      guard let amount = ExpenseAmount.decimal(highText: high, lowText: low) else {
+      guard let amount = Self.amount(highText: high, lowText: low) else {
         throw Abort(.internalServerError, reason: "Unreadable expense sum \(high)/\(low)")
       }
       return ExpenseTotals.Line(
@@ -254,7 +253,7 @@ struct ExpenseStore: Sendable {
 
   static func expense(from record: ExpenseRecord) -> Expense {
     Expense(
-      title: record.title, amount: ExpenseAmount.decimal(cents: record.amountCents),
+      title: record.title, amount: MinorUnits(record.amountCents).decimal,
       category: ExpenseCategory(rawValue: record.category) ?? .default, date: record.spentAt)
   }
 
@@ -262,7 +261,7 @@ struct ExpenseStore: Sendable {
   /// `matchKey`, when the caller has it already (an import computed it for every row), saves
   /// working it out again.
   static func assign(_ expense: Expense, to record: ExpenseRecord, matchKey: String? = nil) throws {
-    guard let cents = ExpenseAmount.cents(expense.amount) else {
+    guard let cents = MinorUnits(exactly: expense.amount)?.value else {
       throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
     }
     record.title = expense.title
@@ -299,62 +298,24 @@ struct ExpenseStore: Sendable {
     let key = filter.searchKey
     if !key.isEmpty {
       // Both sides are normalised keys, so LIKE needs no case folding from either database.
-      let pattern = "%" + Self.escapedForLike(key) + "%"
-      query.where(SQLQueryString("\(ident: "title_key") LIKE \(bind: pattern) ESCAPE '\\'"))
+      query.where(ContainsPattern(column: "title_key", needle: key))
     }
   }
 
-  static func escapedForLike(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      if character == "\\" || character == "%" || character == "_" { out.append("\\") }
-      out.append(character)
-    }
-    return out
-  }
 }
 
-/// Amounts in storage: whole hundredths of the currency, as a 64-bit integer.
-enum ExpenseAmount {
-  /// `amount` in hundredths, or nil when it has more than two decimals or does not fit.
-  static func cents(_ amount: Decimal) -> Int64? {
-    guard DecimalMath.fractionDigitCount(amount) <= Expense.maxFractionDigits else { return nil }
-    let text = MoneyFormat.decimalString(amount, fractionDigits: Expense.maxFractionDigits)
-    return Int64(text.replacingOccurrences(of: ".", with: ""))
-  }
-
-  static func decimal(cents: Int64) -> Decimal {
-    Decimal(
-      sign: cents < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
-      significand: Decimal(cents.magnitude))
-  }
-
+extension ExpenseStore {
   /// Where `totals` splits an amount in hundredths: `cents / splitCents` and
   /// `cents % splitCents` are summed apart. An amount below 10¹⁵ has at most 10⁸ in its high
-  /// part and less than 10⁹ in its low part.
+  /// part and less than 10⁹ in its low part, so neither sum overflows a 64-bit column.
   static let splitCents = 1_000_000_000
 
-  /// A sum of hundredths as the database printed it ("1234567"), as an exact amount.
-  static func decimal(centsText: String) -> Decimal? {
-    guard let value = AmountParser.parseStrictDecimalString(centsText), value == value.rounded()
-    else { return nil }
-    return Decimal(
-      sign: value < 0 ? .minus : .plus, exponent: -Expense.maxFractionDigits,
-      significand: value.magnitude)
-  }
-
   /// The exact amount of `high × splitCents + low` hundredths, both sums as the database
-  /// printed them. `Decimal` holds 38 digits, far more than any such sum needs.
-  static func decimal(highText: String, lowText: String) -> Decimal? {
-    guard let high = decimal(centsText: highText), let low = decimal(centsText: lowText)
+  /// printed them.
+  static func amount(highText: String, lowText: String) -> Decimal? {
+    guard let high = MinorUnits.decimal(digits: highText),
+      let low = MinorUnits.decimal(digits: lowText)
     else { return nil }
     return high * Decimal(splitCents) + low
-  }
-}
-
-extension Decimal {
-  /// Rounded to a whole number (for checks only; money is rounded with `DecimalMath`).
-  fileprivate func rounded() -> Decimal {
-    DecimalMath.rounded(self, fractionDigits: 0)
   }
 }

@@ -270,14 +270,8 @@ struct ExpensesController: RouteCollection {
     }
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let rows = try await store.rows(filter)
-    let response = Response(
-      status: .ok, body: .init(string: ExpenseCSVFile.export(rows.map(\.expense))))
-    response.headers.replaceOrAdd(name: .contentType, value: "text/csv; charset=utf-8")
-    response.headers.replaceOrAdd(
-      name: .contentDisposition,
-      value: "attachment; filename=\"\(ExpenseCSVFile.filename(on: req.now))\"")
-    response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
-    return response
+    return CSVResponse.attachment(
+      ExpenseCSVFile.export(rows.map(\.expense)), filename: ExpenseCSVFile.filename(on: req.now))
   }
 
   @Sendable func importForm(req: Request) async throws -> Response {

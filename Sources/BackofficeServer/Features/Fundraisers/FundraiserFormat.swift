@@ -43,7 +43,7 @@ enum FundraiserFormat {
   }
 
   static func apiAmount(kopiykas: Int64) -> String {
-    apiAmount(Hryvnia.fromKopiykas(kopiykas))
+    apiAmount(MinorUnits(kopiykas).decimal)
   }
 }
 
