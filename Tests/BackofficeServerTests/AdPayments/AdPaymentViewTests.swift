@@ -31,10 +31,10 @@ struct AdPaymentViewTests {
   }
 
   @Test func pageLinksShowTheEndsAndTheNeighbourhood() {
-    #expect(AdPaymentIndex.pageNumbers(current: 1, count: 1) == [1])
-    #expect(AdPaymentIndex.pageNumbers(current: 1, count: 10) == [1, 2, 3, 10])
-    #expect(AdPaymentIndex.pageNumbers(current: 6, count: 10) == [1, 4, 5, 6, 7, 8, 10])
-    #expect(AdPaymentIndex.pageNumbers(current: 10, count: 10) == [1, 8, 9, 10])
+    #expect(Pagination.pageNumbers(current: 1, count: 1) == [1])
+    #expect(Pagination.pageNumbers(current: 1, count: 10) == [1, 2, 3, 10])
+    #expect(Pagination.pageNumbers(current: 6, count: 10) == [1, 4, 5, 6, 7, 8, 10])
+    #expect(Pagination.pageNumbers(current: 10, count: 10) == [1, 8, 9, 10])
     let html = AdPaymentIndex(
       rows: [.init(id: UUID(), name: "A", url: "https://a.com")], page: 6, pageCount: 10,
       matching: 500, accountTotal: 500

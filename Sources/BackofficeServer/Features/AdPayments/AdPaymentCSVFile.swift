@@ -1,6 +1,5 @@
 import BackofficeCore
 import Foundation
-import SwiftCSV
 
 /// The CSV file of the ad payments area: writing the export and reading an upload. The
 /// column mapping and the row rules are Core's (`AdPaymentCSV`, `AdPaymentCSVRow`).
@@ -45,21 +44,18 @@ enum AdPaymentCSVFile {
   }
 
   static func read(_ data: Data) -> Result<Parsed, ReadError> {
-    guard let text = String(data: data, encoding: .utf8) else { return .failure(.notText) }
-    let csv: CSV<Enumerated>
-    do {
-      // Spreadsheets in many locales save with `;`; the header line tells which it is.
-      csv = try CSV<Enumerated>(
-        string: text, delimiter: CSVDelimiter.guessed(string: text), loadColumns: false)
-    } catch {
-      return .failure(.notCSV)
+    let csv: CSVUpload
+    switch CSVUpload.read(data) {
+    case .success(let upload): csv = upload
+    case .failure(.notText): return .failure(.notText)
+    case .failure(.notCSV): return .failure(.notCSV)
     }
     guard let columns = AdPaymentCSV.columns(inHeader: csv.header) else {
       return .failure(.missingHeader)
     }
     var parsed = Parsed()
     var seenRows = false
-    for (index, fields) in csv.rows.enumerated() {
+    for (index, fields) in csv.records.enumerated() {
       // Blank lines (often one at the end) are not rows anyone meant to import.
       if fields.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { continue }
       seenRows = true

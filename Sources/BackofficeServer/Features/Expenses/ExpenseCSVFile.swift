@@ -1,6 +1,5 @@
 import BackofficeCore
 import Foundation
-import SwiftCSV
 
 /// The expenses CSV file: `date,title,category,amount`, dot-decimal amounts. Core maps cells to
 /// expenses (`ExpenseCSVRow`, `ExpenseCSV`); this file writes and reads the CSV syntax.
@@ -42,16 +41,14 @@ enum ExpenseCSVFile {
 
   /// The good rows and one error per bad row ("Row 3: …", counting the header as row 1).
   static func read(_ data: Data) -> Result<ExpenseCSV.Import, ReadError> {
-    guard let text = String(data: data, encoding: .utf8) else { return .failure(.notText) }
-    let csv: CSV<Enumerated>
-    do {
-      // Spreadsheets in many locales save with `;`; the header line tells which it is.
-      csv = try CSV<Enumerated>(
-        string: text, delimiter: CSVDelimiter.guessed(string: text), loadColumns: false)
-    } catch {
-      return .failure(.notCSV)
+    let csv: CSVUpload
+    switch CSVUpload.read(data) {
+    case .success(let upload): csv = upload
+    case .failure(.notText): return .failure(.notText)
+    case .failure(.notCSV): return .failure(.notCSV)
     }
-    switch ExpenseCSV.read(header: csv.header, records: csv.rows, timeZone: ExpenseStore.timeZone)
+    switch ExpenseCSV.read(
+      header: csv.header, records: csv.records, timeZone: ExpenseStore.timeZone)
     {
     case .failure(let error):
       return .failure(.header(error.message))
