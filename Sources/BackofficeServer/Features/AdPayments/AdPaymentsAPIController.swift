@@ -14,7 +14,7 @@ struct AdPaymentsAPIController: RouteCollection {
 
   // MARK: bodies
 
-  struct Entry: Codable, Equatable {
+  struct Item: Codable, Equatable {
     var id: UUID
     var name: String
     var url: String
@@ -24,7 +24,7 @@ struct AdPaymentsAPIController: RouteCollection {
   }
 
   /// One entry with the other entries that have the same link (the form's duplicate warning).
-  struct EntryDetail: Codable, Equatable {
+  struct ItemDetail: Codable, Equatable {
     var id: UUID
     var name: String
     var url: String
@@ -157,18 +157,18 @@ struct AdPaymentsAPIController: RouteCollection {
     APIError(.internalServerError, code: "save_failed", message: message)
   }
 
-  func entry(_ model: AdPaymentEntry) -> Entry? {
+  func entry(_ model: AdPaymentEntry) -> Item? {
     model.id.map {
-      Entry(
+      Item(
         id: $0, name: model.name, url: model.url, createdAt: model.createdAt,
         updatedAt: model.updatedAt, version: model.version)
     }
   }
 
-  func detail(_ model: AdPaymentEntry, store: AdPaymentStore) async throws -> EntryDetail {
+  func detail(_ model: AdPaymentEntry, store: AdPaymentStore) async throws -> ItemDetail {
     let id = try model.requireID()
     let others = try await store.sameURL(as: model.url, excluding: id)
-    return EntryDetail(
+    return ItemDetail(
       id: id, name: model.name, url: model.url, createdAt: model.createdAt,
       updatedAt: model.updatedAt, version: model.version,
       sameUrl: others.compactMap { other in

@@ -41,7 +41,7 @@ struct FundraisersAPIController: RouteCollection {
     var lastError: String?
   }
 
-  struct Fundraiser: Codable, Equatable {
+  struct Item: Codable, Equatable {
     var id: UUID
     var purpose: String
     var target: String?
@@ -74,7 +74,7 @@ struct FundraisersAPIController: RouteCollection {
 
   struct RefreshResult: Codable {
     var snapshot: Snapshot
-    var fundraiser: Fundraiser
+    var fundraiser: Item
   }
 
   /// Missing text fields count as empty, so they get the same messages as blank form fields.
@@ -307,15 +307,15 @@ struct FundraisersAPIController: RouteCollection {
     return (campaign, photo)
   }
 
-  func detail(_ record: FundraiserRecord, db: any Database) async throws -> Fundraiser {
+  func detail(_ record: FundraiserRecord, db: any Database) async throws -> Item {
     let id = try record.requireID()
     return body(record, id: id, state: try await JarSnapshots.state(for: record, on: db))
   }
 
-  func body(_ record: FundraiserRecord, id: UUID, state: JarState) -> Fundraiser {
+  func body(_ record: FundraiserRecord, id: UUID, state: JarState) -> Item {
     let campaign = record.campaign
     let progress = state.progress(target: campaign.target)
-    return Fundraiser(
+    return Item(
       id: id, purpose: campaign.purpose,
       target: campaign.target.map(FundraiserFormat.apiAmount),
       jar: campaign.jar.map { jar in

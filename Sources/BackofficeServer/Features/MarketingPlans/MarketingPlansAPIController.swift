@@ -19,7 +19,7 @@ struct MarketingPlansAPIController: RouteCollection {
 
   // MARK: DTOs
 
-  struct PackageDTO: Content {
+  struct Package: Content {
     var id: String
     var channelId: String
     var name: String
@@ -39,7 +39,7 @@ struct MarketingPlansAPIController: RouteCollection {
     }
   }
 
-  struct CatalogDTO: Content {
+  struct Catalog: Content {
     struct Refresh: Content {
       var state: String
       var message: String?
@@ -52,7 +52,7 @@ struct MarketingPlansAPIController: RouteCollection {
     struct Channel: Content {
       var id: String
       var name: String
-      var packages: [PackageDTO]
+      var packages: [Package]
     }
 
     var source: String
@@ -72,12 +72,12 @@ struct MarketingPlansAPIController: RouteCollection {
         Target(name: $0.name, channelIds: $0.channels.map(\.id))
       }
       channels = stored.catalog.channels.map {
-        Channel(id: $0.id, name: $0.name, packages: $0.packages.map(PackageDTO.init))
+        Channel(id: $0.id, name: $0.name, packages: $0.packages.map(Package.init))
       }
     }
   }
 
-  struct PlanDTO: Content {
+  struct Item: Content {
     struct Choice: Content {
       var channelId: String
       var packageId: String
@@ -130,7 +130,7 @@ struct MarketingPlansAPIController: RouteCollection {
 
   static let recordName = "The plan"
 
-  struct PlanInput: Content {
+  struct Input: Content {
     struct Choice: Content {
       var channelId: String?
       var packageId: String?
@@ -142,7 +142,7 @@ struct MarketingPlansAPIController: RouteCollection {
     var subject: String?
   }
 
-  struct SummaryDTO: Content {
+  struct Summary: Content {
     struct Mailto: Content {
       var url: String
       var shortened: Bool
@@ -169,16 +169,16 @@ struct MarketingPlansAPIController: RouteCollection {
   }
 
   @Sendable func catalog(req: Request) async throws -> Response {
-    try APIResponse.json(CatalogDTO(try await storedCatalog(req)))
+    try APIResponse.json(Catalog(try await storedCatalog(req)))
   }
 
   /// What a refresh did. A failed refresh is still a 200: the request was carried out, the
   /// stored catalog was kept, and `outcome` says why it was not replaced.
-  struct RefreshDTO: Content {
+  struct RefreshResult: Content {
     var outcome: String
     var message: String
     var plansChanged: Int
-    var catalog: CatalogDTO
+    var catalog: Catalog
   }
 
   @Sendable func refresh(req: Request) async throws -> Response {
@@ -191,9 +191,9 @@ struct MarketingPlansAPIController: RouteCollection {
       case .failed(.error): ("error", 0)
       }
     return try APIResponse.json(
-      RefreshDTO(
+      RefreshResult(
         outcome: outcome, message: message, plansChanged: changed,
-        catalog: CatalogDTO(update.stored)))
+        catalog: Catalog(update.stored)))
   }
 
   // MARK: plans
@@ -210,11 +210,11 @@ struct MarketingPlansAPIController: RouteCollection {
     let total = try await query.count()
     let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
       .range(paging.offset..<(paging.offset + paging.perPage)).all()
-    var items: [PlanDTO] = []
+    var items: [Item] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(
         of: plan, in: stored.catalog, on: req.db)
-      items.append(try PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale))
+      items.append(try Item(plan, selection: selection, catalog: stored.catalog, locale: locale))
     }
     return try ListPage(items: items, paging: paging, total: total).response(for: req)
   }
@@ -225,14 +225,14 @@ struct MarketingPlansAPIController: RouteCollection {
     let selection = try await MarketingPlanQueries.selection(
       of: plan, in: stored.catalog, on: req.db)
     return try APIResponse.json(
-      PlanDTO(
+      Item(
         plan, selection: selection, catalog: stored.catalog,
         locale: try MarketingPlanQueries.locale(req))
     ).withVersion(plan.version)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let input = try req.content.decode(PlanInput.self, using: JSONDecoder.api)
+    let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let plan = MarketingPlanRecord(
@@ -242,7 +242,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
     try await plan.create(on: req.db)
     return try APIResponse.created(
-      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale),
+      Item(plan, selection: selection, catalog: stored.catalog, locale: locale),
       location: Routes.apiMarketingPlan.href(id: try plan.requireID())
     ).withVersion(plan.version)
   }
@@ -254,7 +254,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let plan = try await plan(req)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: plan.version, record: Self.recordName)
-    let input = try req.content.decode(PlanInput.self, using: JSONDecoder.api)
+    let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let current = try await MarketingPlanQueries.selection(
@@ -264,7 +264,7 @@ struct MarketingPlansAPIController: RouteCollection {
       try await plan.write(expected: expected, on: req.db, { db in try await plan.save(on: db) })
     else { throw try await lostWrite(req, plan) }
     return try APIResponse.json(
-      PlanDTO(plan, selection: selection, catalog: stored.catalog, locale: locale)
+      Item(plan, selection: selection, catalog: stored.catalog, locale: locale)
     ).withVersion(plan.version)
   }
 
@@ -279,7 +279,7 @@ struct MarketingPlansAPIController: RouteCollection {
   /// Checks every field against the catalog and the rules, then writes them to `plan`; nothing
   /// is written when any field is refused.
   private func apply(
-    _ input: PlanInput, to plan: MarketingPlanRecord, selection current: PlanSelection,
+    _ input: Input, to plan: MarketingPlanRecord, selection current: PlanSelection,
     stored: StoredMarketingCatalog, req: Request
   ) throws -> PlanSelection {
     var problems: [String: String] = [:]
@@ -368,7 +368,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
     try await copy.create(on: req.db)
     return try APIResponse.created(
-      PlanDTO(
+      Item(
         copy, selection: selection, catalog: stored.catalog,
         locale: try MarketingPlanQueries.locale(req)),
       location: Routes.apiMarketingPlan.href(id: try copy.requireID())
@@ -387,7 +387,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let subject = plan.subject ?? summary.subject
     let link = summary.mailtoURL(recipient: recipient, subject: subject)
     return try APIResponse.json(
-      SummaryDTO(
+      Summary(
         subject: subject, recipient: recipient, text: summary.text, html: summary.html,
         totalDisplay: summary.totals.formatted(locale: try MarketingPlanQueries.locale(req)),
         countsDisplay: summary.totals.countsText,

@@ -66,40 +66,42 @@ struct AccountFormat: Sendable, Equatable {
 
 /// The native API's product: money as decimal strings, plus the account-formatted text the
 /// page's search overlay shows as is.
-struct ProductJSON: Codable, Equatable, Sendable {
-  var id: UUID
-  var number: Int
-  var name: String
-  var type: String
-  var price: String
-  var tax: String
-  /// The price as the account's locale and currency write it ("$1,694.92"): for clients that
-  /// show it as is. `price` is the value to compute with.
-  var priceDisplay: String
-  /// The tax rate as the locale writes a percentage ("18%").
-  var taxDisplay: String
-  var imageUrl: String?
-  var favorite: Bool
-  var createdAt: Date?
-  var updatedAt: Date?
-  /// Changes with every change of the product (not with its favourite mark, which is the
-  /// account's own); the ETag of the product's responses.
-  var version: Int
+extension ProductsAPIController {
+  struct Item: Codable, Equatable, Sendable {
+    var id: UUID
+    var number: Int
+    var name: String
+    var type: String
+    var price: String
+    var tax: String
+    /// The price as the account's locale and currency write it ("$1,694.92"): for clients that
+    /// show it as is. `price` is the value to compute with.
+    var priceDisplay: String
+    /// The tax rate as the locale writes a percentage ("18%").
+    var taxDisplay: String
+    var imageUrl: String?
+    var favorite: Bool
+    var createdAt: Date?
+    var updatedAt: Date?
+    /// Changes with every change of the product (not with its favourite mark, which is the
+    /// account's own); the ETag of the product's responses.
+    var version: Int
 
-  init(_ summary: ProductSummary) {
-    id = summary.id
-    number = summary.number
-    name = summary.name
-    type = summary.type
-    price = MoneyFormat.decimalString(summary.price, fractionDigits: 2)
-    tax = MoneyFormat.decimalString(summary.tax, fractionDigits: 2)
-    priceDisplay = summary.priceText
-    taxDisplay = summary.taxText
-    imageUrl = summary.apiPhotoHref
-    favorite = summary.favorite
-    createdAt = summary.createdAt
-    updatedAt = summary.updatedAt
-    version = summary.version
+    init(_ summary: ProductSummary) {
+      id = summary.id
+      number = summary.number
+      name = summary.name
+      type = summary.type
+      price = MoneyFormat.decimalString(summary.price, fractionDigits: 2)
+      tax = MoneyFormat.decimalString(summary.tax, fractionDigits: 2)
+      priceDisplay = summary.priceText
+      taxDisplay = summary.taxText
+      imageUrl = summary.apiPhotoHref
+      favorite = summary.favorite
+      createdAt = summary.createdAt
+      updatedAt = summary.updatedAt
+      version = summary.version
+    }
   }
 }
 

@@ -68,7 +68,7 @@ struct ProductsAPIController: RouteCollection {
     let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
     let items = try await store.summaries(
       slice.items, account: account, favorites: slice.favorites
-    ).map(ProductJSON.init)
+    ).map(ProductsAPIController.Item.init)
     let response = try ListPage(items: items, paging: paging, total: slice.total)
       .response(for: req)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
@@ -79,7 +79,8 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
     return try APIResponse.json(
-      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user)))
+      ProductsAPIController.Item(
+        try await store.summary(record, account: AccountFormat(try req.user)))
     ).withVersion(record.version)
   }
 
@@ -132,7 +133,7 @@ struct ProductsAPIController: RouteCollection {
       let store = ProductStore(db: db, userID: userID)
       let record = try await store.create(product, photo: photo)
       let summary = try await store.summary(record, account: account)
-      var answer = try StoredAnswer.json(ProductJSON(summary), status: .created)
+      var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
       answer.location = Routes.apiProduct.href(id: summary.id)
       return answer
     }
@@ -159,7 +160,8 @@ struct ProductsAPIController: RouteCollection {
         stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
     }
     return try APIResponse.json(
-      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user)))
+      ProductsAPIController.Item(
+        try await store.summary(record, account: AccountFormat(try req.user)))
     ).withVersion(record.version)
   }
 
@@ -196,7 +198,7 @@ struct ProductsAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let slice = try await store.favorites(page: paging.page, per: paging.perPage)
     let items = try slice.items.map {
-      ProductJSON(try ProductSummary($0, favorite: true, account: account))
+      ProductsAPIController.Item(try ProductSummary($0, favorite: true, account: account))
     }
     return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
   }
@@ -208,7 +210,8 @@ struct ProductsAPIController: RouteCollection {
     let id = try record.requireID()
     try await store.setFavorite(id, true)
     return try APIResponse.json(
-      ProductJSON(try await store.summary(record, account: AccountFormat(try req.user))))
+      ProductsAPIController.Item(
+        try await store.summary(record, account: AccountFormat(try req.user))))
   }
 
   @Sendable func removeFavorite(req: Request) async throws -> Response {
