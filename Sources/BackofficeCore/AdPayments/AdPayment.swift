@@ -61,7 +61,7 @@ public struct AdPaymentDraft: Hashable, Sendable {
   /// Every failing rule, in the spec's order. Empty when the draft is valid.
   public var errors: [AdPaymentValidationError] {
     var found: [AdPaymentValidationError] = []
-    if Self.trimmed(name).isEmpty { found.append(.blankName) }
+    if Self.trimmed(name).hasNothingVisible { found.append(.blankName) }
     if !AdPaymentURL.isValid(Self.trimmed(url)) { found.append(.invalidURL) }
     return found
   }

@@ -39,7 +39,7 @@ public enum ExpenseDate {
       if scanner.skip("Z") || scanner.skip("z") {
         offset = 0
       } else if let sign = scanner.sign() {
-        guard let oh = scanner.number(2), oh <= 18 else { return nil }
+        guard let oh = scanner.number(2), oh <= 23 else { return nil }
         let colon = scanner.skip(":")
         let om = scanner.number(2) ?? (colon ? 60 : 0)
         guard om < 60 else { return nil }
@@ -48,14 +48,30 @@ public enum ExpenseDate {
     }
     guard scanner.atEnd else { return nil }
 
+    // With an offset, the wall time is read in UTC and the offset taken off: time zones only go
+    // to ±18:00, while RFC 3339 offsets go to ±23:59.
     var calendar = Calendar(identifier: .gregorian)
-    var zone = timeZone
-    if let offset { zone = TimeZone(secondsFromGMT: offset) ?? timeZone }
-    calendar.timeZone = zone
+    calendar.timeZone = offset == nil ? timeZone : utc
     let parts = DateComponents(
       year: year, month: month, day: day, hour: hour, minute: minute, second: second,
       nanosecond: nanosecond)
-    return calendar.date(from: parts)
+    guard let wall = calendar.date(from: parts) else { return nil }
+    let date = wall.addingTimeInterval(-TimeInterval(offset ?? 0))
+    // The instant must still be a four-digit year in UTC, so it is written back as it was read.
+    guard (earliest...latest).contains(date) else { return nil }
+    return date
+  }
+
+  /// 0001-01-01T00:00:00Z and the end of 9999 in UTC (by the calendar `iso8601` writes with):
+  /// what `iso8601` can write with a four-digit year.
+  static let earliest = edge(year: 1)
+  static let latest = edge(year: 10_000).addingTimeInterval(-0.001)
+
+  private static func edge(year: Int) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = utc
+    return calendar.date(from: DateComponents(year: year, month: 1, day: 1))
+      ?? Date(timeIntervalSince1970: 0)
   }
 
   /// ISO 8601 with the offset of `timeZone` at that instant: "2025-11-22T17:05:00+02:00",

@@ -157,7 +157,7 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
 
     let cleanPurpose = purpose.replacingOccurrences(of: "\r\n", with: "\n")
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    if cleanPurpose.isEmpty {
+    if cleanPurpose.hasNothingVisible {
       errors[.purpose] = CampaignMessages.empty
     } else if cleanPurpose.count > Self.purposeMaxLength {
       errors[.purpose] = CampaignMessages.purposeTooLong

@@ -11,7 +11,7 @@ public enum PlanName {
 
   /// Why a (normalized) name cannot be used, or nil.
   public static func problem(with name: String) -> String? {
-    if name.isEmpty { return "Give the plan a name." }
+    if name.hasNothingVisible { return "Give the plan a name." }
     if name.count > maxLength { return "Use at most \(maxLength) characters." }
     return nil
   }

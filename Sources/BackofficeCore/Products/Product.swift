@@ -188,14 +188,14 @@ enum ProductRules {
     }
 
     let name = trimmed(name)
-    if name.isEmpty {
+    if name.hasNothingVisible {
       refuse(.name, ProductMessage.nameBlank)
     } else if name.count > Product.nameMaxLength {
       refuse(.name, ProductMessage.nameTooLong)
     }
 
     let type = trimmed(type)
-    if type.isEmpty {
+    if type.hasNothingVisible {
       refuse(.type, ProductMessage.typeBlank)
     } else if type.count > Product.typeMaxLength {
       refuse(.type, ProductMessage.typeTooLong)

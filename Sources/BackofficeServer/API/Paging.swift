@@ -43,14 +43,14 @@ struct Paging: Sendable, Equatable {
         problems["page"] = Message.page
       }
     }
-    for name in ["per_page", "per"] {
+    // Both names are checked when both are sent; `per_page` wins (it is read last).
+    for name in ["per", "per_page"] {
       guard let raw = req.query[String.self, at: name] else { continue }
       if let value = number(raw, in: 1...maxPerPage) {
         paging.perPage = value
       } else {
         problems[name] = Message.perPage
       }
-      break
     }
     return paging
   }

@@ -7,7 +7,7 @@ struct AccountAPIController: RouteCollection {
   }
 
   struct Me: Content {
-    var id: UUID
+    @LowercasedID var id: UUID
     var email: String
     var locale: String
     var currency: String

@@ -30,7 +30,8 @@ enum EmailAddress {
     let parts = email.split(separator: "@", omittingEmptySubsequences: false)
     guard email.count <= maxLength, parts.count == 2, !parts[0].isEmpty,
       parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-      !email.contains(where: { $0.isWhitespace })
+      !email.contains(where: { $0.isWhitespace }),
+      !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else {
       return "Enter an email address like name@example.com."
     }

@@ -4,24 +4,37 @@ import Vapor
 /// elsewhere. Internal details are logged, never shown.
 struct AppErrorMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    // A method the address does not take is answered before the router runs: the router would
+    // send `PUT /api/v1/expenses/summary` to `PUT /api/v1/expenses/:expenseID` and say 404.
+    if request.method != .GET, request.method != .HEAD {
+      let allowed = request.application.routeTable.allowed(for: request.url.path)
+      if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
+        return await notAllowed(request, allowed: allowed)
+      }
+    }
     do {
       return try await next.respond(to: request)
     } catch is RouteNotFound {
       let allowed = request.application.routeTable.allowed(for: request.url.path)
       guard !allowed.isEmpty else { return await response(for: Abort(.notFound), request: request) }
-      var headers = HTTPHeaders()
-      headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
-      if request.method == .OPTIONS {
-        return Response(status: .noContent, headers: headers)
-      }
-      return await response(
-        for: Abort(
-          .methodNotAllowed, headers: headers,
-          reason: "This address does not accept \(request.method.rawValue) requests."),
-        request: request)
+      return await notAllowed(request, allowed: allowed)
     } catch {
       return await response(for: error, request: request)
     }
+  }
+
+  /// `OPTIONS` → 204 with `Allow`; any other method the address does not take → 405 with it.
+  private func notAllowed(_ request: Request, allowed: [String]) async -> Response {
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+    if request.method == .OPTIONS {
+      return Response(status: .noContent, headers: headers)
+    }
+    return await response(
+      for: Abort(
+        .methodNotAllowed, headers: headers,
+        reason: "This address does not accept \(request.method.rawValue) requests."),
+      request: request)
   }
 
   private func response(for error: any Error, request: Request) async -> Response {

@@ -30,15 +30,25 @@ struct RouteTable: Sendable {
       .max { Self.constants($0.segments) < Self.constants($1.segments) }?.route
   }
 
-  /// The methods registered for `path` (with `HEAD` wherever `GET` is), sorted.
+  /// The methods registered for `path` (with `HEAD` wherever `GET` is), sorted. Of the
+  /// templates that fit, only the most specific counts: `/api/v1/expenses/summary` takes GET,
+  /// even though `/api/v1/expenses/:expenseID` also fits it and takes PUT and DELETE.
   func allowed(for path: String) -> [String] {
     let segments = Self.split(path)
+    let fitting = routes.filter { Self.matches($0.segments, segments) }
+    guard let best = fitting.map(\.segments).max(by: Self.lessSpecific) else { return [] }
     var methods = Set<String>()
-    for entry in routes where Self.matches(entry.segments, segments) {
+    for entry in fitting where entry.segments == best {
       methods.insert(entry.route.method.rawValue)
       if entry.route.method == .GET { methods.insert(HTTPMethod.HEAD.rawValue) }
     }
     return methods.sorted()
+  }
+
+  /// At the first segment where two templates differ, a constant beats a parameter.
+  private static func lessSpecific(_ a: [Segment], _ b: [Segment]) -> Bool {
+    for (x, y) in zip(a, b) where x != y { return x == .parameter }
+    return false
   }
 
   private static func split(_ path: String) -> [Substring] {

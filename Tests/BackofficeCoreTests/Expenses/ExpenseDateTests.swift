@@ -25,6 +25,11 @@ private let parseCases: [(String, TimeInterval)] = [
   ("  2025-11-22T17:05  ", afternoon),
   ("2025-11-22", afternoon - 17 * 3600 - 5 * 60),  // midnight in the zone
   ("2024-02-29", 1_709_157_600),
+  // Offsets past the ±18:00 of time zones, as RFC 3339 allows them.
+  ("2025-11-23T10:05:00+19:00", afternoon),
+  ("2025-11-23T09:35:00+18:30", afternoon),
+  ("2025-11-21T15:06:00-23:59", afternoon),
+  ("9999-12-31T23:59:59Z", 253_402_300_799),
 ]
 
 @Suite("ExpenseDate")
@@ -40,9 +45,19 @@ struct ExpenseDateTests {
     "2025-11-22T24:00", "2025-11-22T15:60", "2025-11-22T15", "2025-11-22T15:05:61",
     "2025-11-22T15:05+02:", "2025-11-22T15:05+25:00", "2025-11-22T15:05:00.", "25-11-22",
     "2025-1-2", "2025-11-22T15:05 Z", "0000-01-01", "2025-11-22x", "２０２５-11-22",
+    // Instants outside years 1–9999 in UTC.
+    "9999-12-31T23:59:59-01:00", "0001-01-01T00:30:00+01:00",
   ])
   func refuses(_ text: String) {
     #expect(ExpenseDate.parse(text, timeZone: utc) == nil)
+  }
+
+  /// The first and last instants with a four-digit year read back as they are written.
+  @Test func theYearEdgesRoundTrip() throws {
+    for text in ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"] {
+      let date = try #require(ExpenseDate.parse(text, timeZone: kyivWinter))
+      #expect(ExpenseDate.iso8601(date) == text)
+    }
   }
 
   @Test func writesISOWithTheZoneOffset() {

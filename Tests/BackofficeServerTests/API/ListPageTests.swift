@@ -24,6 +24,7 @@ struct ListPageTests {
     ("per_page=0", "per_page", "Use a whole number from 1 to 100."),
     ("per=500", "per", "Use a whole number from 1 to 100."),
     ("per=1.5", "per", "Use a whole number from 1 to 100."),
+    ("per_page=20&per=101", "per", "Use a whole number from 1 to 100."),
   ]
 
   @Test(arguments: lists)

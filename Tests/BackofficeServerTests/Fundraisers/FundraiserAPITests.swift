@@ -60,6 +60,10 @@ struct FundraiserAPITests {
         headers: Self.bearer(token))
       #expect(poster.status == .ok)
       #expect(poster.body.contains(#"height="1920""#))
+      // Like `format` and `template`, an unknown `download` is refused.
+      let badDownload = try await api.send(
+        .GET, "/api/v1/fundraisers/\(id)/poster.svg?download=AAA", headers: Self.bearer(token))
+      #expect(badDownload.status == .unprocessableEntity)
       let photo = try await api.send(
         .GET, "/api/v1/fundraisers/\(id)/photo", headers: Self.bearer(token))
       #expect(photo.headers.first(name: .contentType) == "image/png")

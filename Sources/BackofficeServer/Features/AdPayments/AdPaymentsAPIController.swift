@@ -15,7 +15,7 @@ struct AdPaymentsAPIController: RouteCollection {
   // MARK: bodies
 
   struct Item: Codable, Equatable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var name: String
     var url: String
     var createdAt: Date?
@@ -25,7 +25,7 @@ struct AdPaymentsAPIController: RouteCollection {
 
   /// One entry with the other entries that have the same link (the form's duplicate warning).
   struct ItemDetail: Codable, Equatable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var name: String
     var url: String
     var createdAt: Date?
@@ -37,7 +37,7 @@ struct AdPaymentsAPIController: RouteCollection {
   static let recordName = "The payment"
 
   struct Ref: Codable, Equatable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var name: String
     var url: String
   }

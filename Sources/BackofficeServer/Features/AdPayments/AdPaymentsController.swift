@@ -186,7 +186,7 @@ struct AdPaymentsController: RouteCollection {
 
   struct CheckResult: Content {
     struct Other: Codable {
-      var id: UUID
+      @LowercasedID var id: UUID
       var name: String
       var href: String
     }

@@ -19,7 +19,7 @@ struct ExpensesAPIController: RouteCollection {
   // MARK: bodies
 
   struct Item: Encodable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var title: String
     var amount: String
     var currency: String
@@ -51,7 +51,7 @@ struct ExpensesAPIController: RouteCollection {
     // `date` is written as null rather than left out, so every item has the same keys.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(id, forKey: .id)
+      try container.encode(id.uuidString.lowercased(), forKey: .id)
       try container.encode(title, forKey: .title)
       try container.encode(amount, forKey: .amount)
       try container.encode(currency, forKey: .currency)
@@ -232,8 +232,15 @@ struct ExpensesAPIController: RouteCollection {
       createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }
 
+  /// The list's filters. The page's search box cuts a long text to 100 characters; the API
+  /// refuses it, as its document says.
   static func filter(_ req: Request) throws -> ExpenseFilter {
-    let (filter, errors) = FilterQuery(req).parse()
+    var (filter, errors) = FilterQuery(req).parse()
+    if let text = req.query[String.self, at: "q"],
+      text.unicodeScalars.count > ExpenseFilter.maxTextLength
+    {
+      errors["q"] = "Use at most \(ExpenseFilter.maxTextLength) characters."
+    }
     guard errors.isEmpty else { throw APIError.validation(errors) }
     return filter
   }

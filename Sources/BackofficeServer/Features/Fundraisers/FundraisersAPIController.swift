@@ -42,7 +42,7 @@ struct FundraisersAPIController: RouteCollection {
   }
 
   struct Item: Codable, Equatable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var purpose: String
     var target: String?
     var jar: Jar?
@@ -62,7 +62,7 @@ struct FundraisersAPIController: RouteCollection {
   static let recordName = "The fundraiser"
 
   struct Snapshot: Codable, Equatable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var jarId: String
     var takenAt: Date
     var ok: Bool
@@ -188,6 +188,9 @@ struct FundraisersAPIController: RouteCollection {
     }
     if req.query[String.self, at: "template"] != nil, FundraiserPosters.template(req) == nil {
       throw APIError.validation(["template": "Шаблон: число від 1 до 15"])
+    }
+    if let download = req.query[String.self, at: "download"], download != "1" {
+      throw APIError.validation(["download": "download: 1 або без параметра"])
     }
     return try await FundraiserPosters.posterResponse(
       record, req: req, download: req.query[String.self, at: "download"] == "1")

@@ -87,7 +87,7 @@ struct MarketingPlansAPIController: RouteCollection {
       var currency: String
     }
 
-    var id: UUID
+    @LowercasedID var id: UUID
     var name: String
     var targets: [String]
     var packages: [Choice]

@@ -68,7 +68,7 @@ struct AccountFormat: Sendable, Equatable {
 /// page's search overlay shows as is.
 extension ProductsAPIController {
   struct Item: Codable, Equatable, Sendable {
-    var id: UUID
+    @LowercasedID var id: UUID
     var number: Int
     var name: String
     var type: String

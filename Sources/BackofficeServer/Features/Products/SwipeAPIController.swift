@@ -69,7 +69,12 @@ struct SwipeAPIController: RouteCollection {
     }
     // Swipe takes one image; the first non-empty file is the product's photo.
     var photo: CheckedPhoto?
-    if let file = Self.files(req).first(where: { $0.data.readableBytes > 0 }) {
+    let files = Self.files(req)
+    if files.isEmpty, Self.hasTextInFilesField(req) {
+      // A part with content but no file name: neither a photo nor "no photo".
+      fields[Self.photoField] = "Send the photo as a file (a part with a filename)."
+    }
+    if let file = files.first(where: { $0.data.readableBytes > 0 }) {
       switch PhotoInput.file(file, maxBytes: req.config.maxUploadBytes) {
       case .success(let checked): photo = checked
       case .failure(let error):
@@ -120,6 +125,14 @@ struct SwipeAPIController: RouteCollection {
     if let many = try? req.content.get([File].self, at: "files") { return many }
     if let one = try? req.content.get(File.self, at: "files") { return [one] }
     return []
+  }
+
+  /// Whether `files[]` came as text parts (no file name) that are not empty.
+  static func hasTextInFilesField(_ req: Request) -> Bool {
+    let texts =
+      (try? req.content.get([String].self, at: "files"))
+      ?? (try? req.content.get(String.self, at: "files")).map { [$0] } ?? []
+    return texts.contains { !$0.isEmpty }
   }
 
   static func imageURL(_ record: ProductRecord, base: String) -> String? {
