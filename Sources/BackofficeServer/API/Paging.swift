@@ -31,11 +31,8 @@ struct Paging: Sendable, Equatable {
   /// Reads `page` and `per_page` (`per` is accepted under its own name); a problem is added to
   /// `problems` under the parameter's name, so a handler that checks other parameters too can
   /// report them all at once.
-  static func read(
-    _ req: Request, defaultPerPage: Int = Paging.defaultPerPage,
-    into problems: inout [String: String]
-  ) -> Paging {
-    var paging = Paging(page: 1, perPage: defaultPerPage)
+  static func read(_ req: Request, into problems: inout [String: String]) -> Paging {
+    var paging = Paging()
     if let raw = req.query[String.self, at: "page"] {
       if let value = number(raw, in: 1...maxPage) {
         paging.page = value
@@ -56,9 +53,9 @@ struct Paging: Sendable, Equatable {
   }
 
   /// Reads `page` and `per_page`; a 422 naming the parameter when either is out of range.
-  static func read(_ req: Request, defaultPerPage: Int = Paging.defaultPerPage) throws -> Paging {
+  static func read(_ req: Request) throws -> Paging {
     var problems: [String: String] = [:]
-    let paging = read(req, defaultPerPage: defaultPerPage, into: &problems)
+    let paging = read(req, into: &problems)
     guard problems.isEmpty else { throw APIError.validation(problems) }
     return paging
   }
@@ -116,14 +113,13 @@ struct ListPage<Item: Encodable>: Encodable {
     return response
   }
 
+  /// The request's path and query with `page` set; the other parameters are kept, encoded
+  /// again so nothing a client sent can end the header's `<…>`.
   static func address(_ req: Request, page: Int) -> String {
-    var components = URLComponents()
-    components.percentEncodedPath = req.url.path
-    var items = (URLComponents(string: req.url.string)?.queryItems ?? []).filter {
-      $0.name != "page"
-    }
-    items.append(URLQueryItem(name: "page", value: String(page)))
-    components.queryItems = items
-    return components.string ?? req.url.path
+    var components = URLComponents(string: req.url.string) ?? URLComponents()
+    components.queryItems =
+      (components.queryItems ?? []).filter { $0.name != "page" }
+      + [URLQueryItem(name: "page", value: String(page))]
+    return req.url.path + "?" + (components.percentEncodedQuery ?? "page=\(page)")
   }
 }

@@ -87,6 +87,16 @@ struct ListPageTests {
       #expect(
         past.headers.first(name: .link) == #"</api/v1/expenses?per_page=2&page=2>; rel="prev""#)
 
+      // Whatever a client put in the query stays inside the link's brackets.
+      let odd = try await client.expensesAPI(
+        .GET, "/api/v1/expenses?per_page=1&note=%3E%22%2C%20x&page=1", token: token)
+      #expect(odd.status == .ok)
+      let link = try #require(odd.headers.first(name: .link))
+      #expect(link.hasPrefix("</api/v1/expenses?per_page=1&note="))
+      #expect(link.hasSuffix(#"&page=2>; rel="next""#))
+      #expect(
+        link.dropFirst().dropLast(#">; rel="next""#.count).allSatisfy { !"<>\" ".contains($0) })
+
       // A single page has no links.
       let whole = try await client.expensesAPI(.GET, "/api/v1/expenses", token: token)
       #expect(whole.headers.first(name: .link) == nil)

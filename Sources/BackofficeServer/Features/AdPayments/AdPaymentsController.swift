@@ -178,7 +178,8 @@ struct AdPaymentsController: RouteCollection {
     req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
     // Back to the list the delete was made from (its search and page), when there was one.
     let search = req.query[String.self, at: "q"]
-    let page = Paging.pageNumber(req) > 1 ? String(Paging.pageNumber(req)) : nil
+    let number = Paging.pageNumber(req)
+    let page = number > 1 ? String(number) : nil
     return req.redirect(to: Routes.adPayments.href(query: ["q": search, "page": page]))
   }
 
