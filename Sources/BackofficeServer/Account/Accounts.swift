@@ -5,20 +5,33 @@ import Vapor
 /// Creating accounts, for the sign-up page and `backoffice user create` alike.
 enum Accounts {
   /// Stores `user`. The first account on the server becomes its administrator (as does one
-  /// created with `admin`): the check and the change are one conditional `UPDATE`, so two
-  /// accounts signing up at the same moment on an empty server do not both become one.
-  static func create(_ user: User, admin: Bool = false, on db: any Database) async throws {
-    user.isAdmin = admin
-    try await user.create(on: db)
-    guard !admin, let sql = db as? any SQLDatabase else { return }
-    let claimed = try await sql.raw(
-      """
-      UPDATE users SET is_admin = \(bind: true)
-      WHERE id = \(bind: try user.requireID())
-        AND NOT EXISTS (SELECT 1 FROM users other WHERE other.is_admin = \(bind: true))
-      RETURNING id
-      """
-    ).all()
-    user.isAdmin = !claimed.isEmpty
+  /// created with `admin`). Which account is first is decided by one insert into a table whose
+  /// only possible row has a fixed key, in the same transaction as the account: of two accounts
+  /// signing up at the same moment on an empty server, the database lets exactly one insert it,
+  /// on SQLite and on PostgreSQL with any number of app instances.
+  ///
+  /// `beforeCommit` runs inside the transaction just before it ends (tests hold it open there).
+  static func create(
+    _ user: User, admin: Bool = false, on db: any Database,
+    beforeCommit: @escaping @Sendable () async throws -> Void = {}
+  ) async throws {
+    try await db.transaction { db in
+      user.isAdmin = admin
+      try await user.create(on: db)
+      guard let sql = db as? any SQLDatabase else { return try await beforeCommit() }
+      let claimed = try await sql.raw(
+        """
+        INSERT INTO \(ident: M083_CreateAdministratorClaim.table) (slot, user_id)
+        VALUES (1, \(bind: try user.requireID()))
+        ON CONFLICT (slot) DO NOTHING
+        RETURNING slot
+        """
+      ).all()
+      if !admin, !claimed.isEmpty {
+        user.isAdmin = true
+        try await user.save(on: db)
+      }
+      try await beforeCommit()
+    }
   }
 }

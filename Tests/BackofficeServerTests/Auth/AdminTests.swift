@@ -31,6 +31,40 @@ struct AdminTests {
     }
   }
 
+  /// Two accounts whose transactions overlap: the first is held open after its claim while
+  /// the second is created. A claim that reads "is there an administrator yet?" lets both
+  /// through on PostgreSQL (each sees the other's row as not yet there); the claim row's
+  /// fixed key makes the second wait for the first and then find the place taken.
+  @Test func overlappingCreationsGiveOneAdministrator() async throws {
+    try await withApp { t in
+      let (held, holding) = AsyncStream.makeStream(of: Void.self)
+      let (releasing, release) = AsyncStream.makeStream(of: Void.self)
+      let first = Task {
+        try await Accounts.create(
+          User(email: "held@example.com", passwordHash: "x", locale: "en-US", currency: "USD"),
+          on: t.db,
+          beforeCommit: {
+            holding.yield()
+            for await _ in releasing { break }
+          })
+      }
+      for await _ in held { break }
+      let second = Task {
+        try await Accounts.create(
+          User(email: "overlap@example.com", passwordHash: "x", locale: "en-US", currency: "USD"),
+          on: t.db)
+      }
+      // Give the second creation time to reach its claim; it must not finish before the
+      // first one commits, however long that takes.
+      try await Task.sleep(for: .milliseconds(300))
+      release.yield()
+      try await first.value
+      try await second.value
+      let admins = try await User.query(on: t.db).filter(\.$isAdmin == true).all()
+      #expect(admins.map(\.email) == ["held@example.com"])
+    }
+  }
+
   @Test func othersDoNotFindTheCatalogControls() async throws {
     try await withApp { t in
       let admin = t.client()

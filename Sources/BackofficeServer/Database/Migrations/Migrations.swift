@@ -24,5 +24,6 @@ extension Application {
     migrations.add(M080_AddExpenseMatchKeys())
     migrations.add(M081_AddAdPaymentMatchKeys())
     migrations.add(M082_CreateImportJobs())
+    migrations.add(M083_CreateAdministratorClaim())
   }
 }
