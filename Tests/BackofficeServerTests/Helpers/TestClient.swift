@@ -131,8 +131,24 @@ struct TestResponse: Sendable {
       else { return nil }
       let name = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
       let value = String(pair[pair.index(after: equals)...])
-      let expired = line.lowercased().contains("max-age=0") || line.contains("1970")
-      return (name, expired ? "" : value)
+      return (name, Self.removesCookie(line) ? "" : value)
+    }
+  }
+
+  /// Whether a `Set-Cookie` line asks the browser to drop the cookie: `Max-Age` zero or less,
+  /// or an `Expires` date in 1970. Only the attributes are read, never the value, which is
+  /// random and may well contain "1970".
+  static func removesCookie(_ line: String) -> Bool {
+    line.split(separator: ";").dropFirst().contains { attribute in
+      let parts = attribute.split(separator: "=", maxSplits: 1).map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      guard parts.count == 2 else { return false }
+      switch parts[0] {
+      case "max-age": return (Int(parts[1]) ?? 1) <= 0
+      case "expires": return parts[1].contains("1970")
+      default: return false
+      }
     }
   }
 
