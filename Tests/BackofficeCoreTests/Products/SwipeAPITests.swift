@@ -25,13 +25,10 @@ struct SwipeAPITests {
         + #""tax": 10.0}, "product_id": 2657, "success": true}"#)
   }
 
-  /// The spec's own JSON lines, with its placeholders filled in the way the spec writes them.
-  @Test(
-    .enabled(
-      if: FileManager.default.fileExists(atPath: specPath),
-      "the shared spec folder (../shared/spec/products.md) is not next to the repository"))
-  func matchesTheSpecText() throws {
-    let spec = try String(contentsOfFile: Self.specPath, encoding: .utf8)
+  /// The spec's own JSON lines (copied into `Tests/Fixtures/swipe-api`), with its placeholders
+  /// filled in the way the spec writes them.
+  @Test func matchesTheSpecText() throws {
+    let spec = try String(contentsOf: Self.specFile, encoding: .utf8)
     let item = try #require(
       spec.firstRange(of: #"{"image": "https://…jpg" or "", "price""#).map { range in
         spec[range.lowerBound...].prefix { $0 != "}" } + "}"
@@ -48,12 +45,10 @@ struct SwipeAPITests {
     #expect(written == String(specResponse))
   }
 
-  static var specPath: String {
-    URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/spec/products.md").path
-  }
+  static let specFile = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()
+    .appendingPathComponent("../../Fixtures/swipe-api/products-spec.md")
+    .standardizedFileURL
 
   @Test(
     "numbers keep one decimal at least",
