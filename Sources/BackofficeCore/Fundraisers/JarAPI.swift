@@ -19,7 +19,7 @@ public enum JarRequest {
   /// `{"c":"hello","clientId":"<jar id>","Pc":"<nonce>"}`, keys in that order.
   public static func body(jarID: JarID, nonce: String) -> Data {
     // The jar id is letters and digits only; the nonce may be anything, so it is escaped.
-    Data(#"{"c":"hello","clientId":"\#(jarID.rawValue)","Pc":\#(jsonString(nonce))}"#.utf8)
+    Data(#"{"c":"hello","clientId":"\#(jarID.rawValue)","Pc":\#(JSONText.string(nonce))}"#.utf8)
   }
 
   /// A fresh random value for `Pc`: 32 lowercase hex digits.
@@ -32,24 +32,6 @@ public enum JarRequest {
   public static func makeNonce() -> String {
     var generator = SystemRandomNumberGenerator()
     return makeNonce(using: &generator)
-  }
-
-  private static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }
 

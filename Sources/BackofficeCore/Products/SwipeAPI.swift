@@ -107,10 +107,10 @@ public enum SwipeJSON {
   public static func object(_ product: SwipeProduct) -> String {
     "{"
       + [
-        pair("image", string(product.image)),
+        pair("image", JSONText.string(product.image)),
         pair("price", number(product.price)),
-        pair("product_name", string(product.productName)),
-        pair("product_type", string(product.productType)),
+        pair("product_name", JSONText.string(product.productName)),
+        pair("product_type", JSONText.string(product.productType)),
         pair("tax", number(product.tax)),
       ].joined(separator: ", ") + "}"
   }
@@ -119,7 +119,7 @@ public enum SwipeJSON {
   public static func addResponse(_ response: SwipeAddResponse) -> String {
     "{"
       + [
-        pair("message", string(response.message)),
+        pair("message", JSONText.string(response.message)),
         pair("product_details", object(response.productDetails)),
         pair("product_id", String(response.productID)),
         pair("success", response.success ? "true" : "false"),
@@ -132,28 +132,7 @@ public enum SwipeJSON {
     MoneyFormat.decimalString(value, fractionDigits: max(1, DecimalMath.fractionDigitCount(value)))
   }
 
-  /// A JSON string literal.
-  public static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
   private static func pair(_ key: String, _ value: String) -> String {
-    string(key) + ": " + value
+    JSONText.string(key) + ": " + value
   }
 }

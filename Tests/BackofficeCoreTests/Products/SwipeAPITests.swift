@@ -63,12 +63,6 @@ struct SwipeAPITests {
     #expect(Double(written) == Double(value))
   }
 
-  @Test func stringsAreEscaped() {
-    #expect(SwipeJSON.string(#"Say "hi" \ bye"#) == #""Say \"hi\" \\ bye""#)
-    #expect(SwipeJSON.string("a\nb\tc\u{01}") == #""a\nb\tc\u0001""#)
-    #expect(SwipeJSON.string("Ёлка / 🎄") == "\"Ёлка / 🎄\"")
-  }
-
   @Test func writtenJSONParses() throws {
     let tricky = SwipeProduct(
       image: "https://example.com/a.jpg", price: Decimal(string: "1694.92")!,
