@@ -83,9 +83,10 @@ struct FundraiserChart {
     return buckets.keys.sorted().compactMap { buckets[$0] }
   }
 
-  func render() -> String {
+  /// The chart as an `<svg>`; nothing when there are no points.
+  func render() -> HTMLNode {
     let points = Self.thinned(points)
-    guard let first = points.first, let last = points.last else { return "" }
+    guard let first = points.first, let last = points.last else { return H.empty }
     let values = points.map { NSDecimalNumber(decimal: $0.amount).doubleValue }
     let goalValue = goal.map { NSDecimalNumber(decimal: $0).doubleValue }
     let top = max(values.max() ?? 0, goalValue ?? 0, 1)
@@ -97,26 +98,32 @@ struct FundraiserChart {
     }
     func y(_ value: Double) -> Double { Self.top + plotHeight * (1 - value / top) }
     func n(_ value: Double) -> String { String(format: "%.1f", value) }
+    func label(x: Double, y: Double, end: Bool = false, _ text: String) -> HTMLNode {
+      H.svgText(
+        [.class("fr-chart-label"), .x(n(x)), .y(n(y))] + (end ? [.textAnchor("end")] : []),
+        [H.text(text)])
+    }
 
-    let label =
+    let summary =
       "Зібрано з \(FundraiserFormat.dateTime(first.at)) по \(FundraiserFormat.dateTime(last.at)): "
       + "від \(FundraiserFormat.amount(first.amount)) до \(FundraiserFormat.amount(last.amount))"
-    var svg =
-      "<svg class=\"fr-chart\" viewBox=\"0 0 \(n(Self.width)) \(n(Self.height))\""
-      + " role=\"img\" aria-label=\"\(H.escapeAttribute(label))\">"
-    svg += "<title>\(H.escapeText(label))</title>"
+    var children: [HTMLNode] = [H.title([], [H.text(summary)])]
     let baseline = y(0)
-    svg +=
-      "<line class=\"fr-chart-axis\" x1=\"\(n(Self.left))\" y1=\"\(n(baseline))\""
-      + " x2=\"\(n(Self.width - Self.right))\" y2=\"\(n(baseline))\"/>"
+    children.append(
+      H.line([
+        .class("fr-chart-axis"), .x1(n(Self.left)), .y1(n(baseline)),
+        .x2(n(Self.width - Self.right)), .y2(n(baseline)),
+      ]))
     if let goalValue, goalValue > 0 {
-      svg +=
-        "<line class=\"fr-chart-goal\" x1=\"\(n(Self.left))\" y1=\"\(n(y(goalValue)))\""
-        + " x2=\"\(n(Self.width - Self.right))\" y2=\"\(n(y(goalValue)))\"/>"
-      svg +=
-        "<text class=\"fr-chart-label\" x=\"\(n(Self.width - Self.right))\""
-        + " y=\"\(n(max(16, y(goalValue) - 6)))\" text-anchor=\"end\">"
-        + H.escapeText("Ціль: \(FundraiserFormat.amount(goal ?? 0))") + "</text>"
+      children.append(
+        H.line([
+          .class("fr-chart-goal"), .x1(n(Self.left)), .y1(n(y(goalValue))),
+          .x2(n(Self.width - Self.right)), .y2(n(y(goalValue))),
+        ]))
+      children.append(
+        label(
+          x: Self.width - Self.right, y: max(16, y(goalValue) - 6), end: true,
+          "Ціль: \(FundraiserFormat.amount(goal ?? 0))"))
     }
     let coordinates = zip(points, values).map { point, value in
       "\(n(x(point.at))),\(n(y(value)))"
@@ -125,27 +132,30 @@ struct FundraiserChart {
       let area =
         "\(n(x(first.at))),\(n(baseline)) " + coordinates.joined(separator: " ")
         + " \(n(x(last.at))),\(n(baseline))"
-      svg += "<polygon class=\"fr-chart-area\" points=\"\(area)\"/>"
-      svg += "<polyline class=\"fr-chart-line\" points=\"\(coordinates.joined(separator: " "))\"/>"
+      children.append(H.polygon([.class("fr-chart-area"), .points(area)]))
+      children.append(
+        H.polyline([.class("fr-chart-line"), .points(coordinates.joined(separator: " "))]))
     }
     if points.count <= 60 {
       for (point, value) in zip(points, values) {
-        svg +=
-          "<circle class=\"fr-chart-dot\" cx=\"\(n(x(point.at)))\" cy=\"\(n(y(value)))\" r=\"4\">"
-          + "<title>\(H.escapeText(FundraiserFormat.dateTime(point.at) + ": " + FundraiserFormat.amount(point.amount)))</title></circle>"
+        let tip = FundraiserFormat.dateTime(point.at) + ": " + FundraiserFormat.amount(point.amount)
+        children.append(
+          H.circle(
+            [.class("fr-chart-dot"), .cx(n(x(point.at))), .cy(n(y(value))), .r("4")],
+            [H.title([], [H.text(tip)])]))
       }
     }
-    svg +=
-      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"20\">"
-      + H.escapeText(FundraiserFormat.amount(last.amount)) + "</text>"
-    svg +=
-      "<text class=\"fr-chart-label\" x=\"\(n(Self.left))\" y=\"\(n(Self.height - 8))\">"
-      + H.escapeText(FundraiserFormat.shortDate(first.at)) + "</text>"
-    svg +=
-      "<text class=\"fr-chart-label\" x=\"\(n(Self.width - Self.right))\""
-      + " y=\"\(n(Self.height - 8))\" text-anchor=\"end\">"
-      + H.escapeText(FundraiserFormat.shortDate(last.at)) + "</text>"
-    svg += "</svg>"
-    return svg
+    children.append(label(x: Self.left, y: 20, FundraiserFormat.amount(last.amount)))
+    children.append(
+      label(x: Self.left, y: Self.height - 8, FundraiserFormat.shortDate(first.at)))
+    children.append(
+      label(
+        x: Self.width - Self.right, y: Self.height - 8, end: true,
+        FundraiserFormat.shortDate(last.at)))
+    return H.svg(
+      [
+        .class("fr-chart"), .viewBox("0 0 \(n(Self.width)) \(n(Self.height))"), .role("img"),
+        .aria(.label, summary),
+      ], children)
   }
 }

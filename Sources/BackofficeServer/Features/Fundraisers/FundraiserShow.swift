@@ -139,7 +139,7 @@ struct FundraiserShow: PageView {
         H.figure(
           [.class("fr-chart-figure")],
           [
-            H.raw(chart.render()),
+            chart.render(),
             H.figcaption(
               [.class("muted small")],
               [H.text("Зібрано за останні \(Int(FundraisersController.chartDays)) днів")]),

@@ -269,7 +269,7 @@ struct ProductIndex: PageView {
           label: product.favorite
             ? "Remove \u{201C}\(product.name)\u{201D} from favourites"
             : "Add \u{201C}\(product.name)\u{201D} to favourites",
-          content: [H.raw(ProductCardParts.heartSVG)], className: "heart"),
+          content: [ProductCardParts.heartIcon], className: "heart"),
       ])
   }
 
@@ -289,7 +289,7 @@ enum ProductCardParts {
           .class(className + " product-placeholder"), .role("img"),
           .aria(.label, "No photo"),
         ],
-        [H.raw(placeholderSVG)])
+        [placeholderIcon])
     }
     return H.div(
       [.class(className)],
@@ -322,17 +322,41 @@ enum ProductCardParts {
       ])
   }
 
-  static let heartSVG =
-    #"<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">"#
-    + #"<path d="M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 "#
-    + #"2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z"/></svg>"#
+  /// The heart of the favourite buttons; its colour comes from the stylesheet.
+  static var heartIcon: HTMLNode {
+    H.svg(
+      [
+        .viewBox("0 0 24 24"), .width("24"), .height("24"), .aria(.hidden, "true"),
+        .focusable("false"),
+      ],
+      [
+        H.path([
+          .d(
+            "M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 "
+              + "2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z")
+        ])
+      ])
+  }
 
-  static let placeholderSVG =
-    #"<svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true" focusable="false">"#
-    + #"<rect x="6" y="9" width="36" height="30" rx="4" fill="none" stroke="currentColor" "#
-    + #"stroke-width="2.5"/><circle cx="17" cy="19" r="3.5" fill="currentColor"/>"#
-    + #"<path d="M9 35l10-10 7 7 5-5 8 8" fill="none" stroke="currentColor" stroke-width="2.5" "#
-    + #"stroke-linejoin="round"/></svg>"#
+  /// A picture frame, shown where a product has no photo.
+  static var placeholderIcon: HTMLNode {
+    H.svg(
+      [
+        .viewBox("0 0 48 48"), .width("48"), .height("48"), .aria(.hidden, "true"),
+        .focusable("false"),
+      ],
+      [
+        H.rect([
+          .x("6"), .y("9"), .width("36"), .height("30"), .rx("4"), .fill("none"),
+          .stroke("currentColor"), .strokeWidth("2.5"),
+        ]),
+        H.circle([.cx("17"), .cy("19"), .r("3.5"), .fill("currentColor")]),
+        H.path([
+          .d("M9 35l10-10 7 7 5-5 8 8"), .fill("none"), .stroke("currentColor"),
+          .strokeWidth("2.5"), .strokeLinejoin("round"),
+        ]),
+      ])
+  }
 }
 
 /// What the products script needs from the page: the account the offline outbox files products
@@ -358,8 +382,8 @@ struct OutboxSettings: Sendable, Equatable {
   /// The icons the script draws into the cards it builds, from the same markup as the page's.
   static var iconTemplates: HTMLNode {
     H.group([
-      H.template([.id("icon-heart")], [H.raw(ProductCardParts.heartSVG)]),
-      H.template([.id("icon-placeholder")], [H.raw(ProductCardParts.placeholderSVG)]),
+      H.template([.id("icon-heart")], [ProductCardParts.heartIcon]),
+      H.template([.id("icon-placeholder")], [ProductCardParts.placeholderIcon]),
     ])
   }
 

@@ -75,6 +75,7 @@ struct Attr: Sendable {
   static func enctype(_ value: String) -> Attr { Attr("enctype", value) }
   static func enterkeyhint(_ value: String) -> Attr { Attr("enterkeyhint", value) }
   static func fill(_ value: String) -> Attr { Attr("fill", value) }
+  static func focusable(_ value: String) -> Attr { Attr("focusable", value) }
   static func `for`(_ value: String) -> Attr { Attr("for", value) }
   static func form(_ value: String) -> Attr { Attr("form", value) }
   static func formaction(_ value: String) -> Attr { Attr("formaction", value) }
@@ -110,6 +111,7 @@ struct Attr: Sendable {
   static func step(_ value: String) -> Attr { Attr("step", value) }
   static func stopColor(_ value: String) -> Attr { Attr("stop-color", value) }
   static func stroke(_ value: String) -> Attr { Attr("stroke", value) }
+  static func strokeLinejoin(_ value: String) -> Attr { Attr("stroke-linejoin", value) }
   static func strokeWidth(_ value: String) -> Attr { Attr("stroke-width", value) }
   static func style(_ value: String) -> Attr { Attr("style", value) }
   static func tabindex(_ value: String) -> Attr { Attr("tabindex", value) }
@@ -336,15 +338,19 @@ enum H {
   static func hr(_ attributes: [Attr] = []) -> HTMLNode { voidElement("hr", attributes) }
   static func rect(_ attributes: [Attr] = []) -> HTMLNode { voidElement("rect", attributes) }
   static func circle(_ attributes: [Attr] = []) -> HTMLNode { voidElement("circle", attributes) }
+  /// A circle with content, such as a `<title>` a pointer shows.
+  static func circle(_ attributes: [Attr], _ children: [HTMLNode]) -> HTMLNode {
+    element("circle", attributes, children)
+  }
   static func line(_ attributes: [Attr] = []) -> HTMLNode { voidElement("line", attributes) }
   static func path(_ attributes: [Attr] = []) -> HTMLNode { voidElement("path", attributes) }
   static func polyline(_ attributes: [Attr] = []) -> HTMLNode {
     voidElement("polyline", attributes)
   }
+  static func polygon(_ attributes: [Attr] = []) -> HTMLNode { voidElement("polygon", attributes) }
   static func source(_ attributes: [Attr] = []) -> HTMLNode { voidElement("source", attributes) }
 
   static func text(_ string: String) -> HTMLNode { .raw(escapeText(string)) }
-  static func raw(_ html: String) -> HTMLNode { .raw(html) }
   static func group(_ nodes: [HTMLNode]) -> HTMLNode { .group(nodes) }
   static var empty: HTMLNode { .group([]) }
 
