@@ -29,7 +29,8 @@ enum FundraiserFormat {
     H.time([.datetime(iso(date))] + attributes, [H.text(dateTime(date))])
   }
 
-  static func iso(_ date: Date) -> String {
+  /// The machine-readable instant of `time`, in UTC: "2025-03-14T08:15:00Z".
+  private static func iso(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     return formatter.string(from: date)
