@@ -110,6 +110,17 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       try container.encode(currency, forKey: .currency)
     }
 
+    static let maxDecimals = 12
+    static let priceCeiling =
+      Decimal(string: "1" + String(repeating: "0", count: AmountParser.maxIntegerDigits)) ?? 0
+
+    private static func rounded(_ value: Decimal, places: Int) -> Decimal {
+      var input = value
+      var output = Decimal()
+      NSDecimalRound(&output, &input, places, .plain)
+      return output
+    }
+
     private static func decodePrice(from container: KeyedDecodingContainer<CodingKeys>) throws
       -> Decimal
     {
@@ -131,6 +142,17 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       guard value >= 0 else {
         throw DecodingError.dataCorruptedError(
           forKey: .price, in: container, debugDescription: "is negative")
+      }
+      // A plan adds one price per channel as a `Decimal` (38 significant digits). Prices of at
+      // most 15 whole digits and 12 decimals keep any such total exact (27 digits each, with
+      // room for the sum of a billion of them).
+      guard value < Self.priceCeiling, value == Self.rounded(value, places: Self.maxDecimals)
+      else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .price, in: container,
+          debugDescription:
+            "is too large or too precise (at most \(AmountParser.maxIntegerDigits) digits before the decimal point and \(Self.maxDecimals) after it)"
+        )
       }
       return value
     }

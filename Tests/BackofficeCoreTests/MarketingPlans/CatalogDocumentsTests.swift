@@ -32,7 +32,8 @@ struct CatalogDocumentsTests {
     ("19.99", "19.99"),
     ("0.1", "0.1"),
     // More digits than a Double holds: only a reading of the literal's text keeps them all.
-    ("3.3333333333333333333", "3.3333333333333333333"),
+    ("1234567.123456789012", "1234567.123456789012"),
+    ("999999999999999.999999999999", "999999999999999.999999999999"),
     ("1234567890123.45", "1234567890123.45"),
     (#""140""#, "140"),
     (#""19.99""#, "19.99"),
@@ -57,6 +58,14 @@ struct CatalogDocumentsTests {
     (fees(fee(price: "null")), "monthly_fees[0].price is not a number"),
     (fees(fee(price: "[1]")), "monthly_fees[0].price is not a number"),
     (fees(fee(price: "-5")), "monthly_fees[0].price is negative"),
+    (
+      fees(fee(price: "1000000000000000")),
+      "monthly_fees[0].price is too large or too precise (at most 15 digits before the decimal point and 12 after it)"
+    ),
+    (
+      fees(fee(price: #""0.1234567890123""#)),
+      "monthly_fees[0].price is too large or too precise (at most 15 digits before the decimal point and 12 after it)"
+    ),
     (fees(#"{"details":[],"currency":"EUR"}"#), "monthly_fees[0].price is missing"),
     (
       fees(#"{"price":1,"details":"x","currency":"EUR"}"#),

@@ -37,6 +37,19 @@ struct PlanTotalsTests {
     #expect(totals.channelCount == 6)
   }
 
+  /// The largest and most precise price a catalog may hold, in every one of many channels,
+  /// still adds up to the exact total.
+  @Test func theLargestPricesTheCatalogTakesAddUpExactly() throws {
+    let largest = "999999999999999.999999999999"
+    let packages = (0..<1_000).map { chosen("c\($0)", largest, "EUR") }
+    let totals = PlanTotals(packages)
+    #expect(
+      totals.sums == [
+        Money(
+          amount: try #require(Decimal(string: "999999999999999999.999999999")), currency: "EUR")
+      ])
+  }
+
   @Test func currencyOrderDoesNotDependOnListOrder() {
     let forward = PlanTotals(mixed)
     let backward = PlanTotals(mixed.reversed())
