@@ -46,9 +46,14 @@ let package = Package(
     ),
 
     // MARK: tests
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport",
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "BackofficeCoreTests",
-      dependencies: ["BackofficeCore"],
+      dependencies: ["BackofficeCore", "TestSupport"],
       exclude: ["Fundraisers/Posters/__Snapshots__"],
       swiftSettings: swiftSettings
     ),
@@ -56,6 +61,7 @@ let package = Package(
       name: "BackofficeServerTests",
       dependencies: [
         "BackofficeServer",
+        "TestSupport",
         .product(name: "VaporTesting", package: "vapor"),
       ],
       exclude: ["Views/__Snapshots__"],

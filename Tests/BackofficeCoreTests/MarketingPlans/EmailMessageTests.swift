@@ -1,17 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BackofficeCore
-
-/// python3 from PATH, if there is one.
-private let python3: URL? = {
-  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-  for directory in path.split(separator: ":") {
-    let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("python3")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-  }
-  return nil
-}()
 
 @Suite("Marketing plan email file")
 struct EmailMessageTests {
@@ -145,12 +136,7 @@ struct EmailMessageTests {
     }
   }
 
-  @Test(
-    .enabled(
-      if: python3 != nil,
-      "python3 is not on PATH, so the file cannot be checked with its email parser"))
-  func pythonsEmailParserReadsTheFile() throws {
-    let python = try #require(python3)
+  @Test func pythonsEmailParserReadsTheFile() throws {
     var selection = PlanSelection(targetNames: ["Location", "Keywords"])
     selection.choose(packageID: "facebook_1", channelID: "0af1bfee844a7003cec5")
     selection.choose(packageID: "seo_0", channelID: "9789d17ffaf4432dcce0")
@@ -186,19 +172,7 @@ struct EmailMessageTests {
           "html": m.get_body(("html",)).get_content(),
       }))
       """
-    let process = Process()
-    process.executableURL = python
-    process.arguments = ["-c", script, file.path]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "python3 failed: \(errorText)")
+    let data = try Python3.run(script, arguments: [file.path])
 
     struct Parsed: Decodable {
       var type: String

@@ -1,5 +1,6 @@
 import BackofficeCore
 import Foundation
+import TestSupport
 import Testing
 import Vapor
 
@@ -348,11 +349,7 @@ struct MarketingPlanPagesTests {
     }
   }
 
-  @Test(
-    .enabled(
-      if: PythonEmail.python != nil,
-      "python3 is not installed, so Python's email package cannot read the .eml"))
-  func theDownloadedEmailIsValidMIMEForPythonsEmailPackage() async throws {
+  @Test func theDownloadedEmailIsValidMIMEForPythonsEmailPackage() async throws {
     try await withApp { t in
       let plan = try await newPlan(t)
       try await plan.toggle("Location")
@@ -540,15 +537,6 @@ enum PythonEmail {
     var html: String
   }
 
-  static let python: String? = {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-    {
-      let path = "\(folder)/python3"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-  }()
-
   static let script = """
     import email, email.policy, json, sys
     msg = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=email.policy.default)
@@ -566,25 +554,11 @@ enum PythonEmail {
     """
 
   static func parse(_ eml: String) throws -> Parsed {
-    let python = try #require(python, "python3 is not installed")
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("marketing-\(UUID().uuidString).eml")
     try Data(eml.utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = ["-c", script, file.path]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let problems = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(
-      process.terminationStatus == 0, "python3 failed: \(String(decoding: problems, as: UTF8.self))"
-    )
+    let data = try Python3.run(script, arguments: [file.path])
     return try JSONDecoder().decode(Parsed.self, from: data)
   }
 }
