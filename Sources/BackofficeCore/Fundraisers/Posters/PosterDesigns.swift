@@ -1,172 +1,11 @@
 import Foundation
 
-struct PosterPoint: Hashable, Sendable {
-  var x: Double
-  var y: Double
-}
-
-struct GradientStop: Hashable, Sendable {
-  var location: Double
-  var color: PosterColor
-}
-
-/// A poster background, in poster pixels.
-enum PosterBackground: Sendable {
-  case linear(from: PosterPoint, to: PosterPoint, stops: [GradientStop])
-  /// Colours spread from `startRadius` (first stop) to `endRadius` (last stop).
-  case radial(center: PosterPoint, startRadius: Double, endRadius: Double, stops: [GradientStop])
-  /// Colours sweep clockwise from `startAngle` (degrees, 0 = pointing right) over a full turn.
-  case conic(center: PosterPoint, startAngle: Double, stops: [GradientStop])
-}
-
-struct SlotDecoration: Hashable, Sendable {
-  enum Stroke: Hashable, Sendable {
-    case solid(PosterColor, width: Double)
-    /// Fades from `from` at the top of the slot to `to` at the bottom.
-    case gradient(from: PosterColor, to: PosterColor, width: Double)
-  }
-
-  var stroke: Stroke?
-  var shadow = false
-}
-
-/// The canvas of one format, and the part of it the composition uses.
-struct PosterFrame: Sendable {
-  /// Designs are drawn for a square of this side; every format is this wide.
-  static let side = 1080.0
-
-  let width: Double
-  let height: Double
-  /// Text stays between `top` and `bottom`.
-  let top: Double
-  let bottom: Double
-
-  init(_ format: PosterFormat) {
-    width = Double(format.width)
-    height = Double(format.height)
-    top = Double(format.safeTop)
-    bottom = Double(format.height - format.safeBottom)
-  }
-
-  var contentHeight: Double { bottom - top }
-  /// Height beyond the square design: 0 (post), 270 (portrait), 390 (story).
-  var extra: Double { max(0, contentHeight - Self.side) }
-  /// 0 for the square, 1 for the story; scales how much a design grows.
-  var grow: Double { extra / 390 }
-  /// More lines of purpose text before shrinking it in the taller formats: 1 portrait, 2 story.
-  var extraLines: Int { grow > 0.9 ? 2 : grow > 0.5 ? 1 : 0 }
-  var centerY: Double { top + contentHeight / 2 }
-  /// Vertical offsets given for the square scale with the content height.
-  var verticalScale: Double { contentHeight / Self.side }
-  /// Gradient radii given for the square scale with the diagonal.
-  var radiusScale: Double {
-    (width * width + height * height).squareRoot() / (Self.side * 2.0.squareRoot())
-  }
-  var textArea: PosterRect { PosterRect(x: 0, y: top, width: width, height: contentHeight) }
-}
-
-/// The texts a poster can show, prepared once per render.
-struct PosterContent: Sendable {
-  var purpose: PreparedText
-  /// "15 000" when there is a goal.
-  var goalNumber: String?
-  /// "Зібрано: 7 500 грн" when progress is shown.
-  var collected: String?
-  var fraction: Double
-
-  init(_ input: PosterInput) {
-    var purpose = PreparedText(input.purpose)
-    if purpose.isEmpty { purpose = PreparedText(PosterInput.placeholderPurpose) }
-    self.purpose = purpose
-    goalNumber = input.goal.map { Hryvnia.formatNumber($0) }
-    collected = input.progress.map {
-      "Зібрано: " + Hryvnia.formatNumber($0.collected) + nbsp + "грн"
-    }
-    let fraction = input.progress?.fraction ?? 0
-    self.fraction = fraction.isFinite ? min(1, max(0, fraction)) : 0
-  }
-}
-
-private let nbsp = "\u{00A0}"
+/// Sizes are written as fractions of the square design's side.
 private let S = PosterFrame.side
 /// Distance of text from the edges of its area.
 private let margin = 0.06 * S
 /// Space between stacked parts.
 private let gap = 0.04 * S
-
-/// How the goal is worded.
-enum GoalWording {
-  /// "ціль збору:" over "15 000 грн."
-  case labelled
-  /// One line: prefix + "15 000 грн.", e.g. "Ціль: 15 000 грн."
-  case prefixed(String)
-}
-
-extension GroupStyle {
-  /// Text straight on the background.
-  static func free(_ align: TextAlign) -> GroupStyle {
-    GroupStyle(align: align, textShadow: true)
-  }
-
-  /// Text on a translucent box.
-  static func box(
-    _ align: TextAlign, _ color: PosterColor, opacity: Double, rotation: Double = 0
-  ) -> GroupStyle {
-    GroupStyle(
-      align: align, backdrop: .fill(color.withOpacity(opacity)), padding: 0.028 * S,
-      cornerRadius: 0.02 * S, rotation: rotation)
-  }
-}
-
-extension PosterContent {
-  func purposeGroup(
-    size: Double, maxLines: Int, style: GroupStyle, maxWidth: Double, maxHeight: Double
-  ) -> MeasuredGroup {
-    let paragraph = ParagraphSpec(
-      role: .purpose, text: purpose,
-      style: TextStyle(fontSize: size, minFontSize: (size * 0.62).rounded(), maxLines: maxLines),
-      gapBefore: 0)
-    return MeasuredGroup(
-      kind: .purpose, paragraphs: [paragraph], bar: nil, style: style, maxWidth: maxWidth,
-      maxHeight: maxHeight)
-  }
-
-  /// The goal block (label and value, or one phrase) plus "Зібрано" and the progress bar;
-  /// `nil` when there is neither a goal nor progress.
-  func goalGroup(
-    _ wording: GoalWording, labelSize: Double = 0.045 * S, valueSize: Double,
-    style: GroupStyle, maxWidth: Double, maxHeight: Double
-  ) -> MeasuredGroup? {
-    var paragraphs: [ParagraphSpec] = []
-    func add(_ role: PosterParagraph.Role, _ text: String, _ size: Double, gap: Double) {
-      paragraphs.append(
-        ParagraphSpec(
-          role: role, text: PreparedText(text),
-          style: TextStyle(fontSize: size, minFontSize: (size * 0.6).rounded(), maxLines: 1),
-          gapBefore: gap))
-    }
-    if let goalNumber {
-      let value = goalNumber + nbsp + "грн."
-      switch wording {
-      case .labelled:
-        add(.goalLabel, "ціль збору:", labelSize, gap: 0)
-        add(.goalValue, value, valueSize, gap: 0.004 * S)
-      case .prefixed(let prefix):
-        add(.goalValue, prefix + value, valueSize, gap: 0)
-      }
-    }
-    var bar: BarSpec?
-    if let collected {
-      let size = min(0.045 * S, max(0.036 * S, valueSize * 0.6))
-      add(.collected, collected, size, gap: 0.018 * S)
-      bar = BarSpec(height: 0.022 * S, minWidth: 0.3 * S, fraction: fraction, gapBefore: 0.016 * S)
-    }
-    guard !paragraphs.isEmpty else { return nil }
-    return MeasuredGroup(
-      kind: .goal, paragraphs: paragraphs, bar: bar, style: style, maxWidth: maxWidth,
-      maxHeight: maxHeight)
-  }
-}
 
 /// Top of a block of `height` centred between `top` and `bottom` (at `top` if it does not fit).
 private func centred(_ height: Double, between top: Double, _ bottom: Double) -> Double {
@@ -187,12 +26,6 @@ private func hex(_ value: UInt32) -> PosterColor { PosterColor(hex: value) }
 
 private func stops(_ colors: [(Double, UInt32)]) -> [GradientStop] {
   colors.map { GradientStop(location: $0.0, color: hex($0.1)) }
-}
-
-struct PosterDesign {
-  var background: PosterBackground
-  var slot: PosterPhotoSlot
-  var groups: [PosterTextGroup]
 }
 
 enum PosterDesigns {
