@@ -236,6 +236,38 @@ struct RateLimitTests {
     }
   }
 
+  /// Two servers on one database, the attempts spread over both: the limit is counted in the
+  /// database, so it holds for the pair as it does for one.
+  @Test func theLimitHoldsAcrossTwoInstances() async throws {
+    try await withTwoInstances { one, two in
+      let email = try await one.client().signUp(email: "two-servers@example.com")
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for index in 0..<40 {
+          group.addTask {
+            let client = (index.isMultiple(of: 2) ? one : two).client()
+            return try await client.signIn(email: email, password: "wrong guess \(index)").status
+          }
+        }
+        var all: [HTTPStatus] = []
+        for try await status in group { all.append(status) }
+        return all
+      }
+      let checked = statuses.filter { $0 != .tooManyRequests }
+      #expect(checked.count <= SignInLimits.perAccount, "\(statuses.map(\.code))")
+      #expect(statuses.filter { $0 == .tooManyRequests }.count >= 40 - SignInLimits.perAccount)
+      // The failures recorded so far count on both servers: topped up to five, alternately,
+      // they lock the account on both, even for the right password.
+      for index in checked.count..<SignInLimits.perAccount {
+        let server = index.isMultiple(of: 2) ? two : one
+        #expect(
+          try await server.client().signIn(email: email, password: "nope-nope").status
+            == .unauthorized)
+      }
+      #expect(try await one.client().signIn(email: email).status == .tooManyRequests)
+      #expect(try await two.client().signIn(email: email).status == .tooManyRequests)
+    }
+  }
+
   @Test func signUpIsLimitedPerAddress() async throws {
     try await withApp { t in
       for index in 0..<AppConfig().signupsPerHour {

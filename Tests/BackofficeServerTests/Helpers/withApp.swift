@@ -131,3 +131,53 @@ private func dropSchema(_ app: Application, schema: String, postgres: Bool) asyn
 var isPostgresRun: Bool {
   !(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] ?? "").isEmpty
 }
+
+/// Runs `test` against two app instances that share one database, as two servers behind a
+/// load balancer do: a temporary SQLite file, or one fresh schema of the PostgreSQL database
+/// named by `TEST_DATABASE_URL`. Both read the same test clock.
+func withTwoInstances(_ test: (TestApp, TestApp) async throws -> Void) async throws {
+  if isPostgresRun { await postgresSlots.acquire() }
+  let clock = TestClock()
+  let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("backoffice-two-\(UUID().uuidString)")
+  var settings = AppConfig(database: .sqliteMemory, autoMigrate: false, passwordCost: 4)
+  settings.catalogBaseURL = "http://127.0.0.1:9/"
+  settings.monobankBaseURL = "http://127.0.0.1:9/"
+  settings.jarRefreshMinutes = 0
+  if let url = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"], !url.isEmpty {
+    settings.database = .postgres(url: url, searchPath: [schema])
+  } else {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    settings.database = .sqliteFile(path: folder.appendingPathComponent("shared.sqlite").path)
+  }
+  var clients = AppClients.live
+  clients.now = { clock.now }
+
+  var apps: [Application] = []
+  do {
+    for _ in 0..<2 {
+      let app = try await Application.make(.testing)
+      apps.append(app)
+      app.threadPool = NIOThreadPool(numberOfThreads: 4)
+      app.logger.logLevel = .warning
+      app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
+      try await configure(app, config: settings, clients: clients)
+    }
+    if isPostgresRun, let sql = apps[0].db as? any SQLDatabase {
+      try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
+    }
+    try await apps[0].autoMigrate()
+    try await test(TestApp(app: apps[0], clock: clock), TestApp(app: apps[1], clock: clock))
+  } catch {
+    try? await dropSchema(apps[0], schema: schema, postgres: isPostgresRun)
+    for app in apps { try? await app.asyncShutdown() }
+    try? FileManager.default.removeItem(at: folder)
+    if isPostgresRun { await postgresSlots.release() }
+    throw error
+  }
+  try await dropSchema(apps[0], schema: schema, postgres: isPostgresRun)
+  for app in apps { try await app.asyncShutdown() }
+  try? FileManager.default.removeItem(at: folder)
+  if isPostgresRun { await postgresSlots.release() }
+}
