@@ -2,7 +2,7 @@
 // offline outbox. Every page works without this file; it only makes them quicker and lets
 // Add Product work offline.
 
-import { Outbox, csrfToken, newKey } from "/js/products-outbox.js";
+import { Outbox, csrfToken, newKey } from "./products-outbox.js";
 
 const SEARCH_DELAY_MS = 300;
 const CROP_MAX_SIDE = 1200;
@@ -42,8 +42,10 @@ function route(name, id = "") {
 
 // ------------------------------------------------------------------ service worker
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+// The page gives the worker's address; its scope is the folder it is served from (the root).
+const serviceWorker = pageRoot?.dataset.serviceWorker;
+if (serviceWorker && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(serviceWorker).catch(() => {
     // Without a service worker the pages still work online; only offline support is missing.
   });
 }

@@ -19,6 +19,9 @@ struct ProductPageTests {
       #expect(page.body.contains("No products yet"))
       #expect(page.body.contains(#"href="/products/new""#))
       #expect(page.body.contains(#"<script type="module" src="/js/products.js">"#))
+      // The script registers the service worker at the address the page gives.
+      #expect(page.body.contains(#"data-service-worker="/sw.js""#))
+      #expect(try await client.get("/sw.js").status == .ok)
       #expect(page.body.contains(#"<meta name="csrf-token" content=""#))
       #expect(page.body.contains(#"<link rel="manifest" href="/manifest.webmanifest"/>"#))
       #expect(page.body.contains(#"aria-current="page">Products</a>"#))

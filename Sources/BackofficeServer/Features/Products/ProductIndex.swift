@@ -361,7 +361,7 @@ enum ProductCardParts {
 
 /// What the products script needs from the page: the account the offline outbox files products
 /// under, how the account writes numbers, and every address it uses (route templates, with
-/// `:productID` where a product's id goes), so no path is written twice.
+/// `:productID` where a product's id goes, and the service worker), so no path is written twice.
 struct OutboxSettings: Sendable, Equatable {
   var accountID: UUID
   var locale: BackofficeLocale
@@ -376,8 +376,12 @@ struct OutboxSettings: Sendable, Equatable {
       .data("route-edit", Routes.productEdit.template),
       .data("route-favorite", Routes.productFavorite.template),
       .data("route-favorite-api", Routes.apiFavoriteAdd.template),
+      .data("service-worker", Self.serviceWorker),
     ]
   }
+
+  /// The service worker (`Public/sw.js`): at the root, so its scope is every page.
+  static let serviceWorker = "/sw.js"
 
   /// The icons the script draws into the cards it builds, from the same markup as the page's.
   static var iconTemplates: HTMLNode {
