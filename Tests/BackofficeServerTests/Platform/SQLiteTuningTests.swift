@@ -1,0 +1,70 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// Every SQLite connection is in WAL mode with `synchronous = NORMAL` and a sleeping busy
+/// timeout, and writers on several connections at once all succeed.
+@Suite("SQLite connections")
+struct SQLiteTuningTests {
+  private func withFileDatabase(_ test: (TestApp) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("backoffice-sqlite-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await withApp(config: {
+      $0.database = .sqliteFile(path: folder.appendingPathComponent("data.sqlite").path)
+    }) { t in try await test(t) }
+  }
+
+  @Test func everyConnectionIsInWALModeWithASleepingBusyTimeout() async throws {
+    try await withFileDatabase { t in
+      var loops = 0
+      for loop in t.app.eventLoopGroup.makeIterator() {
+        loops += 1
+        let journal = try await t.app.sqlitePragma("journal_mode", on: loop)
+        #expect(journal == "wal")
+        let synchronous = try await t.app.sqlitePragma("synchronous", on: loop)
+        #expect(synchronous == "1")
+        let timeout = try await t.app.sqlitePragma("busy_timeout", on: loop)
+        #expect(timeout == "\(SQLiteTuning.busyTimeoutMilliseconds)")
+      }
+      #expect(loops >= 1)
+    }
+  }
+
+  @Test func theInMemoryDatabaseGetsTheBusyTimeout() async throws {
+    try await withApp { t in
+      guard !isPostgresRun else { return }
+      let loop = t.app.eventLoopGroup.any()
+      let timeout = try await t.app.sqlitePragma("busy_timeout", on: loop)
+      #expect(timeout == "\(SQLiteTuning.busyTimeoutMilliseconds)")
+    }
+  }
+
+  @Test func parallelWritersOnEveryConnectionAllSucceed() async throws {
+    try await withFileDatabase { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for index in 0..<40 {
+          group.addTask {
+            try await t.client().send(
+              .POST, "/api/v1/expenses",
+              headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+              body: #"{"title":"Parallel \#(index)","amount":"1.00"}"#
+            ).status
+          }
+        }
+        var all: [HTTPStatus] = []
+        for try await status in group { all.append(status) }
+        return all
+      }
+      #expect(statuses.allSatisfy { $0 == .created }, "\(statuses.map(\.code))")
+      #expect(try await ExpenseRecord.query(on: t.db).count() == 40)
+    }
+  }
+}
