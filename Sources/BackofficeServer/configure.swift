@@ -14,6 +14,15 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 
   try configureDatabase(app, config: config)
   app.registerMigrations()
+  switch config.database {
+  case .sqliteFile, .sqliteMemory:
+    do {
+      try await app.tuneSQLiteConnections(file: config.database != .sqliteMemory)
+    } catch {
+      throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
+    }
+  case .postgres: break
+  }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
   let limits = BodyLimits(maxUploadBytes: config.maxUploadBytes)
