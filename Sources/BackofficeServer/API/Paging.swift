@@ -76,6 +76,34 @@ struct Paging: Sendable, Equatable {
   }
 }
 
+/// Which page of a list is shown, out of how many: the one piece of page arithmetic for every
+/// paged HTML list and the API's `Link` header. A page past the end (an old link after deletes,
+/// a typed number) is the last page. Any count works: nothing overflows, and there are never
+/// more than `Paging.maxPage` pages, the most a request can ask for.
+struct PageWindow: Sendable, Equatable {
+  /// 1…`pageCount`.
+  let page: Int
+  /// At least 1: an empty list has one, empty, page.
+  let pageCount: Int
+
+  init(requested: Int, perPage: Int, total: Int) {
+    pageCount = Self.pageCount(total: total, perPage: perPage)
+    page = min(max(requested, 1), pageCount)
+  }
+
+  /// Whether a page follows this one.
+  var hasMore: Bool { page < pageCount }
+
+  /// How many pages `total` items fill at `perPage` a page, from 1 to `Paging.maxPage`.
+  static func pageCount(total: Int, perPage: Int) -> Int {
+    let per = max(perPage, 1)
+    let total = max(total, 0)
+    // Not `(total + per - 1) / per`: that overflows for a total near `Int.max`.
+    let pages = total / per + (total % per == 0 ? 0 : 1)
+    return min(max(pages, 1), Paging.maxPage)
+  }
+}
+
 /// One page of an API list, the same shape for every list: the items, where they are in the
 /// whole list, and whether another page follows.
 struct ListPage<Item: Encodable>: Encodable {
@@ -104,7 +132,7 @@ struct ListPage<Item: Encodable>: Encodable {
     if hasMore { links.append("<\(Self.address(req, page: page + 1))>; rel=\"next\"") }
     if page > 1 {
       // A page past the end points back to the last page that has items.
-      let last = max(1, (total + perPage - 1) / perPage)
+      let last = PageWindow.pageCount(total: total, perPage: perPage)
       links.append("<\(Self.address(req, page: min(page - 1, last)))>; rel=\"prev\"")
     }
     if !links.isEmpty {

@@ -92,7 +92,7 @@ struct PageSnapshotTests {
   // MARK: marketing plans
 
   @Test func marketingPlansEmpty() throws {
-    let view = MarketingPlanIndex(rows: [], stored: nil, page: 1, hasMore: false, total: 0)
+    let view = MarketingPlanIndex(rows: [], stored: nil, page: 1, pageCount: 1)
     try check(view, "marketing-plans-empty", path: "/marketing")
   }
 

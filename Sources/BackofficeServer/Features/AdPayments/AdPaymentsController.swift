@@ -35,18 +35,16 @@ struct AdPaymentsController: RouteCollection {
     let requested = Paging.pageNumber(req)
     let per = AdPaymentIndex.perPage
     let accountTotal = try await store.count()
-    var slice = try await store.list(search: search, page: max(1, requested), per: per)
-    let pageCount = max(1, (slice.total + per - 1) / per)
-    // A page past the end (an old link after deletes) shows the last page instead.
-    let page = min(max(1, requested), pageCount)
-    if page != max(1, requested) {
-      slice = try await store.list(search: search, page: page, per: per)
+    var slice = try await store.list(search: search, page: requested, per: per)
+    let window = PageWindow(requested: requested, perPage: per, total: slice.total)
+    if window.page != requested {
+      slice = try await store.list(search: search, page: window.page, per: per)
     }
     let view = AdPaymentIndex(
       rows: slice.items.compactMap { entry in
         entry.id.map { AdPaymentIndex.Row(id: $0, name: entry.name, url: entry.url) }
       },
-      search: search, page: page, pageCount: pageCount, matching: slice.total,
+      search: search, page: window.page, pageCount: window.pageCount, matching: slice.total,
       accountTotal: accountTotal, duplicateNotice: takeNotice(req))
     return req.page(view)
   }

@@ -301,19 +301,10 @@ struct ExpenseIndex: PageView {
   }
 
   func pagination() -> HTMLNode {
-    guard model.pageCount > 1 else { return H.empty }
-    func link(_ page: Int, _ text: String, _ rel: String) -> HTMLNode {
+    Pagination.nav(page: model.page, pageCount: model.pageCount, labels: .newerOlder) { page in
       var query = model.filter.query
       query["page"] = String(page)
-      return H.a(
-        Routes.expenses.href(query: query), [.class("button"), .rel(rel)], text: text)
+      return Routes.expenses.href(query: query)
     }
-    return H.nav(
-      [.class("pagination"), .aria(.label, "Pages")],
-      [
-        model.page > 1 ? link(model.page - 1, "← Newer", "prev") : H.empty,
-        H.span([.class("muted")], "Page \(model.page) of \(model.pageCount)"),
-        model.page < model.pageCount ? link(model.page + 1, "Older →", "next") : H.empty,
-      ])
   }
 }

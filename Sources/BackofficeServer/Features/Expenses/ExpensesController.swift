@@ -30,11 +30,10 @@ struct ExpensesController: RouteCollection {
     let query = FilterQuery(req)
     let (filter, errors) = query.parse()
     let totals = try await store.totals(filter)
-    // A page past the end shows the last one.
-    let pageCount = max(1, (totals.count + Self.pageSize - 1) / Self.pageSize)
-    let page = min(Paging.pageNumber(req), pageCount)
+    let window = PageWindow(
+      requested: Paging.pageNumber(req), perPage: Self.pageSize, total: totals.count)
     let rows = try await store.rows(
-      filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
+      filter, limit: Self.pageSize, offset: (window.page - 1) * Self.pageSize)
     let chartMonth =
       filter.month ?? ExpenseMonth(containing: req.now, timeZone: ExpenseStore.timeZone)
     let monthOnly = ExpenseFilter(month: chartMonth)
@@ -55,8 +54,7 @@ struct ExpensesController: RouteCollection {
       typed: errors.isEmpty ? [:] : query.values,
       filterErrors: errors, totals: totals,
       chart: ExpenseChart(month: chartMonth, totals: chartTotals, currency: user.currency),
-      page: page, pageCount: pageCount,
-      back: req.url.string, undo: undo)
+      page: window.page, pageCount: window.pageCount, back: req.url.string, undo: undo)
     return req.page(ExpenseIndex(model: model), status: errors.isEmpty ? .ok : .unprocessableEntity)
   }
 

@@ -67,21 +67,9 @@ struct FundraiserIndex: PageView {
   }
 
   var pagination: HTMLNode {
-    guard pageCount > 1 else { return H.empty }
-    return H.nav(
-      [.class("fr-pagination"), .aria(.label, "Сторінки")],
-      [
-        page > 1
-          ? H.a(
-            Routes.fundraisers.href(query: ["page": page > 2 ? String(page - 1) : nil]),
-            [.class("button"), .rel("prev")], text: "← Попередня")
-          : H.empty,
-        H.span([.class("muted")], "Сторінка \(page) з \(pageCount)"),
-        page < pageCount
-          ? H.a(
-            Routes.fundraisers.href(query: ["page": String(page + 1)]),
-            [.class("button"), .rel("next")], text: "Наступна →")
-          : H.empty,
-      ])
+    Pagination.nav(page: page, pageCount: pageCount, labels: .ukrainian) { number in
+      // The first page is the plain address.
+      Routes.fundraisers.href(query: ["page": number > 1 ? String(number) : nil])
+    }
   }
 }

@@ -45,15 +45,15 @@ struct FundraisersController: RouteCollection {
     let per = FundraiserIndex.perPage
     let requested = Paging.pageNumber(req)
     var slice = try await store.list(page: requested, per: per)
-    let pageCount = max(1, (slice.total + per - 1) / per)
-    let page = min(requested, pageCount)
-    if page != requested { slice = try await store.list(page: page, per: per) }
+    let window = PageWindow(requested: requested, perPage: per, total: slice.total)
+    if window.page != requested { slice = try await store.list(page: window.page, per: per) }
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
     let cards = slice.items.compactMap { record in
       record.id.map { FundraiserSummary(record, id: $0, state: states[$0] ?? .none) }
     }
     return req.page(
-      FundraiserIndex(cards: cards, page: page, pageCount: pageCount, total: slice.total))
+      FundraiserIndex(
+        cards: cards, page: window.page, pageCount: window.pageCount, total: slice.total))
   }
 
   // MARK: one fundraiser

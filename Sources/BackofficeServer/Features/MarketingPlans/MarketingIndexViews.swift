@@ -14,8 +14,7 @@ struct MarketingPlanIndex: PageView {
   var rows: [Row]
   var stored: StoredMarketingCatalog?
   var page: Int
-  var hasMore: Bool
-  var total: Int
+  var pageCount: Int
 
   var title: String { "Marketing plans" }
   var section: NavSection? { .marketingPlans }
@@ -90,24 +89,10 @@ struct MarketingPlanIndex: PageView {
                 ]),
             ])
         }))
-    if page > 1 || hasMore {
-      body.append(
-        H.nav(
-          [.class("mk-row mk-pager"), .aria(.label, "Pages")],
-          [
-            page > 1
-              ? H.a(
-                Routes.marketing.href(query: ["page": String(page - 1)]), [.class("button")],
-                text: "Newer")
-              : H.empty,
-            H.span([.class("muted")], "Page \(page) · \(total) plans"),
-            hasMore
-              ? H.a(
-                Routes.marketing.href(query: ["page": String(page + 1)]), [.class("button")],
-                text: "Older")
-              : H.empty,
-          ]))
-    }
+    body.append(
+      Pagination.nav(page: page, pageCount: pageCount, labels: .newerOlder) { number in
+        Routes.marketing.href(query: ["page": String(number)])
+      })
     return H.group(body)
   }
 

@@ -35,9 +35,9 @@ struct MarketingPlansController: RouteCollection {
     let stored = try await MarketingPlanQueries.catalog(req)
     let total = try await MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == userID)
       .count()
-    // A page past the end (an old link, a hand-typed number) shows the last page.
-    let lastPage = max(1, (total + Self.perPage - 1) / Self.perPage)
-    let page = min(Paging.pageNumber(req), lastPage)
+    let window = PageWindow(
+      requested: Paging.pageNumber(req), perPage: Self.perPage, total: total)
+    let page = window.page
     let plans = try await MarketingPlanRecord.query(on: req.db)
       .filter(\.$user.$id == userID)
       .sort(\.$updatedAt, .descending).sort(\.$id)
@@ -55,7 +55,7 @@ struct MarketingPlansController: RouteCollection {
     }
     return req.page(
       MarketingPlanIndex(
-        rows: rows, stored: stored, page: page, hasMore: page * Self.perPage < total, total: total))
+        rows: rows, stored: stored, page: page, pageCount: window.pageCount))
   }
 
   @Sendable func create(req: Request) async throws -> Response {

@@ -39,10 +39,10 @@ struct ProductsController: RouteCollection {
 
     let chips = try await store.chips()
     var slice = try await store.list(filter, page: requested, per: per)
-    let pageCount = max(1, (slice.total + per - 1) / per)
-    // A page past the end (an old link after deletes) shows the last page instead.
-    let page = min(requested, pageCount)
-    if page != requested { slice = try await store.list(filter, page: page, per: per) }
+    let window = PageWindow(requested: requested, perPage: per, total: slice.total)
+    if window.page != requested {
+      slice = try await store.list(filter, page: window.page, per: per)
+    }
     let favorites = try await store.favorites(per: ProductIndex.favoritesShown)
 
     let view = ProductIndex(
@@ -51,8 +51,8 @@ struct ProductsController: RouteCollection {
       favorites: try favorites.items.map {
         try ProductSummary($0, favorite: true, account: account)
       },
-      favoriteTotal: favorites.total, chips: chips, filter: filter, page: page,
-      pageCount: pageCount, matching: slice.total,
+      favoriteTotal: favorites.total, chips: chips, filter: filter, page: window.page,
+      pageCount: window.pageCount, matching: slice.total,
       accountTotal: chips.reduce(0) { $0 + $1.count }, outbox: try Self.outbox(req))
     return req.page(view)
   }

@@ -1,11 +1,37 @@
 /// The numbered page links under a list: Previous, the first and last page and the two on each
-/// side of the current one (gaps shown as "…"), Next. Nothing when the list has one page.
+/// side of the current one (gaps shown as "…"), Next. Nothing when the list has one page. The
+/// one pager of every paged list; only its words change with the page around it.
 enum Pagination {
-  static func nav(page: Int, pageCount: Int, href: (Int) -> String) -> HTMLNode {
+  /// The words of the pager.
+  struct Labels: Sendable {
+    var previous = "Previous"
+    var next = "Next"
+    /// The name of the navigation landmark.
+    var pages = "Pages"
+    /// The accessible name of one page's link, before its number.
+    var page = "Page"
+
+    static let english = Labels()
+    /// For lists newest first (expenses, marketing plans).
+    static let newerOlder = Labels(previous: "← Newer", next: "Older →")
+    /// For the fundraisers, whose pages are in Ukrainian.
+    static let ukrainian = Labels(
+      previous: "← Попередня", next: "Наступна →", pages: "Сторінки", page: "Сторінка")
+  }
+
+  static func nav(_ window: PageWindow, labels: Labels = .english, href: (Int) -> String)
+    -> HTMLNode
+  {
+    nav(page: window.page, pageCount: window.pageCount, labels: labels, href: href)
+  }
+
+  static func nav(
+    page: Int, pageCount: Int, labels: Labels = .english, href: (Int) -> String
+  ) -> HTMLNode {
     guard pageCount > 1 else { return H.empty }
     var items: [HTMLNode] = []
     if page > 1 {
-      items.append(H.a(href(page - 1), [.class("button"), .rel("prev")], text: "Previous"))
+      items.append(H.a(href(page - 1), [.class("button"), .rel("prev")], text: labels.previous))
     }
     var previous = 0
     for number in pageNumbers(current: page, count: pageCount) {
@@ -16,15 +42,15 @@ enum Pagination {
       } else {
         items.append(
           H.a(
-            href(number), [.class("button"), .aria(.label, "Page \(number)")],
+            href(number), [.class("button"), .aria(.label, "\(labels.page) \(number)")],
             text: String(number)))
       }
       previous = number
     }
     if page < pageCount {
-      items.append(H.a(href(page + 1), [.class("button"), .rel("next")], text: "Next"))
+      items.append(H.a(href(page + 1), [.class("button"), .rel("next")], text: labels.next))
     }
-    return H.nav([.class("pagination"), .aria(.label, "Pages")], items)
+    return H.nav([.class("pagination"), .aria(.label, labels.pages)], items)
   }
 
   /// The first and last page and the two on each side of the current one.
