@@ -186,7 +186,7 @@ def test_import_and_export(page: Page, base_url: str, tmp_path) -> None:
     page.get_by_label("CSV file").set_input_files(file)
     page.get_by_role("button", name="Import", exact=True).click()
     report = page.locator(".import-report")
-    expect(report).to_contain_text("Nothing was imported.")
+    expect(report).to_contain_text("Nothing was imported: 2 rows have errors.")
     expect(report).to_contain_text(f"Row 3: {BLANK_NAME} {INVALID_URL}")
     expect(report).to_contain_text(f"Row 4: {INVALID_URL}")
     shoot_both(page, "import-errors")

@@ -91,7 +91,10 @@ struct AdPaymentCSVTests {
         """
       let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
       #expect(response.status == .unprocessableEntity)
-      #expect(response.body.contains("Nothing was imported."))
+      #expect(
+        response.body.contains(
+          "Nothing was imported: 2 rows have errors. Fix them, or tick "
+            + "\u{201C}Skip rows with errors\u{201D}."))
       #expect(
         response.body.contains(
           "<li>Row 3: Name cannot be blank. Please enter a valid URL (e.g., https://www.example.com)</li>"
@@ -112,7 +115,7 @@ struct AdPaymentCSVTests {
       let csv = "name,url\nGood,https://good.example.com\n   ,https://blank.example.com\n"
       let response = try await client.followImport(
         client.upload(
-          "/ad-payments/import", file: Data(csv.utf8), fields: [("skip_invalid", "on")]),
+          "/ad-payments/import", file: Data(csv.utf8), fields: [("skip_errors", "on")]),
         in: t)
       #expect(
         response.importSummary
@@ -122,11 +125,12 @@ struct AdPaymentCSVTests {
       #expect(entries.map(\.name) == ["Good"])
 
       try await client.get("/ad-payments/import")
+      // The form's older name for the tick still counts.
       let allBad = try await client.upload(
         "/ad-payments/import", file: Data("name,url\nx,http://test\n".utf8),
         fields: [("skip_invalid", "on")])
       #expect(allBad.status == .unprocessableEntity)
-      #expect(allBad.body.contains("no row is valid"))
+      #expect(allBad.body.contains("Nothing was imported: every row has errors."))
     }
   }
 

@@ -43,6 +43,14 @@ enum AdPaymentCSVFile {
     }
   }
 
+  /// `read` as the shared import upload takes it.
+  @Sendable static func checked(_ data: Data) -> CSVImport.Checked<AdPayment> {
+    switch read(data) {
+    case .failure(let error): .unreadable(error.message)
+    case .success(let parsed): .rows(parsed.payments, problems: parsed.problems)
+    }
+  }
+
   static func read(_ data: Data) -> Result<Parsed, ReadError> {
     let csv: CSVUpload
     switch CSVUpload.read(data) {

@@ -320,15 +320,9 @@ struct AdPaymentForm: PageView {
 // MARK: - import
 
 struct AdPaymentImportForm: PageView {
-  /// What happened to the last upload (an accepted one goes to the import's progress page).
-  enum Outcome: Sendable, Equatable {
-    /// Nothing was imported: the file could not be read, or rows had errors.
-    case refused(message: String, rows: [String])
-  }
-
-  var outcome: Outcome? = nil
-  var skipInvalid: Bool = false
-  var importDuplicates: Bool = false
+  /// Why the last upload imported nothing (an accepted one goes to the import's progress page).
+  var refusal: CSVImport.Refusal? = nil
+  var choices = CSVImport.Choices()
 
   static let shownProblems = 100
 
@@ -340,7 +334,7 @@ struct AdPaymentImportForm: PageView {
       [.class("ad-payments-page")],
       [
         H.h1("Import ad payments"),
-        outcome.map(outcomeNode) ?? H.empty,
+        refusal.map(refusalNode) ?? H.empty,
         H.div(
           [.class("card")],
           [
@@ -367,14 +361,14 @@ struct AdPaymentImportForm: PageView {
                   [.class("field-check")],
                   [
                     H.input(
-                      [.type("checkbox"), .id("field-skip-invalid"), .name("skip_invalid")]
-                        + [.value("on")] + (skipInvalid ? [.checked] : [])
-                        + [.aria(.describedby, "field-skip-invalid-hint")]),
+                      [.type("checkbox"), .id("field-skip-errors"), .name("skip_errors")]
+                        + [.value("on")] + (choices.skipErrors ? [.checked] : [])
+                        + [.aria(.describedby, "field-skip-errors-hint")]),
                     H.label(
-                      [.`for`("field-skip-invalid")],
+                      [.`for`("field-skip-errors")],
                       [H.text("Skip rows with errors")]),
                     H.p(
-                      [.class("hint"), .id("field-skip-invalid-hint")],
+                      [.class("hint"), .id("field-skip-errors-hint")],
                       "Import the valid rows and list the others. Without this, a file with any "
                         + "error imports nothing."),
                   ]),
@@ -385,7 +379,7 @@ struct AdPaymentImportForm: PageView {
                       [
                         .type("checkbox"), .id("field-import-duplicates"),
                         .name("import_duplicates"), .value("on"),
-                      ] + (importDuplicates ? [.checked] : [])
+                      ] + (choices.importDuplicates ? [.checked] : [])
                         + [.aria(.describedby, "field-import-duplicates-hint")]),
                     H.label(
                       [.`for`("field-import-duplicates")],
@@ -408,13 +402,10 @@ struct AdPaymentImportForm: PageView {
       ])
   }
 
-  func outcomeNode(_ outcome: Outcome) -> HTMLNode {
-    switch outcome {
-    case .refused(let message, let rows):
-      return H.div(
-        [.class("form-error import-report"), .role("alert")],
-        [H.p([], message), problemList(rows)])
-    }
+  func refusalNode(_ refusal: CSVImport.Refusal) -> HTMLNode {
+    H.div(
+      [.class("form-error import-report"), .role("alert")],
+      [H.p([], refusal.message), problemList(refusal.rows)])
   }
 
   func problemList(_ rows: [String]) -> HTMLNode {

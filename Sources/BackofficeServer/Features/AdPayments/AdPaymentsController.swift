@@ -19,8 +19,8 @@ struct AdPaymentsController: RouteCollection {
     routes.on(Routes.adPaymentDelete, use: delete)
     routes.on(Routes.adPaymentCheck, use: check)
     routes.on(Routes.adPaymentExport, use: export)
-    routes.on(Routes.adPaymentImport, use: importForm)
-    routes.on(Routes.adPaymentImportSubmit, use: importUpload)
+    routes.on(Routes.adPaymentImport, use: Self.csvImport.page)
+    routes.on(Routes.adPaymentImportSubmit, use: Self.csvImport.receive)
   }
 
   func store(_ req: Request) throws -> AdPaymentStore {
@@ -220,65 +220,10 @@ struct AdPaymentsController: RouteCollection {
       filename: AdPaymentCSVFile.filename(on: req.now))
   }
 
-  @Sendable func importForm(req: Request) async throws -> Response {
-    req.page(AdPaymentImportForm())
-  }
-
-  struct ImportUpload: Content {
-    var file: File?
-    var skipInvalid: String?
-    var importDuplicates: String?
-
-    enum CodingKeys: String, CodingKey {
-      case file
-      case skipInvalid = "skip_invalid"
-      case importDuplicates = "import_duplicates"
-    }
-  }
-
-  /// Reads and checks the whole file first: any problem is listed and nothing is written
-  /// (unless "Skip rows with errors" is ticked). The valid rows are then imported in the
-  /// background, in batches, and the browser goes to the import's progress page.
-  @Sendable func importUpload(req: Request) async throws -> Response {
-    let upload = try? req.content.decode(ImportUpload.self)
-    let skip = upload?.skipInvalid.map { !$0.isEmpty } ?? false
-    let keep = upload?.importDuplicates.map { !$0.isEmpty } ?? false
-    func refuse(_ message: String, rows: [String] = []) -> Response {
-      req.page(
-        AdPaymentImportForm(
-          outcome: .refused(message: message, rows: rows), skipInvalid: skip,
-          importDuplicates: keep),
-        status: .unprocessableEntity)
-    }
-    guard let file = upload?.file, file.data.readableBytes > 0 else {
-      return refuse("Choose a CSV file to import.")
-    }
-    let data = Data(file.data.readableBytesView)
-    // Reading a large file takes seconds of CPU: on the imports' own thread.
-    let read = try await req.application.importJobs.compute {
-      AdPaymentCSVFile.read(data)
-    }
-    let parsed: AdPaymentCSVFile.Parsed
-    switch read {
-    case .failure(let error): return refuse(error.message)
-    case .success(let value): parsed = value
-    }
-    if !parsed.problems.isEmpty && !skip {
-      return refuse(
-        "Nothing was imported. Fix these rows, or tick \u{201C}Skip rows with errors\u{201D}:",
-        rows: parsed.problems)
-    }
-    if parsed.payments.isEmpty {
-      return refuse("Nothing was imported: no row is valid.", rows: parsed.problems)
-    }
-    let payments = parsed.payments
-    let rows = try await req.application.importJobs.compute {
-      try AdPaymentImportRows.json(payments)
-    }
-    return try await ImportsController.begin(
-      req, area: .adPayments, rows: rows, total: payments.count, keepDuplicates: keep,
-      problems: parsed.problems)
-  }
+  /// The import page and its upload: the shared handler with this area's file and form.
+  static let csvImport = CSVImportUpload(
+    area: .adPayments, read: AdPaymentCSVFile.checked, json: AdPaymentImportRows.json,
+    form: AdPaymentImportForm.init(refusal:choices:))
 
   // MARK: helpers
 

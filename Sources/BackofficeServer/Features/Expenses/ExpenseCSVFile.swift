@@ -39,6 +39,14 @@ enum ExpenseCSVFile {
     }
   }
 
+  /// `read` as the shared import upload takes it.
+  @Sendable static func checked(_ data: Data) -> CSVImport.Checked<Expense> {
+    switch read(data) {
+    case .failure(let error): .unreadable(error.message)
+    case .success(let result): .rows(result.expenses, problems: result.errors.map(\.message))
+    }
+  }
+
   /// The good rows and one error per bad row ("Row 3: …", counting the header as row 1).
   static func read(_ data: Data) -> Result<ExpenseCSV.Import, ReadError> {
     let csv: CSVUpload

@@ -4,10 +4,9 @@ import Foundation
 /// The CSV import page: the expected format, a file field, "Skip rows with errors" and
 /// "Import rows that are already present".
 struct ExpenseImportForm: PageView {
-  var error: String? = nil
-  var rowErrors: [String] = []
-  var skipErrors = false
-  var importDuplicates = false
+  /// Why the last upload imported nothing (an accepted one goes to the import's progress page).
+  var refusal: CSVImport.Refusal? = nil
+  var choices = CSVImport.Choices()
 
   var title: String { "Import expenses" }
   var section: NavSection? { .expenses }
@@ -18,14 +17,14 @@ struct ExpenseImportForm: PageView {
       [
         H.a(Routes.expenses.href(), [.class("back-link")], text: "← Expenses"),
         H.h1("Import expenses"),
-        error.map { message in
+        refusal.map { refusal in
           H.div(
             [.class("form-error"), .role("alert"), .id("import-error")],
             [
-              H.p([], message),
-              rowErrors.isEmpty
+              H.p([], refusal.message),
+              refusal.rows.isEmpty
                 ? H.empty
-                : H.ul([.class("row-errors")], rowErrors.map { H.li([], [H.text($0)]) }),
+                : H.ul([.class("row-errors")], refusal.rows.map { H.li([], [H.text($0)]) }),
             ])
         } ?? H.empty,
         H.section(
@@ -80,7 +79,7 @@ struct ExpenseImportForm: PageView {
               [
                 H.input(
                   [.id("field-skip-errors"), .name("skip_errors"), .type("checkbox"), .value("1")]
-                    + (skipErrors ? [.checked] : [])),
+                    + (choices.skipErrors ? [.checked] : [])),
                 H.text("Skip rows with errors"),
               ]),
             H.p(
@@ -94,7 +93,7 @@ struct ExpenseImportForm: PageView {
                     .id("field-import-duplicates"), .name("import_duplicates"),
                     .type("checkbox"), .value("1"),
                     .aria(.describedby, "field-import-duplicates-hint"),
-                  ] + (importDuplicates ? [.checked] : [])),
+                  ] + (choices.importDuplicates ? [.checked] : [])),
                 H.text("Import rows that are already present"),
               ]),
             H.p(

@@ -18,8 +18,8 @@ struct ExpensesController: RouteCollection {
     routes.on(Routes.expenseDelete, use: delete)
     routes.on(Routes.expenseRestore, use: restore)
     routes.on(Routes.expensesExport, use: export)
-    routes.on(Routes.expensesImport, use: importForm)
-    routes.on(Routes.expensesImportSubmit, use: importFile)
+    routes.on(Routes.expensesImport, use: Self.csvImport.page)
+    routes.on(Routes.expensesImportSubmit, use: Self.csvImport.receive)
   }
 
   // MARK: list
@@ -272,67 +272,10 @@ struct ExpensesController: RouteCollection {
       ExpenseCSVFile.export(rows.map(\.expense)), filename: ExpenseCSVFile.filename(on: req.now))
   }
 
-  @Sendable func importForm(req: Request) async throws -> Response {
-    req.page(ExpenseImportForm())
-  }
-
-  struct ImportInput: Content {
-    var file: File?
-    var skipErrors: String?
-    var importDuplicates: String?
-
-    enum CodingKeys: String, CodingKey {
-      case file
-      case skipErrors = "skip_errors"
-      case importDuplicates = "import_duplicates"
-    }
-  }
-
-  /// Reads and checks the whole file first: any problem is listed and nothing is written
-  /// (unless "Skip rows with errors" is ticked). The valid rows are then imported in the
-  /// background, in batches, and the browser goes to the import's progress page.
-  @Sendable func importFile(req: Request) async throws -> Response {
-    let input = try req.content.decode(ImportInput.self)
-    let skip = !(input.skipErrors ?? "").isEmpty
-    let keep = !(input.importDuplicates ?? "").isEmpty
-    func refuse(_ message: String, rows: [String] = []) -> Response {
-      req.page(
-        ExpenseImportForm(
-          error: message, rowErrors: rows, skipErrors: skip, importDuplicates: keep),
-        status: .unprocessableEntity)
-    }
-    guard let file = input.file, file.data.readableBytes > 0 else {
-      return refuse("Choose a CSV file to import.")
-    }
-    let data = Data(buffer: file.data)
-    // Reading 150 000 rows takes seconds of CPU: on the imports' own thread.
-    let read = try await req.application.importJobs.compute {
-      ExpenseCSVFile.read(data)
-    }
-    let parsed: ExpenseCSV.Import
-    switch read {
-    case .failure(let error): return refuse(error.message)
-    case .success(let result): parsed = result
-    }
-    let problems = parsed.errors.map(\.message)
-    if !problems.isEmpty && !skip {
-      let count = problems.count
-      return refuse(
-        "Nothing was imported: \(count) row\(count == 1 ? " has" : "s have") errors. Fix "
-          + (count == 1 ? "it" : "them") + ", or tick \u{201C}Skip rows with errors\u{201D}.",
-        rows: problems)
-    }
-    guard !parsed.expenses.isEmpty else {
-      return refuse("Nothing was imported: every row has errors.", rows: problems)
-    }
-    let expenses = parsed.expenses
-    let rows = try await req.application.importJobs.compute {
-      try ExpenseImportRows.json(expenses)
-    }
-    return try await ImportsController.begin(
-      req, area: .expenses, rows: rows, total: expenses.count, keepDuplicates: keep,
-      problems: problems)
-  }
+  /// The import page and its upload: the shared handler with this area's file and form.
+  static let csvImport = CSVImportUpload(
+    area: .expenses, read: ExpenseCSVFile.checked, json: ExpenseImportRows.json,
+    form: ExpenseImportForm.init(refusal:choices:))
 
   // MARK: helpers
 

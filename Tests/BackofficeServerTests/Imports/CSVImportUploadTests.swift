@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import BackofficeServer
+
+/// The one upload behind both import forms: the same field names, ticks and messages in each
+/// area.
+@Suite struct CSVImportUploadTests {
+  struct Area: Sendable, CustomStringConvertible {
+    var path: String
+    /// Two rows with errors (rows 3 and 4) between valid ones.
+    var twoBadRows: String
+    /// Only rows with errors.
+    var allBad: String
+    var description: String { path }
+  }
+
+  static let areas = [
+    Area(
+      path: "/expenses/import",
+      twoBadRows: "date,title,category,amount\n,Tea,Food,1\n,,Food,1\n,Gym,Nope,2\n,Bus,,3\n",
+      allBad: "date,title,category,amount\n,,Food,1\n"),
+    Area(
+      path: "/ad-payments/import",
+      twoBadRows:
+        "name,url\nOne,https://one.example.com\n,https://x.example.com\nBad,ftp://x.com\n"
+        + "Two,https://two.example.com\n",
+      allBad: "name,url\nx,http://test\n"),
+  ]
+
+  func upload(_ client: TestClient, _ area: Area, _ csv: String, fields: [(String, String)])
+    async throws -> TestResponse
+  {
+    try await client.get(area.path)
+    return try await client.upload(area.path, file: Data(csv.utf8), fields: fields)
+  }
+
+  @Test(arguments: areas)
+  func theFormsSendTheSameFields(_ area: Area) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let form = try await client.get(area.path).body
+      #expect(form.contains(#"name="skip_errors""#))
+      #expect(form.contains(#"name="import_duplicates""#))
+      #expect(!form.contains("skip_invalid"))
+    }
+  }
+
+  @Test(arguments: areas)
+  func aRefusedUploadSaysTheSameAndKeepsTheTicks(_ area: Area) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let refused = try await upload(
+        client, area, area.twoBadRows, fields: [("import_duplicates", "1")])
+      #expect(refused.status == .unprocessableEntity)
+      #expect(
+        refused.body.contains(
+          "Nothing was imported: 2 rows have errors. Fix them, or tick "
+            + "\u{201C}Skip rows with errors\u{201D}."))
+      #expect(refused.body.contains("Row 3: "))
+      #expect(refused.body.contains("Row 4: "))
+      #expect(checked(refused.body, "field-import-duplicates"))
+      #expect(!checked(refused.body, "field-skip-errors"))
+
+      let none = try await upload(client, area, area.allBad, fields: [("skip_errors", "1")])
+      #expect(none.status == .unprocessableEntity)
+      #expect(none.body.contains("Nothing was imported: every row has errors."))
+      #expect(checked(none.body, "field-skip-errors"))
+      #expect(!checked(none.body, "field-import-duplicates"))
+
+      let empty = try await upload(client, area, "", fields: [])
+      #expect(empty.status == .unprocessableEntity)
+      #expect(empty.body.contains("Choose a CSV file to import."))
+    }
+  }
+
+  @Test(arguments: areas, ["skip_errors", "skip_invalid"])
+  func eitherNameOfTheSkipTickImportsTheValidRows(_ area: Area, _ name: String) async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let page = try await client.followImport(
+        upload(client, area, area.twoBadRows, fields: [(name, "on")]), in: t)
+      #expect(page.importSummary?.contains("2 rows with errors") == true, "\(page.body)")
+    }
+  }
+
+  /// Whether the checkbox with `id` is ticked.
+  func checked(_ html: String, _ id: String) -> Bool {
+    guard let start = html.range(of: #"id="\#(id)""#) else { return false }
+    let tagStart = html[..<start.lowerBound].lastIndex(of: "<") ?? start.lowerBound
+    let tagEnd = html[start.upperBound...].firstIndex(of: ">") ?? html.endIndex
+    return html[tagStart..<tagEnd].contains(" checked")
+  }
+}
