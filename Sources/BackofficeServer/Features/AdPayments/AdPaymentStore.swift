@@ -56,21 +56,8 @@ struct AdPaymentStore {
 
   /// How many of the account's entries have each of `keys` (`AdPaymentEntry.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
-    guard !keys.isEmpty else { return [:] }
-    let rows = try await ImportJobStore.sql(db).select()
-      .column("match_key")
-      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
-      .from(AdPaymentEntry.schema)
-      .where("user_id", .equal, userID)
-      .where("match_key", .in, keys.sorted())
-      .groupBy("match_key")
-      .all()
-    var counts: [String: Int] = [:]
-    for row in rows {
-      counts[try row.decode(column: "match_key", as: String.self)] =
-        try row.decode(column: "held", as: Int.self)
-    }
-    return counts
+    try await MatchKey.counts(
+      keys, in: AdPaymentEntry.schema, userID: userID, on: ImportJobStore.sql(db))
   }
 
   private func scoped() -> QueryBuilder<AdPaymentEntry> {

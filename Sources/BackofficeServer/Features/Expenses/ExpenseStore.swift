@@ -189,22 +189,8 @@ struct ExpenseStore: Sendable {
   /// Deleted expenses waiting for their undo do not count: the list does not show them, and an
   /// import of a file that has them brings them back as new expenses.
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
-    guard !keys.isEmpty else { return [:] }
-    let rows = try await sql.select()
-      .column("match_key")
-      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
-      .from(ExpenseRecord.schema)
-      .where("user_id", .equal, userID)
-      .where("deleted_at", .is, SQLLiteral.null)
-      .where("match_key", .in, keys.sorted())
-      .groupBy("match_key")
-      .all()
-    var counts: [String: Int] = [:]
-    for row in rows {
-      counts[try row.decode(column: "match_key", as: String.self)] =
-        try row.decode(column: "held", as: Int.self)
-    }
-    return counts
+    try await MatchKey.counts(
+      keys, in: ExpenseRecord.schema, userID: userID, liveOnly: true, on: sql)
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older

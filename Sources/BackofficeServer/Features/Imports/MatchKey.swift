@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SQLKit
 
 /// The stored form of a record's `matchFields` (see `Expense.matchFields`,
 /// `AdPayment.matchFields`): a SHA-256 digest, so the indexed column stays short however long a
@@ -16,5 +17,27 @@ enum MatchKey {
       let hex = String(byte, radix: 16)
       return byte < 16 ? "0" + hex : hex
     }.joined()
+  }
+
+  /// How many of the account's rows in `table` have each of `keys` (its `match_key` column),
+  /// for the imports' "already present". `liveOnly` leaves out rows with a `deleted_at`.
+  static func counts(
+    _ keys: Set<String>, in table: String, userID: UUID, liveOnly: Bool = false,
+    on sql: any SQLDatabase
+  ) async throws -> [String: Int] {
+    guard !keys.isEmpty else { return [:] }
+    var query = sql.select()
+      .column("match_key")
+      .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
+      .from(table)
+      .where("user_id", .equal, userID)
+    if liveOnly { query = query.where("deleted_at", .is, SQLLiteral.null) }
+    let rows = try await query.where("match_key", .in, keys.sorted()).groupBy("match_key").all()
+    var counts: [String: Int] = [:]
+    for row in rows {
+      counts[try row.decode(column: "match_key", as: String.self)] =
+        try row.decode(column: "held", as: Int.self)
+    }
+    return counts
   }
 }
