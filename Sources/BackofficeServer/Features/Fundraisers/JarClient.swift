@@ -48,32 +48,13 @@ struct JarClient: Sendable {
 
   /// Transport errors in the two kinds a volunteer can act on: too slow, or no connection.
   static func classify(_ error: any Error) -> JarFetchError {
-    if let client = error as? HTTPClientError {
-      switch client {
-      case .deadlineExceeded, .readTimeout, .connectTimeout, .tlsHandshakeTimeout,
-        .getConnectionFromPoolTimeout, .writeTimeout:
-        return .timeout
-      case .remoteConnectionClosed:
-        return .network("з'єднання розірвано")
-      default:
-        break
-      }
+    switch NetworkFailure(error) {
+    case .connectTimeout, .readTimeout, .deadlineExceeded, .timeout: return .timeout
+    case .closed: return .network("з'єднання розірвано")
+    case .refused: return .network("з'єднання відхилено")
+    case .unknownHost: return .network("сервер не знайдено")
+    case .other(let text): return .network(String(text.prefix(120)))
     }
-    let text = String(describing: error)
-    if text.localizedCaseInsensitiveContains("refused") {
-      return .network("з'єднання відхилено")
-    }
-    if text.localizedCaseInsensitiveContains("timeout")
-      || text.localizedCaseInsensitiveContains("timed out")
-    {
-      return .timeout
-    }
-    if text.localizedCaseInsensitiveContains("resolve") || text.contains("NXDOMAIN")
-      || text.localizedCaseInsensitiveContains("dns")
-    {
-      return .network("сервер не знайдено")
-    }
-    return .network(String(text.prefix(120)))
   }
 }
 

@@ -146,30 +146,18 @@ struct MarketingCatalogClient: Sendable {
   static func classify(_ error: any Error, url: String) -> MarketingFetchFailure {
     let host = URLComponents(string: url)?.host ?? url
     if let failure = error as? MarketingFetchFailure { return failure }
-    if let client = error as? HTTPClientError {
-      switch client {
-      case .connectTimeout, .tlsHandshakeTimeout:
-        return .offline(reason: "\(host) did not accept a connection in time")
-      case .readTimeout:
-        return .offline(reason: "\(host) stopped answering")
-      case .deadlineExceeded:
-        return .offline(reason: "\(host) took too long to answer")
-      case .remoteConnectionClosed:
-        return .offline(reason: "\(host) closed the connection")
-      default:
-        return .offline(reason: "could not reach \(host) (\(client))")
+    let reason =
+      switch NetworkFailure(error) {
+      case .connectTimeout: "\(host) did not accept a connection in time"
+      case .readTimeout: "\(host) stopped answering"
+      case .deadlineExceeded: "\(host) took too long to answer"
+      case .timeout: "\(host) did not answer in time"
+      case .closed: "\(host) closed the connection"
+      case .refused: "\(host) refused the connection"
+      case .unknownHost: "\(host) could not be found (DNS)"
+      case .other(let text): "could not reach \(host) (\(text))"
       }
-    }
-    let text = String(describing: error)
-    if text.localizedCaseInsensitiveContains("refused") {
-      return .offline(reason: "\(host) refused the connection")
-    }
-    if text.localizedCaseInsensitiveContains("dns") || text.contains("NXDOMAIN")
-      || text.localizedCaseInsensitiveContains("resolve")
-    {
-      return .offline(reason: "\(host) could not be found (DNS)")
-    }
-    return .offline(reason: "could not reach \(host) (\(text))")
+    return .offline(reason: reason)
   }
 }
 
