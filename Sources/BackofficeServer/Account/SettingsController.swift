@@ -19,7 +19,7 @@ struct SettingsController: RouteCollection {
 
   /// The signed-in account as a backup file, the same file `backoffice export` writes.
   @Sendable func backup(req: Request) async throws -> Response {
-    let now = Date()
+    let now = req.now
     let file = try await AccountBackup.export(userID: try req.userID, on: req.db, now: now)
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")

@@ -408,11 +408,13 @@ struct AccountBackupTests {
       #expect(page.body.contains("href=\"/settings/backup\""))
       let response = try await owner.get("/settings/backup")
       #expect(response.status == .ok)
+      // Named after the app's clock (2026-09-21), not the machine's.
       #expect(
-        response.headers.first(name: .contentDisposition)?
-          .hasPrefix("attachment; filename=\"backoffice-backup-") == true)
+        response.headers.first(name: .contentDisposition)
+          == "attachment; filename=\"backoffice-backup-2026-09-21.json\"")
       #expect(response.headers.first(name: .cacheControl) == "no-store")
       let file = try AccountBackup.decode(Data(response.body.utf8))
+      #expect(file.exportedAt == t.clock.now)
       #expect(file.account.email == "owner@example.com")
       #expect(file.products.items.count == 2)
       #expect(file.adPayments.map(\.name) == ["Spring ads"])

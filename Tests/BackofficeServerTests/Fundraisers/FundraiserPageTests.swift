@@ -108,6 +108,30 @@ struct FundraiserPageTests {
     }
   }
 
+  @Test func draftsAreKeptForADayOfTheAppsClock() async throws {
+    try await withFundraiserApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/fundraisers/new")
+      func leaveADraft() async throws {
+        let failed = try await client.postFundraiserForm(
+          "/fundraisers", [.text("purpose", ""), .photo(FundraiserImages.png())])
+        #expect(failed.status == .unprocessableEntity)
+      }
+      func drafts() async throws -> Int {
+        try await FundraiserPhotoRecord.query(on: t.db).filter(\.$fundraiser.$id == nil).count()
+      }
+      try await leaveADraft()
+      t.clock.advance(by: 23 * 3600)
+      _ = try await client.addFundraiser(purpose: "Перший")
+      #expect(try await drafts() == 1, "a draft a day old by the app's clock is kept")
+      try await leaveADraft()
+      t.clock.advance(by: 2 * 3600)
+      _ = try await client.addFundraiser(purpose: "Другий")
+      #expect(try await drafts() == 1, "only the draft older than a day is gone")
+    }
+  }
+
   @Test func anotherAccountsDraftCannotBeUsed() async throws {
     try await withFundraiserApp { t in
       let owner = t.client()

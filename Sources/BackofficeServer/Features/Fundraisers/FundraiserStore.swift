@@ -101,14 +101,19 @@ enum FundraiserPhotos {
       .field(\.$id).first()?.id
   }
 
-  /// Keeps an upload as a draft until the form passes.
-  static func saveDraft(_ upload: ValidPhoto, userID: UUID, on db: any Database) async throws
-    -> UUID
+  /// Keeps an upload as a draft until the form passes. Dated `now` (the app's clock), the
+  /// clock `pruneDrafts` is asked with.
+  static func saveDraft(_ upload: ValidPhoto, userID: UUID, now: Date, on db: any Database)
+    async throws -> UUID
   {
     let draft = FundraiserPhotoRecord(
       userID: userID, fundraiserID: nil, data: upload.data, info: upload.info, etag: upload.etag)
-    try await draft.create(on: db)
-    return try draft.requireID()
+    // `create` would stamp the system clock; a bulk insert keeps the date as set.
+    let id = UUID()
+    draft.id = id
+    draft.createdAt = now
+    try await BulkInsert.insert([draft], on: db)
+    return id
   }
 
   /// Makes the draft the fundraiser's photo, replacing the one it had.

@@ -132,9 +132,10 @@ struct FundraisersAPIController: RouteCollection {
     let (campaign, photo) = try validated(req, existingPhoto: false)
     guard let photo else { throw APIError.validation(["photo": CampaignMessages.noImage]) }
     let record = FundraiserRecord(userID: userID, campaign: campaign)
+    let now = req.now
     try await req.db.transaction { db in
       try await record.create(on: db)
-      let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
+      let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, now: now, on: db)
       try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
     }
     return try APIResponse.created(
@@ -152,11 +153,12 @@ struct FundraisersAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let (campaign, photo) = try validated(req, existingPhoto: true)
+    let now = req.now
     let written = try await record.write(expected: expected, on: req.db) { db in
       record.apply(campaign)
       try await record.save(on: db)
       if let photo {
-        let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, on: db)
+        let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, now: now, on: db)
         try await FundraiserPhotos.attach(draftID: draft, to: id, on: db)
       }
     }

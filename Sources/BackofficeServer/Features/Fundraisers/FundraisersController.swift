@@ -168,7 +168,9 @@ struct FundraisersController: RouteCollection {
     case .failure(let error)?:
       return (earlier, error.message)
     case .success(let photo)?:
-      return (try await FundraiserPhotos.saveDraft(photo, userID: userID, on: req.db), nil)
+      return (
+        try await FundraiserPhotos.saveDraft(photo, userID: userID, now: req.now, on: req.db), nil
+      )
     }
   }
 
@@ -207,7 +209,7 @@ struct FundraisersController: RouteCollection {
       return req.page(view, status: .internalServerError)
     }
     try? await FundraiserPhotos.pruneDrafts(
-      olderThan: Date().addingTimeInterval(-86_400), on: req.db)
+      olderThan: req.now.addingTimeInterval(-86_400), on: req.db)
     req.flash(.success, "Збір збережено.")
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
