@@ -167,6 +167,26 @@ struct FundraiserAPITests {
     }
   }
 
+  @Test func aJarThatCannotBeAskedIsAnAPIError() async throws {
+    try await withFundraiserApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let id = try await client.addFundraiser()
+      // A stored jar id no valid form writes: nothing can be asked, nothing stored.
+      let record = try #require(try await FundraiserRecord.find(id, on: t.db))
+      record.jarID = "not a jar"
+      try await record.save(on: t.db)
+      let token = try await client.createToken()
+      let response = try await t.client().send(
+        .POST, "/api/v1/fundraisers/\(id.uuidString)/refresh", headers: Self.bearer(token))
+      #expect(response.status == .internalServerError)
+      let error = try #require(try response.json()["error"] as? [String: Any])
+      #expect(error["code"] as? String == "refresh_failed")
+      #expect(
+        error["message"] as? String == "The jar's answer could not be stored. Please try again.")
+    }
+  }
+
   @Test func withoutATokenIs401AndAnotherAccountIs404() async throws {
     try await withFundraiserApp { t in
       let owner = t.client()

@@ -227,7 +227,11 @@ struct FundraisersAPIController: RouteCollection {
       let stored = try await JarRefresh.refresh(
         record, client: app.jarClient, on: req.db, now: app.clients.now),
       let snapshot = snapshot(stored)
-    else { throw Abort(.internalServerError) }
+    else {
+      throw APIError(
+        .internalServerError, code: "refresh_failed",
+        message: "The jar's answer could not be stored. Please try again.")
+    }
     return try APIResponse.json(
       RefreshResult(snapshot: snapshot, fundraiser: try await detail(record, db: req.db)))
   }
