@@ -59,8 +59,10 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.asyncCommands.use(ExportCommand(), as: "export")
   app.asyncCommands.use(ImportCommand(), as: "import")
 
-  try routes(app)
+  // Background work that starts and stops with the app: CSV imports, the jar refresh.
+  app.registerImportJobs()
   app.lifecycle.use(JarRefreshLifecycle())
+  try routes(app)
 
   if config.autoMigrate {
     do {

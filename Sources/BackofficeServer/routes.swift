@@ -19,7 +19,6 @@ func routes(_ app: Application) throws {
   // MARK: ad payments
   try pages.register(collection: AdPaymentsController())
   // MARK: CSV imports — progress of the imports the two areas above start
-  app.registerImportJobs()
   try pages.register(collection: ImportsController())
   // MARK: marketing plans
   try pages.register(collection: MarketingPlansController())

@@ -105,7 +105,7 @@ extension Application {
     typealias Value = ImportJobs
   }
 
-  /// The background import runner, registered with the routes.
+  /// The background import runner, registered by `configure`.
   var importJobs: ImportJobs {
     get throws {
       guard let jobs = storage[ImportJobsKey.self] else {
@@ -115,6 +115,7 @@ extension Application {
     }
   }
 
+  /// Keeps the runner in the app's storage and lets the app's start and stop reach it.
   func registerImportJobs() {
     let jobs = ImportJobs()
     storage[ImportJobsKey.self] = jobs
