@@ -10,8 +10,10 @@ import Vapor
 /// stored.
 @Suite("Fundraisers JSON API: body limits")
 struct FundraiserBodyLimitTests {
+  static let smallUploads: (inout AppConfig) -> Void = { $0.maxUploadBytes = 1_024 }
+
   @Test func aPhotoOverTheLimitIs413WithTheMessage() async throws {
-    try await withApp(config: { $0.maxUploadBytes = 1_024 }) { t in
+    try await withApp(config: Self.smallUploads) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -31,7 +33,7 @@ struct FundraiserBodyLimitTests {
   }
 
   @Test func aBodyOverTheRouteLimitIs413BeforeItIsRead() async throws {
-    try await withApp(config: { $0.maxUploadBytes = 1_024 }) { t in
+    try await withApp(config: Self.smallUploads) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()

@@ -14,9 +14,8 @@ struct SQLiteTuningTests {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("backoffice-sqlite-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
-    try await withApp(config: {
-      $0.database = .sqliteFile(path: folder.appendingPathComponent("data.sqlite").path)
-    }) { t in try await test(t) }
+    let path = folder.appendingPathComponent("data.sqlite").path
+    try await withApp(config: { $0.database = .sqliteFile(path: path) }, test)
   }
 
   @Test func everyConnectionIsInWALModeWithASleepingBusyTimeout() async throws {
