@@ -10,7 +10,7 @@ import Vapor
 /// stored.
 @Suite("Fundraisers JSON API: body limits")
 struct FundraiserBodyLimitTests {
-  static let smallUploads: (inout AppConfig) -> Void = { $0.maxUploadBytes = 1_024 }
+  static func smallUploads(_ config: inout AppConfig) { config.maxUploadBytes = 1_024 }
 
   @Test func aPhotoOverTheLimitIs413WithTheMessage() async throws {
     try await withApp(config: Self.smallUploads) { t in
