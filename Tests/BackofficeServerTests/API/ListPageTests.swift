@@ -46,6 +46,35 @@ struct ListPageTests {
     }
   }
 
+  /// The one list below a record, a fundraiser's jar snapshots, pages the same way.
+  @Test func aFundraisersSnapshotsArePagedTheSameWay() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let created = try await client.send(
+        .POST, "/api/v1/fundraisers", headers: FundraiserAPITests.bearer(token),
+        body: try FundraiserAPITests.body([
+          "purpose": "На дрон", "template": 1, "photo": FundraiserAPITests.photoBase64,
+        ]))
+      #expect(created.status == .created, "\(created.body)")
+      let id = try #require(try created.json()["id"] as? String)
+      let path = "/api/v1/fundraisers/\(id)/snapshots"
+      for (query, field, message) in Self.refused {
+        let response = try await client.get("\(path)?\(query)")
+        #expect(response.status == .unprocessableEntity, "\(path)?\(query)")
+        let error = try #require(try response.json()["error"] as? [String: Any])
+        #expect((error["fields"] as? [String: String]) == [field: message], "\(path)?\(query)")
+      }
+      let page = try await client.get("\(path)?per_page=5")
+      #expect(page.status == .ok, "\(page.body)")
+      let body = try page.json()
+      #expect(body["per_page"] as? Int == 5)
+      #expect(body["has_more"] as? Bool == false)
+      #expect(body["items"] as? [Any] != nil)
+    }
+  }
+
   @Test func pagesSayWhetherMoreFollowAndLinkToTheirNeighbours() async throws {
     try await withApp { t in
       let client = t.client()
