@@ -392,3 +392,25 @@ struct ProductPageTests {
     }
   }
 }
+
+/// The service worker runs without a page, so it names the paths it caches and serves offline
+/// itself. Each must still be a file in `Public/` or an address the server answers.
+@Suite("Service worker paths")
+struct ServiceWorkerPathTests {
+  @Test func everyPathTheWorkerNamesExists() throws {
+    let assets = URL(fileURLWithPath: repositoryRoot).appendingPathComponent("Public")
+    let script = try String(
+      contentsOf: assets.appendingPathComponent("sw.js"), encoding: .utf8)
+    let regex = try NSRegularExpression(pattern: #""(/[^"]*)""#)
+    let paths = regex.matches(in: script, range: NSRange(script.startIndex..., in: script))
+      .compactMap { Range($0.range(at: 1), in: script).map { String(script[$0]) } }
+    #expect(paths.count >= 10)
+    let table = RouteTable(Routes.all)
+    for path in paths {
+      let file = assets.appendingPathComponent(String(path.dropFirst())).path
+      let isFile = FileManager.default.fileExists(atPath: file)
+      let answered = [HTTPMethod.GET, .POST].contains { table.route(method: $0, path: path) != nil }
+      #expect(isFile || answered, "sw.js names \(path), which is neither a file nor a route")
+    }
+  }
+}
