@@ -103,21 +103,24 @@ private func runApp<T>(
     settings.database = .postgres(url: postgresURL, searchPath: [schema])
   }
   config(&settings)
+  // A test may choose its own database (a SQLite file, say) even in a PostgreSQL run.
+  let onPostgres: Bool
+  if case .postgres = settings.database { onPostgres = true } else { onPostgres = false }
   var clients = AppClients.live
   clients.now = { clock.now }
 
   do {
     try await configure(app, config: settings, clients: clients)
-    if postgresURL != nil, let sql = app.db as? any SQLDatabase {
+    if onPostgres, let sql = app.db as? any SQLDatabase {
       try await sql.raw("CREATE SCHEMA \(ident: schema)").run()
     }
     try await app.autoMigrate()
     let result = try await test(TestApp(app: app, clock: clock))
-    try await dropSchema(app, schema: schema, postgres: postgresURL != nil)
+    try await dropSchema(app, schema: schema, postgres: onPostgres)
     try await app.asyncShutdown()
     return result
   } catch {
-    try? await dropSchema(app, schema: schema, postgres: postgresURL != nil)
+    try? await dropSchema(app, schema: schema, postgres: onPostgres)
     try? await app.asyncShutdown()
     throw error
   }

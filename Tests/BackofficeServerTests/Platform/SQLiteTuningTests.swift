@@ -10,6 +10,8 @@ import Vapor
 /// timeout, and writers on several connections at once all succeed.
 @Suite("SQLite connections")
 struct SQLiteTuningTests {
+  static func inMemory(_ config: inout AppConfig) { config.database = .sqliteMemory }
+
   private func withFileDatabase(_ test: (TestApp) async throws -> Void) async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("backoffice-sqlite-\(UUID().uuidString)")
@@ -35,10 +37,8 @@ struct SQLiteTuningTests {
   }
 
   @Test func theInMemoryDatabaseGetsTheBusyTimeout() async throws {
-    try await withApp { t in
-      guard !isPostgresRun else { return }
-      let loop = t.app.eventLoopGroup.any()
-      let timeout = try await t.app.sqlitePragma("busy_timeout", on: loop)
+    try await withApp(config: Self.inMemory) { t in
+      let timeout = try await t.app.sqlitePragma("busy_timeout", on: t.app.eventLoopGroup.any())
       #expect(timeout == "\(SQLiteTuning.busyTimeoutMilliseconds)")
     }
   }
