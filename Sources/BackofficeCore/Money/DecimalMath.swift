@@ -72,6 +72,24 @@ struct DecimalDigits: Equatable {
     if integer.isEmpty && fraction.isEmpty { negative = false }
   }
 
+  /// The digits of `minor` hundredths (or `scale` decimals), read straight from the integer:
+  /// the busy lists format stored amounts this way, never through `Decimal`'s text.
+  init(minor: Int64, scale: Int = MinorUnits.fractionDigits) {
+    var magnitude = minor.magnitude
+    var digits: [UInt8] = []
+    while magnitude > 0 {
+      digits.append(UInt8(magnitude % 10))
+      magnitude /= 10
+    }
+    while digits.count < scale { digits.append(0) }
+    digits.reverse()
+    var integer = Array(digits.prefix(digits.count - scale))
+    var fraction = Array(digits.suffix(scale))
+    while integer.first == 0 { integer.removeFirst() }
+    while fraction.last == 0 { fraction.removeLast() }
+    self.init(negative: minor < 0, integer: integer, fraction: fraction)
+  }
+
   private init(negative: Bool, integer: [UInt8], fraction: [UInt8]) {
     self.negative = negative
     self.integer = integer

@@ -14,10 +14,43 @@ public enum MoneyFormat {
   public static func currency(_ amount: Decimal, currency code: String, locale: BackofficeLocale)
     -> String
   {
+    guard let digits = DecimalDigits(amount) else { return "\(amount)" }
+    return currency(digits, currency: code, locale: locale)
+  }
+
+  /// The same for a stored amount, straight from its integer (no `Decimal` on the way).
+  public static func currency(
+    _ amount: MinorUnits, currency code: String, locale: BackofficeLocale
+  ) -> String {
+    currency(DecimalDigits(minor: amount.value), currency: code, locale: locale)
+  }
+
+  /// `amount` with exactly `fractionDigits` decimals and the locale's grouping, from its integer.
+  public static func number(_ amount: MinorUnits, fractionDigits: Int, locale: BackofficeLocale)
+    -> String
+  {
+    number(DecimalDigits(minor: amount.value), fractionDigits: fractionDigits, locale: locale)
+  }
+
+  /// The API/CSV form of a stored amount: "12.50", "-0.10".
+  public static func decimalString(_ amount: MinorUnits) -> String {
+    let parts = DecimalDigits(minor: amount.value)
+    return (parts.negative ? "-" : "") + parts.integerText + "."
+      + parts.fractionText(minimum: MinorUnits.fractionDigits)
+  }
+
+  /// Decimals a stored amount has once trailing zeros go: 0, 1 or 2.
+  public static func fractionDigitCount(_ amount: MinorUnits) -> Int {
+    DecimalDigits(minor: amount.value).fraction.count
+  }
+
+  private static func currency(
+    _ amount: DecimalDigits, currency code: String, locale: BackofficeLocale
+  ) -> String {
     let known = Currency.lookup(code)
     let digits = known?.minorUnits ?? 2
     let label = known?.symbol ?? code.trimmingCharacters(in: .whitespaces).uppercased()
-    guard let parts = DecimalDigits(amount)?.rounded(to: digits) else { return "\(amount)" }
+    let parts = amount.rounded(to: digits)
     let body = grouped(parts, fractionDigits: digits, locale: locale)
     let sign = parts.negative ? "-" : ""
     let space = "\u{00A0}"
@@ -34,8 +67,15 @@ public enum MoneyFormat {
   public static func number(_ amount: Decimal, fractionDigits: Int, locale: BackofficeLocale)
     -> String
   {
+    guard let digits = DecimalDigits(amount) else { return "\(amount)" }
+    return number(digits, fractionDigits: fractionDigits, locale: locale)
+  }
+
+  private static func number(
+    _ amount: DecimalDigits, fractionDigits: Int, locale: BackofficeLocale
+  ) -> String {
     let places = max(0, fractionDigits)
-    guard let parts = DecimalDigits(amount)?.rounded(to: places) else { return "\(amount)" }
+    let parts = amount.rounded(to: places)
     return (parts.negative ? "-" : "") + grouped(parts, fractionDigits: places, locale: locale)
   }
 

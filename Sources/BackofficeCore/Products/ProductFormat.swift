@@ -10,6 +10,13 @@ public enum ProductFormat {
 
   /// A percentage with as many decimals as it has (at most 2) and the locale's sign spacing:
   /// "18%" (en-US), "18 %" (de-DE), "12,5 %" (fr-FR), "7,25%" (uk-UA).
+  /// The same from stored hundredths of a percent, without `Decimal` on the way.
+  public static func percent(_ value: MinorUnits, locale: BackofficeLocale) -> String {
+    let digits = MoneyFormat.fractionDigitCount(value)
+    let number = MoneyFormat.number(value, fractionDigits: digits, locale: locale)
+    return number + percentSeparator(locale) + "%"
+  }
+
   public static func percent(_ value: Decimal, locale: BackofficeLocale) -> String {
     let digits = min(2, DecimalMath.fractionDigitCount(value))
     let number = MoneyFormat.number(value, fractionDigits: digits, locale: locale)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BackofficeCore
@@ -50,19 +51,6 @@ struct JarRequestTests {
     #expect(JarRequest.defaultBaseURL == "https://send.monobank.ua")
     #expect(JarRequest.method == "POST")
     #expect(JarRequest.contentType == "application/json")
-  }
-}
-
-/// Deterministic generator for tests (SplitMix64).
-private struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

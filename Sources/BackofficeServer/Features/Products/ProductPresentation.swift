@@ -9,8 +9,9 @@ struct ProductSummary: Sendable, Equatable {
   var number: Int
   var name: String
   var type: String
-  var price: Decimal
-  var tax: Decimal
+  /// The price and tax rate as stored, in hundredths.
+  var priceMinor: MinorUnits
+  var taxMinor: MinorUnits
   var priceText: String
   var taxText: String
   /// `PhotoResponse.version` of the current photo; nil without one.
@@ -21,22 +22,24 @@ struct ProductSummary: Sendable, Equatable {
   var version: Int
 
   init(_ record: ProductRecord, favorite: Bool, account: AccountFormat) throws {
-    let product = record.product
     id = try record.requireID()
     number = record.number
-    name = product.name
-    type = product.type
-    price = product.price
-    tax = product.tax
-    priceText = ProductFormat.price(
-      product.price, currency: account.currency, locale: account.locale)
-    taxText = ProductFormat.percent(product.tax, locale: account.locale)
+    name = record.name
+    type = record.type
+    priceMinor = MinorUnits(record.priceMinor)
+    taxMinor = MinorUnits(record.taxMinor)
+    // Formatted from the stored integers: lists format every row, and `Decimal` costs more.
+    priceText = MoneyFormat.currency(priceMinor, currency: account.currency, locale: account.locale)
+    taxText = ProductFormat.percent(taxMinor, locale: account.locale)
     photoVersion = record.photoETag.map(PhotoResponse.version)
     self.favorite = favorite
     createdAt = record.createdAt
     updatedAt = record.updatedAt
     version = record.version
   }
+
+  var price: Decimal { priceMinor.decimal }
+  var tax: Decimal { taxMinor.decimal }
 
   /// The photo on pages (session cookie).
   var photoHref: String? {
@@ -92,8 +95,8 @@ extension ProductsAPIController {
       number = summary.number
       name = summary.name
       type = summary.type
-      price = MoneyFormat.decimalString(summary.price, fractionDigits: 2)
-      tax = MoneyFormat.decimalString(summary.tax, fractionDigits: 2)
+      price = MoneyFormat.decimalString(summary.priceMinor)
+      tax = MoneyFormat.decimalString(summary.taxMinor)
       priceDisplay = summary.priceText
       taxDisplay = summary.taxText
       imageUrl = summary.apiPhotoHref
