@@ -14,14 +14,12 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 
   try configureDatabase(app, config: config)
   app.registerMigrations()
-  switch config.database {
-  case .sqliteFile, .sqliteMemory:
+  if case .sqliteFile = config.database {
     do {
-      try await app.tuneSQLiteConnections(file: config.database != .sqliteMemory)
+      try await app.tuneSQLiteConnections()
     } catch {
       throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
     }
-  case .postgres: break
   }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
