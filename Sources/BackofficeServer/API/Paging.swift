@@ -127,18 +127,15 @@ struct ListPage<Item: Encodable>: Encodable {
   /// The page as JSON, with a `Link` header (RFC 8288) naming the `next` and `prev` pages: the
   /// request's own address with only `page` changed, relative to the request.
   func response(for req: Request) throws -> Response {
-    let response = try APIResponse.json(self)
-    var links: [String] = []
-    if hasMore { links.append("<\(Self.address(req, page: page + 1))>; rel=\"next\"") }
-    if page > 1 {
-      // A page past the end points back to the last page that has items.
-      let last = PageWindow.pageCount(total: total, perPage: perPage)
-      links.append("<\(Self.address(req, page: min(page - 1, last)))>; rel=\"prev\"")
-    }
-    if !links.isEmpty {
-      response.headers.replaceOrAdd(name: .link, value: links.joined(separator: ", "))
-    }
-    return response
+    try encoded().response(for: req)
+  }
+
+  /// The page's JSON and what its `Link` header needs, to be answered now or kept in the
+  /// read cache and answered again without encoding.
+  func encoded() throws -> EncodedListPage {
+    EncodedListPage(
+      body: ByteBuffer(data: try JSONEncoder.api.encode(self)), page: page, perPage: perPage,
+      total: total, hasMore: hasMore)
   }
 
   /// The request's path and query with `page` set; the other parameters are kept, encoded
@@ -149,5 +146,30 @@ struct ListPage<Item: Encodable>: Encodable {
       (components.queryItems ?? []).filter { $0.name != "page" }
       + [URLQueryItem(name: "page", value: String(page))]
     return req.url.path + "?" + (components.percentEncodedQuery ?? "page=\(page)")
+  }
+}
+
+/// A `ListPage` already encoded.
+struct EncodedListPage: Sendable {
+  var body: ByteBuffer
+  var page: Int
+  var perPage: Int
+  var total: Int
+  var hasMore: Bool
+
+  func response(for req: Request) -> Response {
+    var headers = HTTPHeaders()
+    headers.contentType = .json
+    var links: [String] = []
+    if hasMore { links.append("<\(ListPage<Int>.address(req, page: page + 1))>; rel=\"next\"") }
+    if page > 1 {
+      // A page past the end points back to the last page that has items.
+      let last = PageWindow.pageCount(total: total, perPage: perPage)
+      links.append("<\(ListPage<Int>.address(req, page: min(page - 1, last)))>; rel=\"prev\"")
+    }
+    if !links.isEmpty {
+      headers.replaceOrAdd(name: .link, value: links.joined(separator: ", "))
+    }
+    return Response(status: .ok, headers: headers, body: .init(buffer: body))
   }
 }

@@ -10,10 +10,11 @@ enum APITokens {
     hexString(SHA256.hash(data: Data(secret.utf8)))
   }
 
-  /// A token's row and its account, read with one plain SQL statement: this runs before every
-  /// API request, so it skips the model layer's per-query work.
+  /// A token's row, its account and the account's change versions (the read cache's keys),
+  /// read with one plain SQL statement: this runs before every API request, so it skips the
+  /// model layer's per-query work.
   static func account(forHash hash: String, on db: any Database) async throws
-    -> (tokenID: UUID, lastUsedAt: Date?, user: User)?
+    -> (tokenID: UUID, lastUsedAt: Date?, user: User, versions: [ChangeArea: Int64])?
   {
     guard let sql = db as? any SQLDatabase else {
       throw Abort(.internalServerError, reason: "API tokens need an SQL database.")
@@ -22,7 +23,7 @@ enum APITokens {
       let row = try await sql.raw(
         """
         SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-          u.currency, u.is_admin, u.created_at
+          u.currency, u.is_admin, u.created_at, \(unsafeRaw: ChangeVersions.columns)
         FROM api_tokens t JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = \(bind: hash)
         """
@@ -31,7 +32,8 @@ enum APITokens {
     let user = try User.decodeJoined(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
-      try row.decode(column: "last_used_at", as: Date?.self), user
+      try row.decode(column: "last_used_at", as: Date?.self), user,
+      try ChangeVersions.decode(row)
     )
   }
 }
@@ -59,6 +61,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
       }
       request.auth.logout(User.self)
       request.auth.login(found.user)
+      request.knownChangeVersions = found.versions
       // One write per minute at most, so busy clients do not write on every request.
       let now = request.now
       if found.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {

@@ -35,6 +35,8 @@ public struct AppConfig: Sendable {
   public var signupsPerHour: Int = 10
   /// Connection limits and timeouts of the HTTP server.
   public var connections = ConnectionLimits()
+  /// Bytes the read cache may hold (`ReadCache`); 0 turns it off.
+  public var readCacheBytes: Int = 16 * 1024 * 1024
 
   public init(
     dataDirectory: String = "./data",
@@ -166,6 +168,7 @@ public struct AppConfig: Sendable {
     number("BACKOFFICE_IDLE_TIMEOUT_SECONDS", 5...3600) {
       config.connections.idleTimeout = .seconds(Int64($0))
     }
+    number("BACKOFFICE_READ_CACHE_MB", 0...4096) { config.readCacheBytes = $0 * 1024 * 1024 }
 
     if !problems.isEmpty { throw ConfigError(problems: problems) }
     return config

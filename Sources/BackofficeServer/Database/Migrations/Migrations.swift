@@ -25,5 +25,6 @@ extension Application {
     migrations.add(M081_AddAdPaymentMatchKeys())
     migrations.add(M082_CreateImportJobs())
     migrations.add(M083_CreateAdministratorClaim())
+    migrations.add(M084_CreateChangeVersions())
   }
 }

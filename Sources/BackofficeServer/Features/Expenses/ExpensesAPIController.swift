@@ -99,7 +99,7 @@ struct ExpensesAPIController: RouteCollection {
     let filter = try Self.filter(req)
     let paging = try Paging.read(req)
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
-    let total = try await store.totals(filter).count
+    let total = try await ExpensesController.totals(req, store, filter).count
     // A page past the end is empty.
     let rows =
       paging.offset >= total
@@ -199,7 +199,8 @@ struct ExpensesAPIController: RouteCollection {
   @Sendable func summary(req: Request) async throws -> Response {
     let user = try req.user
     let filter = try Self.filter(req)
-    let totals = try await ExpenseStore(db: req.db, userID: user.requireID()).totals(filter)
+    let totals = try await ExpensesController.totals(
+      req, ExpenseStore(db: req.db, userID: user.requireID()), filter)
     let money = { (amount: Decimal) in
       Money(amount: amount, currency: user.currency).decimalString
     }

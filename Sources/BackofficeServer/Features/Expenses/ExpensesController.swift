@@ -24,12 +24,19 @@ struct ExpensesController: RouteCollection {
 
   // MARK: list
 
+  /// `filter`'s totals, from the read cache when the account's expenses have not changed.
+  static func totals(_ req: Request, _ store: ExpenseStore, _ filter: ExpenseFilter)
+    async throws -> ExpenseTotals
+  {
+    try await req.cached(.expenses, key: "totals \(filter)") { try await store.totals(filter) }
+  }
+
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
     let store = try ExpenseStore(db: req.db, userID: user.requireID())
     let query = FilterQuery(req)
     let (filter, errors) = query.parse()
-    let totals = try await store.totals(filter)
+    let totals = try await Self.totals(req, store, filter)
     let window = PageWindow(
       requested: Paging.pageNumber(req), perPage: Self.pageSize, total: totals.count)
     let rows = try await store.rows(
@@ -37,7 +44,8 @@ struct ExpensesController: RouteCollection {
     let chartMonth =
       filter.month ?? ExpenseMonth(containing: req.now, timeZone: ExpenseStore.timeZone)
     let monthOnly = ExpenseFilter(month: chartMonth)
-    let chartTotals = filter == monthOnly ? totals : try await store.totals(monthOnly)
+    let chartTotals =
+      filter == monthOnly ? totals : try await Self.totals(req, store, monthOnly)
 
     var undo: ExpenseIndex.Undo?
     if let raw = req.sessionValue(Self.undoKey) {

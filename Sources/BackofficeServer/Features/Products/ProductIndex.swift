@@ -4,7 +4,7 @@ import Foundation
 /// The listing: search, category chips with counts, favourites row, a grid of product cards,
 /// sort and pages. Works without scripts; `products.js` adds search-as-you-type, one-tap
 /// favourites and the offline outbox.
-struct ProductIndex: PageView {
+struct ProductIndex: PageView, ReadCacheable {
   var cards: [ProductSummary]
   var favorites: [ProductSummary]
   var favoriteTotal: Int
@@ -19,6 +19,8 @@ struct ProductIndex: PageView {
   var outbox: OutboxSettings
 
   static let perPage = 24
+  /// About how many bytes the listing holds in the read cache.
+  var cacheCost: Int { (cards.count + favorites.count) * 512 + chips.count * 96 }
   static let favoritesShown = 24
   static let searchPlaceholder = "Search for what you are looking.."
 

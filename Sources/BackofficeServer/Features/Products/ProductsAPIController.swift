@@ -65,12 +65,18 @@ struct ProductsAPIController: RouteCollection {
     let filter = ProductStore.Filter(
       search: req.query[String.self, at: "q"] ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
-    let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
-    let items = try await store.summaries(
-      slice.items, account: account, favorites: slice.favorites
-    ).map(ProductsAPIController.Item.init)
-    let response = try ListPage(items: items, paging: paging, total: slice.total)
-      .response(for: req)
+    // Everything the page depends on besides the catalog, whose version keys the cache.
+    let key =
+      "list \(account.locale.identifier) \(account.currency) \(sort.rawValue) "
+      + "\(paging.page) \(paging.perPage) \(filter.typeKey ?? "") \(filter.search)"
+    let page = try await req.cached(.products, key: key) {
+      let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
+      let items = try await store.summaries(
+        slice.items, account: account, favorites: slice.favorites
+      ).map(ProductsAPIController.Item.init)
+      return try ListPage(items: items, paging: paging, total: slice.total).encoded()
+    }
+    let response = page.response(for: req)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
     return response
   }
@@ -185,7 +191,7 @@ struct ProductsAPIController: RouteCollection {
   }
 
   @Sendable func types(req: Request) async throws -> Response {
-    let chips = try await ProductsController.store(req).chips()
+    let chips = try await ProductsController.chips(req)
     return try APIResponse.json(
       TypeList(items: chips.map { .init(key: $0.key, title: $0.title, count: $0.count) }))
   }

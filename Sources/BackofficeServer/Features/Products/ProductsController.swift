@@ -35,8 +35,23 @@ struct ProductsController: RouteCollection {
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
       sort: req.query[String.self, at: "sort"].flatMap(ProductStore.Sort.init) ?? .newest)
     let requested = Paging.pageNumber(req)
-    let per = ProductIndex.perPage
+    let key =
+      "page \(account.locale.identifier) \(account.currency) \(filter.sort.rawValue) "
+      + "\(requested) \(filter.typeKey ?? "") \(filter.search)"
+    let outbox = try Self.outbox(req)
+    let view = try await req.cached(.products, key: key) {
+      try await Self.listing(
+        store, filter: filter, requested: requested, account: account, outbox: outbox)
+    }
+    return req.page(view)
+  }
 
+  /// The listing's data, read from the database: chips, one page of cards, favourites.
+  static func listing(
+    _ store: ProductStore, filter: ProductStore.Filter, requested: Int, account: AccountFormat,
+    outbox: OutboxSettings
+  ) async throws -> ProductIndex {
+    let per = ProductIndex.perPage
     let chips = try await store.chips()
     var slice = try await store.list(filter, page: requested, per: per)
     let window = PageWindow(requested: requested, perPage: per, total: slice.total)
@@ -44,8 +59,7 @@ struct ProductsController: RouteCollection {
       slice = try await store.list(filter, page: window.page, per: per)
     }
     let favorites = try await store.favorites(per: ProductIndex.favoritesShown)
-
-    let view = ProductIndex(
+    return ProductIndex(
       cards: try await store.summaries(
         slice.items, account: account, favorites: slice.favorites),
       favorites: try favorites.items.map {
@@ -53,8 +67,15 @@ struct ProductsController: RouteCollection {
       },
       favoriteTotal: favorites.total, chips: chips, filter: filter, page: window.page,
       pageCount: window.pageCount, matching: slice.total,
-      accountTotal: chips.reduce(0) { $0 + $1.count }, outbox: try Self.outbox(req))
-    return req.page(view)
+      accountTotal: chips.reduce(0) { $0 + $1.count }, outbox: outbox)
+  }
+
+  /// The account's category chips with counts, from the read cache when nothing changed.
+  static func chips(_ req: Request) async throws -> [ProductTypeChip] {
+    let store = try Self.store(req)
+    return try await req.cached(.products, key: "chips") {
+      try await store.chips()
+    }
   }
 
   // MARK: add and edit
@@ -86,7 +107,7 @@ struct ProductsController: RouteCollection {
   func formView(_ req: Request, mode: ProductForm.Mode) async throws -> ProductForm {
     let user = try req.user
     return ProductForm(
-      mode: mode, types: try await Self.store(req).chips().map(\.title),
+      mode: mode, types: try await Self.chips(req).map(\.title),
       idempotencyKey: UUID().uuidString.lowercased(), currency: user.currency,
       maxUploadBytes: req.config.maxUploadBytes, outbox: try Self.outbox(req))
   }

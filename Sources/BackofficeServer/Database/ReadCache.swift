@@ -1,0 +1,214 @@
+import BackofficeCore
+import Fluent
+import NIOConcurrencyHelpers
+import SQLKit
+import Vapor
+
+/// The parts of an account whose reads are cached, each with its own change version
+/// (`M084_CreateChangeVersions` lists the tables behind each).
+enum ChangeArea: String, Sendable, CaseIterable {
+  case products
+  case expenses
+}
+
+/// A value the read cache may keep, with about how many bytes it holds.
+protocol ReadCacheable: Sendable {
+  var cacheCost: Int { get }
+}
+
+/// Answers of repeated reads kept in memory, keyed by the account's change version of the
+/// area they read.
+///
+/// Why it is never stale: a request reads the area's version from the database first and
+/// computes on a miss afterwards, so what it stores under version `v` is at least as new as
+/// `v`. A write commits its version bump in the same transaction as its rows, so once a write
+/// is acknowledged every later request reads a newer version, misses, and computes again. That
+/// holds across app instances, because the version lives in the database, not in this cache.
+/// Only `GET` and `HEAD` use it: they write nothing to the areas, so a version read at the
+/// start of the request is still the request's own state when the cache is consulted.
+///
+/// Memory: at most `maxBytes` (by each value's stated cost), the least recently used account
+/// areas dropped first; an area holds the values of one version only.
+final class ReadCache: Sendable {
+  struct Stats: Sendable, Equatable {
+    var hits = 0
+    var misses = 0
+  }
+
+  private struct BucketKey: Hashable {
+    var user: UUID
+    var area: ChangeArea
+  }
+
+  private struct Bucket {
+    var version: Int64
+    var values: [String: (value: any Sendable, cost: Int)] = [:]
+    var cost = 0
+    var lastUse: UInt64 = 0
+  }
+
+  private struct State {
+    var buckets: [BucketKey: Bucket] = [:]
+    var cost = 0
+    var tick: UInt64 = 0
+    var stats = Stats()
+  }
+
+  let maxBytes: Int
+  /// Distinct reads one account area may keep (search prefixes, pages, filters).
+  let maxValuesPerArea: Int
+  private let state = NIOLockedValueBox(State())
+
+  init(maxBytes: Int, maxValuesPerArea: Int = 512) {
+    self.maxBytes = maxBytes
+    self.maxValuesPerArea = maxValuesPerArea
+  }
+
+  var stats: Stats { state.withLockedValue { $0.stats } }
+  /// The stated size of everything held now.
+  var storedBytes: Int { state.withLockedValue { $0.cost } }
+
+  /// The value stored for `key` at `version`, or `compute()`'s, stored when it is worth
+  /// keeping.
+  func value<Value: ReadCacheable>(
+    user: UUID, area: ChangeArea, version: Int64, key: String,
+    compute: () async throws -> Value
+  ) async throws -> Value {
+    guard maxBytes > 0 else { return try await compute() }
+    let bucketKey = BucketKey(user: user, area: area)
+    let found: Value? = state.withLockedValue { state in
+      state.tick += 1
+      guard var bucket = state.buckets[bucketKey], bucket.version == version,
+        let entry = bucket.values[key], let value = entry.value as? Value
+      else {
+        state.stats.misses += 1
+        return nil
+      }
+      state.stats.hits += 1
+      bucket.lastUse = state.tick
+      state.buckets[bucketKey] = bucket
+      return value
+    }
+    if let found { return found }
+    let value = try await compute()
+    let size = max(value.cacheCost, 64) + key.utf8.count
+    guard size <= maxBytes / 8 else { return value }
+    state.withLockedValue { state in
+      var bucket = state.buckets[bucketKey] ?? Bucket(version: version)
+      // An older request finishing late must not replace a newer version's values.
+      if bucket.version > version { return }
+      if bucket.version < version || bucket.values.count >= maxValuesPerArea {
+        state.cost -= bucket.cost
+        bucket = Bucket(version: version)
+      }
+      if let old = bucket.values[key] {
+        bucket.cost -= old.cost
+        state.cost -= old.cost
+      }
+      bucket.values[key] = (value, size)
+      bucket.cost += size
+      bucket.lastUse = state.tick
+      state.cost += size
+      state.buckets[bucketKey] = bucket
+      Self.evict(&state, maxBytes: maxBytes, keeping: bucketKey)
+    }
+    return value
+  }
+
+  /// Drops the least recently used account areas until the cache fits.
+  private static func evict(_ state: inout State, maxBytes: Int, keeping: BucketKey) {
+    while state.cost > maxBytes {
+      guard
+        let oldest = state.buckets.filter({ $0.key != keeping })
+          .min(by: { $0.value.lastUse < $1.value.lastUse })
+      else { break }
+      state.cost -= oldest.value.cost
+      state.buckets[oldest.key] = nil
+    }
+  }
+}
+
+extension Application {
+  private struct ReadCacheKey: StorageKey {
+    typealias Value = ReadCache
+  }
+
+  var readCache: ReadCache {
+    get { storage[ReadCacheKey.self] ?? ReadCache(maxBytes: 0) }
+    set { storage[ReadCacheKey.self] = newValue }
+  }
+}
+
+extension Request {
+  private struct ChangeVersionsKey: StorageKey {
+    typealias Value = [ChangeArea: Int64]
+  }
+
+  /// Versions read together with the API token, so a cached answer costs no extra statement.
+  var knownChangeVersions: [ChangeArea: Int64] {
+    get { storage[ChangeVersionsKey.self] ?? [:] }
+    set { storage[ChangeVersionsKey.self] = newValue }
+  }
+
+  /// `compute()`'s value for the signed-in account, from the read cache when this request may
+  /// use it (`GET`/`HEAD`) and the account's `area` has not changed since it was stored.
+  /// `key` must name everything else the value depends on (filters, page, locale, currency).
+  func cached<Value: ReadCacheable>(
+    _ area: ChangeArea, key: String, compute: () async throws -> Value
+  ) async throws -> Value {
+    let cache = application.readCache
+    guard cache.maxBytes > 0, method == .GET || method == .HEAD else { return try await compute() }
+    let user = try userID
+    let version: Int64
+    if let known = knownChangeVersions[area] {
+      version = known
+    } else {
+      version = try await ChangeVersions.read(area, userID: user, on: db)
+    }
+    return try await cache.value(
+      user: user, area: area, version: version, key: key, compute: compute)
+  }
+}
+
+enum ChangeVersions {
+  /// The account's current version of `area`; 0 before its first change.
+  static func read(_ area: ChangeArea, userID: UUID, on db: any Database) async throws -> Int64 {
+    guard let sql = db as? any SQLDatabase else { return 0 }
+    let row = try await sql.raw(
+      """
+      SELECT version FROM change_versions
+      WHERE user_id = \(bind: userID) AND area = \(bind: area.rawValue)
+      """
+    ).first()
+    return try row?.decode(column: "version", as: Int64.self) ?? 0
+  }
+
+  /// The columns that read every area's version beside a statement over `users u`.
+  static let columns: String = ChangeArea.allCases.map { area in
+    """
+    COALESCE((SELECT v.version FROM change_versions v
+      WHERE v.user_id = u.id AND v.area = '\(area.rawValue)'), 0) AS version_\(area.rawValue)
+    """
+  }.joined(separator: ", ")
+
+  /// The versions `columns` read.
+  static func decode(_ row: any SQLRow) throws -> [ChangeArea: Int64] {
+    var versions: [ChangeArea: Int64] = [:]
+    for area in ChangeArea.allCases {
+      versions[area] = try row.decode(column: "version_\(area.rawValue)", as: Int64.self)
+    }
+    return versions
+  }
+}
+
+extension EncodedListPage: ReadCacheable {
+  var cacheCost: Int { body.readableBytes }
+}
+
+extension ExpenseTotals: ReadCacheable {
+  var cacheCost: Int { 64 + lines.count * 64 }
+}
+
+extension Array: ReadCacheable where Element == ProductTypeChip {
+  var cacheCost: Int { count * 96 }
+}

@@ -1,0 +1,277 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// The read cache answers repeated reads from memory and never answers with data older than an
+/// acknowledged write: not after the app's own writes of every kind, not after a write that
+/// bypassed the app, not after a write through a second instance.
+@Suite("Read cache", .serialized)
+struct ReadCacheTests {
+  @Test func aRepeatedListIsAnsweredFromMemory() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.createProduct(token: token, name: "Cached lamp")
+      let first = try await client.productAPI(.GET, "/api/v1/products?q=cac", token: token)
+      let before = t.app.readCache.stats
+      let second = try await client.productAPI(.GET, "/api/v1/products?q=cac", token: token)
+      #expect(t.app.readCache.stats.hits == before.hits + 1)
+      #expect(second.body == first.body)
+      #expect(second.headers.contentType == first.headers.contentType)
+      #expect(try second.json()["total"] as? Int == 1)
+      // Another filter is another entry.
+      try await client.productAPI(.GET, "/api/v1/products?q=lamp", token: token)
+      #expect(t.app.readCache.stats.misses == before.misses + 1)
+    }
+  }
+
+  @Test func everyKindOfProductWriteIsSeenAtOnce() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      func list() async throws -> [[String: Any]] {
+        let body = try await client.productAPI(.GET, "/api/v1/products", token: token).json()
+        return try #require(body["items"] as? [[String: Any]])
+      }
+      func chips() async throws -> [String] {
+        let body = try await client.productAPI(.GET, "/api/v1/product-types", token: token)
+          .json()
+        return try #require(body["items"] as? [[String: Any]]).compactMap { $0["title"] as? String }
+      }
+      #expect(try await list().isEmpty)
+      #expect(try await chips().isEmpty)
+
+      let created = try await client.createProduct(token: token, name: "Desk", type: "Office")
+      let id = try #require(created["id"] as? String)
+      #expect(try await list().map { $0["name"] as? String } == ["Desk"])
+      #expect(try await chips() == ["Office"])
+
+      let updated = try await client.productAPI(
+        .PUT, "/api/v1/products/\(id)", token: token,
+        body: productJSON(name: "Standing desk", type: "Furniture"))
+      #expect(updated.status == .ok)
+      #expect(try await list().first?["name"] as? String == "Standing desk")
+      #expect(try await chips() == ["Furniture"])
+
+      try await client.productAPI(.PUT, "/api/v1/favorites/\(id)", token: token)
+      #expect(try await list().first?["favorite"] as? Bool == true)
+      try await client.productAPI(.DELETE, "/api/v1/favorites/\(id)", token: token)
+      #expect(try await list().first?["favorite"] as? Bool == false)
+
+      let photo = ProductImages.png().base64EncodedString()
+      try await client.productAPI(
+        .PUT, "/api/v1/products/\(id)", token: token,
+        body: productJSON(name: "Standing desk", type: "Furniture", extra: ["photo": photo]))
+      #expect(try await list().first?["image_url"] is String)
+
+      // Formatting follows the account's settings, which are part of the key.
+      let before = try #require(try await list().first?["price_display"] as? String)
+      try await client.get("/settings")
+      let saved = try await client.post(
+        "/settings/locale", form: [("locale", "de-DE"), ("currency", "EUR")])
+      #expect(saved.status == .seeOther, "\(saved.status) \(saved.body)")
+      let after = try #require(try await list().first?["price_display"] as? String)
+      #expect(after != before)
+      #expect(after.contains("€"))
+
+      // The page shows the same catalog.
+      #expect(try await client.get("/products").body.contains("Standing desk"))
+      try await client.createProduct(token: token, name: "Chair")
+      #expect(try await client.get("/products").body.contains("Chair"))
+
+      let deleted = try await client.productAPI(.DELETE, "/api/v1/products/\(id)", token: token)
+      #expect(deleted.status == .noContent)
+      #expect(try await list().map { $0["name"] as? String } == ["Chair"])
+      #expect(try await client.get("/products").body.contains("Standing desk") == false)
+    }
+  }
+
+  /// The version lives in the database and triggers bump it, so a write that never went
+  /// through the app (another tool, a restore, a script) is seen as well.
+  @Test func aWriteBehindTheAppsBackIsSeen() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.createProduct(token: token, name: "Original")
+      let path = "/api/v1/products"
+      #expect(try await client.productAPI(.GET, path, token: token).body.contains("Original"))
+      let sql = try #require(t.db as? any SQLDatabase)
+      try await sql.raw("UPDATE products SET name = 'Changed elsewhere'").run()
+      #expect(
+        try await client.productAPI(.GET, path, token: token).body.contains("Changed elsewhere"))
+
+      try await client.expensesAPI(
+        .POST, "/api/v1/expenses", token: token, json: #"{"title": "Tea", "amount": "2"}"#)
+      let summary = "/api/v1/expenses/summary"
+      #expect(
+        try await client.expensesAPI(.GET, summary, token: token).json()["count"] as? Int == 1)
+      try await sql.raw("DELETE FROM expenses").run()
+      #expect(
+        try await client.expensesAPI(.GET, summary, token: token).json()["count"] as? Int == 0)
+    }
+  }
+
+  @Test func expenseTotalsFollowEveryWrite() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      func total() async throws -> String? {
+        try await client.expensesAPI(.GET, "/api/v1/expenses/summary", token: token)
+          .json()["total"] as? String
+      }
+      #expect(try await total() == "0.00")
+      let created = try await client.expensesAPI(
+        .POST, "/api/v1/expenses", token: token, json: #"{"title": "Tea", "amount": "2.50"}"#)
+      let id = try #require(try created.json()["id"] as? String)
+      #expect(try await total() == "2.50")
+      try await client.expensesAPI(
+        .PUT, "/api/v1/expenses/\(id)", token: token, json: #"{"title": "Tea", "amount": "4"}"#)
+      #expect(try await total() == "4.00")
+      try await client.expensesAPI(.DELETE, "/api/v1/expenses/\(id)", token: token)
+      #expect(try await total() == "0.00")
+    }
+  }
+
+  /// Two servers behind one load balancer: what one caches, the other's write replaces.
+  @Test func twoInstancesNeverAnswerWithAnOlderCatalog() async throws {
+    try await withTwoInstances { one, two in
+      let reader = one.client()
+      try await reader.signUp(email: "two-caches@example.com")
+      let token = try await reader.createToken()
+      let writer = two.client()
+      for round in 1...3 {
+        // Read twice so the first server holds the answer in memory.
+        for _ in 0..<2 {
+          let body = try await reader.productAPI(.GET, "/api/v1/products", token: token).json()
+          #expect(body["total"] as? Int == round - 1)
+        }
+        try await writer.createProduct(token: token, name: "Round \(round)")
+        let body = try await reader.productAPI(.GET, "/api/v1/products", token: token).json()
+        #expect(body["total"] as? Int == round)
+        #expect(
+          (body["items"] as? [[String: Any]])?.first?["name"] as? String == "Round \(round)")
+
+        try await writer.expensesAPI(
+          .POST, "/api/v1/expenses", token: token, json: #"{"title": "Fee", "amount": "1"}"#)
+        let summary = try await reader.expensesAPI(
+          .GET, "/api/v1/expenses/summary", token: token
+        ).json()
+        #expect(summary["count"] as? Int == round)
+      }
+      #expect(one.app.readCache.stats.hits >= 3)
+    }
+  }
+
+  @Test func anotherAccountNeverSharesAnEntry() async throws {
+    try await withApp { t in
+      let alice = t.client()
+      try await alice.signUp(email: "alice-cache@example.com")
+      let aliceToken = try await alice.createToken()
+      try await alice.createProduct(token: aliceToken, name: "Alice's secret")
+      #expect(
+        try await alice.productAPI(.GET, "/api/v1/products", token: aliceToken).body
+          .contains("Alice's secret"))
+      let bob = t.client()
+      try await bob.signUp(email: "bob-cache@example.com")
+      let bobToken = try await bob.createToken()
+      let seen = try await bob.productAPI(.GET, "/api/v1/products", token: bobToken)
+      #expect(try seen.json()["total"] as? Int == 0)
+      #expect(!seen.body.contains("secret"))
+    }
+  }
+
+  @Test func theVersionGrowsWithEveryCommittedChange() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let start = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      #expect(start == 0)
+      try await client.createProduct(token: token, name: "One")
+      let afterOne = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      #expect(afterOne > start)
+      // A failed write changes nothing, so the version stays.
+      let refused = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: productJSON(name: ""))
+      #expect(refused.status == .unprocessableEntity)
+      #expect(try await ChangeVersions.read(.products, userID: user, on: t.db) == afterOne)
+      // A transaction that is rolled back leaves no bump behind.
+      struct Rollback: Error {}
+      await #expect(throws: Rollback.self) {
+        try await t.db.transaction { db in
+          let sql = try #require(db as? any SQLDatabase)
+          try await sql.raw("UPDATE products SET name = 'never'").run()
+          throw Rollback()
+        }
+      }
+      #expect(try await ChangeVersions.read(.products, userID: user, on: t.db) == afterOne)
+      #expect(try await ChangeVersions.read(.expenses, userID: user, on: t.db) == 0)
+    }
+  }
+
+  // MARK: the cache alone
+
+  @Test func aNewerVersionReplacesTheOlderValues() async throws {
+    let cache = ReadCache(maxBytes: 1 << 20)
+    let user = UUID()
+    func read(_ version: Int64, _ key: String, _ value: String) async throws -> String {
+      try await cache.value(
+        user: user, area: .products, version: version, key: key
+      ) { value }
+    }
+    #expect(try await read(1, "a", "first") == "first")
+    #expect(try await read(1, "a", "ignored") == "first")
+    #expect(try await read(2, "a", "second") == "second")
+    // A request that read the older version late must not put its value back.
+    #expect(try await read(1, "a", "late") == "late")
+    #expect(try await read(2, "a", "ignored") == "second")
+    #expect(cache.stats == .init(hits: 2, misses: 3))
+  }
+
+  @Test func theCacheStaysWithinItsSize() async throws {
+    let cache = ReadCache(maxBytes: 8 * 1024)
+    for index in 0..<100 {
+      _ = try await cache.value(
+        user: UUID(), area: .products, version: 1, key: "k"
+      ) { Sized(value: index, cacheCost: 900) }
+    }
+    #expect(cache.storedBytes <= 8 * 1024)
+    #expect(cache.storedBytes > 0)
+    // A value too large to be worth keeping is answered but not stored.
+    let big = try await cache.value(
+      user: UUID(), area: .products, version: 1, key: "big"
+    ) { Sized(value: -1, cacheCost: 4 * 1024) }
+    #expect(big.value == -1)
+    #expect(cache.storedBytes <= 8 * 1024)
+    let off = ReadCache(maxBytes: 0)
+    var computed = 0
+    for _ in 0..<2 {
+      _ = try await off.value(
+        user: UUID(), area: .products, version: 1, key: "k"
+      ) {
+        computed += 1
+        return Sized(value: computed, cacheCost: 1)
+      }
+    }
+    #expect(computed == 2)
+  }
+}
+
+/// A test value of a stated size.
+private struct Sized: ReadCacheable {
+  var value: Int
+  var cacheCost: Int
+}
+
+extension String: ReadCacheable {
+  public var cacheCost: Int { utf8.count }
+}
