@@ -11,19 +11,30 @@ public enum HTMLEscaping {
     escape(string, quotes: true)
   }
 
+  /// Works on UTF-8 bytes: the characters it replaces are ASCII, and no byte of a multi-byte
+  /// character is. Text without any of them (most text) is returned as it is, uncopied.
   private static func escape(_ string: String, quotes: Bool) -> String {
-    var out = ""
-    out.reserveCapacity(string.utf8.count)
-    for character in string {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"" where quotes: out += "&quot;"
-      case "'" where quotes: out += "&#39;"
-      default: out.append(character)
+    func special(_ byte: UInt8) -> Bool {
+      switch byte {
+      case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"): true
+      case UInt8(ascii: "\""), UInt8(ascii: "'"): quotes
+      default: false
       }
     }
-    return out
+    let utf8 = string.utf8
+    guard utf8.contains(where: special) else { return string }
+    var out: [UInt8] = []
+    out.reserveCapacity(utf8.count + 16)
+    for byte in utf8 {
+      switch byte {
+      case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+      case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+      case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+      case UInt8(ascii: "\"") where quotes: out += Array("&quot;".utf8)
+      case UInt8(ascii: "'") where quotes: out += Array("&#39;".utf8)
+      default: out.append(byte)
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }

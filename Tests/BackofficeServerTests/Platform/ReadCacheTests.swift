@@ -218,6 +218,38 @@ struct ReadCacheTests {
     }
   }
 
+  /// A rendered page is kept per session (its CSRF token is in every form) and never with a
+  /// message that is shown once.
+  @Test func aCachedPageBelongsToOneSessionAndShowsMessagesOnce() async throws {
+    try await withApp { t in
+      let phone = t.client()
+      let email = try await phone.signUp(email: "two-devices@example.com")
+      _ = try await phone.addProduct(name: "Kettle", db: t.db)
+      let laptop = t.client()
+      try await laptop.signIn(email: email)
+      let token = #"name="_csrf" value="([^"]+)""#
+      let first = try await phone.get("/products")
+      let again = try await phone.get("/products")
+      let other = try await laptop.get("/products")
+      let phoneToken = try #require(first.firstMatch(token))
+      #expect(again.firstMatch(token) == phoneToken)
+      #expect(again.body == first.body)
+      let laptopToken = try #require(other.firstMatch(token))
+      #expect(laptopToken != phoneToken)
+      #expect(other.body.contains("Kettle"))
+
+      _ = try await laptop.addProduct(name: "Teapot", db: t.db)
+      let afterAdd = try await phone.get("/products")
+      #expect(afterAdd.body.contains("Teapot"))
+      #expect(afterAdd.firstMatch(token) == phoneToken)
+      // The laptop's message was shown on the laptop once, not kept for later views.
+      #expect(!afterAdd.body.contains("Upload Successful"))
+      let later = try await laptop.get("/products")
+      #expect(!later.body.contains("Upload Successful"))
+      #expect(later.body.contains("Teapot"))
+    }
+  }
+
   // MARK: the cache alone
 
   @Test func aNewerVersionReplacesTheOlderValues() async throws {

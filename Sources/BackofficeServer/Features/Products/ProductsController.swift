@@ -39,11 +39,12 @@ struct ProductsController: RouteCollection {
       "page \(account.locale.identifier) \(account.currency) \(filter.sort.rawValue) "
       + "\(requested) \(filter.typeKey ?? "") \(filter.search)"
     let outbox = try Self.outbox(req)
-    let view = try await req.cached(.products, key: key) {
-      try await Self.listing(
-        store, filter: filter, requested: requested, account: account, outbox: outbox)
+    return try await req.cachedPage(.products, key: key) {
+      try await req.cached(.products, key: key) {
+        try await Self.listing(
+          store, filter: filter, requested: requested, account: account, outbox: outbox)
+      }
     }
-    return req.page(view)
   }
 
   /// The listing's data, read from the database: chips, one page of cards, favourites.

@@ -41,10 +41,45 @@ struct PageContext: Sendable {
 extension Request {
   /// Renders a page into an HTML response.
   func page(_ view: some PageView, status: HTTPResponseStatus = .ok) -> Response {
-    let html = view.render(context: PageContext(request: self))
+    page(html: view.render(context: PageContext(request: self)), status: status)
+  }
+
+  private func page(html: String, status: HTTPResponseStatus) -> Response {
     let response = Response(status: status, body: .init(string: html))
     response.headers.contentType = .html
     response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
     return response
+  }
+
+  /// A page rendered once and kept in the read cache for the same view (`key`, in `area`) and
+  /// the same context (account, session's CSRF token, path, settings). A page that shows flash
+  /// messages is rendered afresh, since they are shown once.
+  func cachedPage<View: PageView & ReadCacheable>(
+    _ area: ChangeArea, key: String, view make: () async throws -> View
+  ) async throws -> Response {
+    let context = PageContext(request: self)
+    guard let contextKey = context.renderKey else {
+      return page(html: try await make().render(context: context), status: .ok)
+    }
+    let rendered = try await cached(area, key: key + "\u{1E}" + contextKey) {
+      RenderedPage(html: try await make().render(context: context))
+    }
+    return page(html: rendered.html, status: .ok)
+  }
+}
+
+/// A page's HTML as the read cache keeps it.
+struct RenderedPage: ReadCacheable {
+  var html: String
+  var cacheCost: Int { html.utf8.count }
+}
+
+extension PageContext {
+  /// Every part of the context a page's HTML depends on, or nil when it holds flash messages.
+  var renderKey: String? {
+    guard flashes.isEmpty else { return nil }
+    return [
+      userEmail ?? "", csrf, path, locale.identifier, String(signupOpen), String(isAdmin),
+    ].joined(separator: "\u{1F}")
   }
 }
