@@ -1,5 +1,6 @@
 import Fluent
 import Foundation
+import SQLKit
 import Testing
 import Vapor
 
@@ -144,6 +145,29 @@ struct ProductIdempotencyTests {
       try await client.createProduct(token: token, name: "New", key: "new-key")
       let keys = try await IdempotencyRecord.query(on: t.db).all().map(\.key)
       #expect(keys == ["new-key"])
+    }
+  }
+
+  /// Not timed: the purge that runs with every creation must read only the expired answers,
+  /// through the (user_id, created_at) index, not every answer the account keeps.
+  @Test func thePurgeReadsOnlyExpiredAnswers() async throws {
+    try await withApp { t in
+      guard !isPostgresRun else { return }  // PostgreSQL's plans depend on table statistics.
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      for index in 0..<3 {
+        try await client.createProduct(token: token, name: "P\(index)", key: "key-\(index)")
+      }
+      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let sql = try #require(t.db as? any SQLDatabase)
+      let plan = try await ProductSearchTests.plan(
+        """
+        DELETE FROM idempotency_keys
+        WHERE user_id = \(bind: user) AND created_at < \(bind: Date())
+        """, sql)
+      #expect(plan.contains(M085_IndexIdempotencyKeyAges.index), "\(plan)")
+      #expect(plan.contains("created_at<"), "\(plan)")
     }
   }
 }

@@ -26,5 +26,6 @@ extension Application {
     migrations.add(M082_CreateImportJobs())
     migrations.add(M083_CreateAdministratorClaim())
     migrations.add(M084_CreateChangeVersions())
+    migrations.add(M085_IndexIdempotencyKeyAges())
   }
 }

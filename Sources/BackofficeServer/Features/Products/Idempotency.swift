@@ -105,9 +105,11 @@ struct IdempotencyStore {
         record.body = answer.body
         record.createdAt = now
         try await record.create(on: db)
+        // In the same transaction: one commit, and the index on (user_id, created_at) reads
+        // only the expired answers.
+        try await Self.purgeExpired(userID: userID, now: now, on: db)
         return answer
       }
-      await purgeExpired()
       return Outcome(answer: answer, replayed: false)
     } catch {
       // Another request with this key committed first: its answer is the answer.
@@ -132,10 +134,16 @@ struct IdempotencyStore {
 
   /// Old answers are dropped on the account's next write instead of by a separate job; a
   /// failure here only delays that.
-  private func purgeExpired() async {
-    try? await IdempotencyRecord.query(on: db)
+  /// The account's answers older than the retention period.
+  static func expiredAnswers(userID: UUID, now: Date, on db: any Database)
+    -> QueryBuilder<IdempotencyRecord>
+  {
+    IdempotencyRecord.query(on: db)
       .filter(\.$userID == userID)
       .filter(\.$createdAt < now.addingTimeInterval(-IdempotencyKey.retention))
-      .delete()
+  }
+
+  private static func purgeExpired(userID: UUID, now: Date, on db: any Database) async throws {
+    try await expiredAnswers(userID: userID, now: now, on: db).delete()
   }
 }
