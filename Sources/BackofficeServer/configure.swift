@@ -24,6 +24,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
   app.readCache = ReadCache(maxBytes: config.readCacheBytes)
+  if case .postgres = config.database {} else { app.writeGate = WriteGate() }
   let limits = BodyLimits(maxUploadBytes: config.maxUploadBytes)
   app.routes.defaultMaxBodySize = ByteCount(value: limits.bytes(.standard))
   app.routeTable = RouteTable(Routes.all)

@@ -33,7 +33,7 @@ struct Paging: Sendable, Equatable {
   /// report them all at once.
   static func read(_ req: Request, into problems: inout [String: String]) -> Paging {
     var paging = Paging()
-    if let raw = req.query[String.self, at: "page"] {
+    if let raw = req.queryValue("page") {
       if let value = number(raw, in: 1...maxPage) {
         paging.page = value
       } else {
@@ -42,7 +42,7 @@ struct Paging: Sendable, Equatable {
     }
     // Both names are checked when both are sent; `per_page` wins (it is read last).
     for name in ["per", "per_page"] {
-      guard let raw = req.query[String.self, at: name] else { continue }
+      guard let raw = req.queryValue(name) else { continue }
       if let value = number(raw, in: 1...maxPerPage) {
         paging.perPage = value
       } else {
@@ -64,7 +64,7 @@ struct Paging: Sendable, Equatable {
   /// as 1, and numbers are kept within 1…`maxPage` (the page then shows its last page when the
   /// number is past the end).
   static func pageNumber(_ req: Request) -> Int {
-    guard let raw = req.query[String.self, at: "page"],
+    guard let raw = req.queryValue("page"),
       let value = Int(raw.trimmingCharacters(in: .whitespaces))
     else { return 1 }
     return min(max(value, 1), maxPage)

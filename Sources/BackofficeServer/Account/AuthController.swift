@@ -20,7 +20,7 @@ struct AuthController: RouteCollection {
     if req.auth.has(User.self) { return req.redirect(to: Routes.home.href()) }
     return req.page(
       SignInView(
-        notice: req.query[String.self, at: "signed-out"] == nil
+        notice: req.queryValue("signed-out") == nil
           ? nil : "You have been signed out.",
         next: safeNext(req.query["next"]), signupOpen: req.config.signupOpen))
   }

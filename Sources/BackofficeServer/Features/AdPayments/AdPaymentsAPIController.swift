@@ -57,14 +57,14 @@ struct AdPaymentsAPIController: RouteCollection {
 
     let items: [AdPaymentEntry]
     let total: Int
-    if let sameURL = req.query[String.self, at: "same_url"] {
+    if let sameURL = req.queryValue("same_url") {
       // Few by nature (one account's duplicates of one link), so one page holds them all.
       let others = try await store.sameURL(as: sameURL, limit: Paging.maxPerPage)
       items = page == 1 ? Array(others.prefix(per)) : []
       total = others.count
     } else {
       let slice = try await store.list(
-        search: req.query[String.self, at: "q"] ?? "", page: page, per: per)
+        search: req.queryValue("q") ?? "", page: page, per: per)
       items = slice.items
       total = slice.total
     }

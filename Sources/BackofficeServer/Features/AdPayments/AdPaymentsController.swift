@@ -31,7 +31,7 @@ struct AdPaymentsController: RouteCollection {
 
   @Sendable func index(req: Request) async throws -> Response {
     let store = try store(req)
-    let search = req.query[String.self, at: "q"] ?? ""
+    let search = req.queryValue("q") ?? ""
     let requested = Paging.pageNumber(req)
     let per = AdPaymentIndex.perPage
     let accountTotal = try await store.count()
@@ -175,7 +175,7 @@ struct AdPaymentsController: RouteCollection {
     else { return Self.gone(req) }
     req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
     // Back to the list the delete was made from (its search and page), when there was one.
-    let search = req.query[String.self, at: "q"]
+    let search = req.queryValue("q")
     let number = Paging.pageNumber(req)
     let page = number > 1 ? String(number) : nil
     return req.redirect(to: Routes.adPayments.href(query: ["q": search, "page": page]))
@@ -199,8 +199,8 @@ struct AdPaymentsController: RouteCollection {
   @Sendable func check(req: Request) async throws -> Response {
     let store = try store(req)
     let draft = AdPaymentDraft(
-      name: req.query[String.self, at: "name"] ?? "", url: req.query[String.self, at: "url"] ?? "")
-    let excluding = req.query[String.self, at: "id"].flatMap(UUID.init(uuidString:))
+      name: req.queryValue("name") ?? "", url: req.queryValue("url") ?? "")
+    let excluding = req.queryValue("id").flatMap(UUID.init(uuidString:))
     let others = try await store.sameURL(as: draft.url, excluding: excluding)
     let result = CheckResult(
       fields: Dictionary(

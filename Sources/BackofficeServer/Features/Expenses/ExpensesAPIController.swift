@@ -237,7 +237,7 @@ struct ExpensesAPIController: RouteCollection {
   /// refuses it, as its document says.
   static func filter(_ req: Request) throws -> ExpenseFilter {
     var (filter, errors) = FilterQuery(req).parse()
-    if let text = req.query[String.self, at: "q"],
+    if let text = req.queryValue("q"),
       text.unicodeScalars.count > ExpenseFilter.maxTextLength
     {
       errors["q"] = "Use at most \(ExpenseFilter.maxTextLength) characters."

@@ -346,7 +346,7 @@ struct FilterQuery {
   init(_ req: Request) {
     var values: [String: String] = [:]
     for name in Self.names {
-      if let value = req.query[String.self, at: name] { values[name] = value }
+      if let value = req.queryValue(name) { values[name] = value }
     }
     self.values = values
   }

@@ -19,12 +19,12 @@ enum FundraiserPosters {
 
   /// Reads `?format=`; anything else is the square post.
   static func format(_ req: Request) -> PosterFormat {
-    req.query[String.self, at: "format"].flatMap(PosterFormat.init(rawValue:)) ?? .post
+    req.queryValue("format").flatMap(PosterFormat.init(rawValue:)) ?? .post
   }
 
   /// Reads `?template=` (1–15); nil when absent or not a template.
   static func template(_ req: Request) -> PosterTemplate? {
-    req.query[String.self, at: "template"].flatMap(Int.init).flatMap(PosterTemplate.init(number:))
+    req.queryValue("template").flatMap(Int.init).flatMap(PosterTemplate.init(number:))
   }
 
   /// What a stored fundraiser's poster shows, photo given by `photoHref`.

@@ -185,17 +185,17 @@ struct FundraisersAPIController: RouteCollection {
 
   @Sendable func poster(req: Request) async throws -> Response {
     let record = try await found(req)
-    if let raw = req.query[String.self, at: "format"], PosterFormat(rawValue: raw) == nil {
+    if let raw = req.queryValue("format"), PosterFormat(rawValue: raw) == nil {
       throw APIError.validation(["format": "Формат: post, portrait або story"])
     }
-    if req.query[String.self, at: "template"] != nil, FundraiserPosters.template(req) == nil {
+    if req.queryValue("template") != nil, FundraiserPosters.template(req) == nil {
       throw APIError.validation(["template": "Шаблон: число від 1 до 15"])
     }
-    if let download = req.query[String.self, at: "download"], download != "1" {
+    if let download = req.queryValue("download"), download != "1" {
       throw APIError.validation(["download": "download: 1 або без параметра"])
     }
     return try await FundraiserPosters.posterResponse(
-      record, req: req, download: req.query[String.self, at: "download"] == "1")
+      record, req: req, download: req.queryValue("download") == "1")
   }
 
   @Sendable func photo(req: Request) async throws -> Response {

@@ -79,7 +79,7 @@ struct FundraisersController: RouteCollection {
   @Sendable func poster(req: Request) async throws -> Response {
     let record = try await found(req)
     return try await FundraiserPosters.posterResponse(
-      record, req: req, download: req.query[String.self, at: "download"] == "1")
+      record, req: req, download: req.queryValue("download") == "1")
   }
 
   @Sendable func photo(req: Request) async throws -> Response {
@@ -413,30 +413,30 @@ struct FundraisersController: RouteCollection {
   /// stylesheet provides it and its policy forbids inline styles; the photo by address).
   @Sendable func preview(req: Request) async throws -> Response {
     let userID = try req.userID
-    let mode = req.query[String.self, at: "mode"] ?? "image"
+    let mode = req.queryValue("mode") ?? "image"
     let template = FundraiserPosters.template(req) ?? .blueLinear
     let format = FundraiserPosters.format(req)
     let purpose = String(
-      (req.query[String.self, at: "purpose"] ?? "").prefix(CampaignDraft.purposeMaxLength))
-    let target = (try? Hryvnia.parse(req.query[String.self, at: "target"] ?? "")).flatMap {
+      (req.queryValue("purpose") ?? "").prefix(CampaignDraft.purposeMaxLength))
+    let target = (try? Hryvnia.parse(req.queryValue("target") ?? "")).flatMap {
       $0 > 0 ? $0 : nil
     }
     func number(_ name: String, _ fallback: Double) -> Double {
-      req.query[String.self, at: name].flatMap(Double.init) ?? fallback
+      req.queryValue(name).flatMap(Double.init) ?? fallback
     }
     let placement = ImagePlacement(
       scale: number("scale", 1), offsetX: number("offset_x", 0), offsetY: number("offset_y", 0)
     ).clamped()
-    let showProgress = req.query[String.self, at: "show_progress"] == "1"
+    let showProgress = req.queryValue("show_progress") == "1"
 
     var state = JarState.none
-    if let id = req.query[String.self, at: "id"] {
+    if let id = req.queryValue("id") {
       guard let record = try await store(req).find(id) else { throw Abort(.notFound) }
       state = try await JarSnapshots.state(for: record, on: req.db)
     }
     var photoHref: String?
     var photoTag = "-"
-    if mode != "thumb", let photoID = req.query[String.self, at: "photo"] {
+    if mode != "thumb", let photoID = req.queryValue("photo") {
       if photoID == "local" {
         // The script puts the photo chosen on this device in place of this transparent pixel.
         photoHref = Self.transparentPixel

@@ -149,7 +149,7 @@ extension MarketingPlansController {
     guard let stored else {
       throw Abort(.serviceUnavailable, reason: "The catalog cannot be read.")
     }
-    let recipient = (req.query[String.self, at: "recipient"] ?? plan.recipient)
+    let recipient = (req.queryValue("recipient") ?? plan.recipient)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     if let problem = MarketingPlanRules.recipientProblem(recipient) {
       throw Abort(.unprocessableEntity, reason: "Recipient: \(problem)")
@@ -157,7 +157,7 @@ extension MarketingPlansController {
     let summary = MarketingPlanQueries.summary(
       of: plan, selection: selection, catalog: stored.catalog,
       locale: try MarketingPlanQueries.locale(req), now: req.now)
-    let querySubject = req.query[String.self, at: "subject"].map(MarketingPlanRules.cleanSubject)
+    let querySubject = req.queryValue("subject").map(MarketingPlanRules.cleanSubject)
     let subject =
       (querySubject?.isEmpty == false ? querySubject : nil) ?? plan.subject ?? summary.subject
     let message = summary.emailMessage(

@@ -37,7 +37,7 @@ enum PhotoResponse {
     let etag = "\"\(photo.sha256)\""
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .eTag, value: etag)
-    let versioned = request.query[String.self, at: "v"].map { photo.sha256.hasPrefix($0) } ?? false
+    let versioned = request.queryValue("v").map { photo.sha256.hasPrefix($0) } ?? false
     headers.replaceOrAdd(
       name: .cacheControl,
       value: versioned ? "private, max-age=31536000, immutable" : "private, no-cache")

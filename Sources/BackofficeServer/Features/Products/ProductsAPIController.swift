@@ -53,7 +53,7 @@ struct ProductsAPIController: RouteCollection {
     var problems: [String: String] = [:]
     let paging = Paging.read(req, into: &problems)
     var sort = ProductStore.Sort.newest
-    if let raw = req.query[String.self, at: "sort"] {
+    if let raw = req.queryValue("sort") {
       if let parsed = ProductStore.Sort(rawValue: raw) {
         sort = parsed
       } else {
@@ -61,9 +61,9 @@ struct ProductsAPIController: RouteCollection {
       }
     }
     guard problems.isEmpty else { throw APIError.validation(problems) }
-    let typeKey = req.query[String.self, at: "type"].map(SearchNormalizer.normalize)
+    let typeKey = req.queryValue("type").map(SearchNormalizer.normalize)
     let filter = ProductStore.Filter(
-      search: req.query[String.self, at: "q"] ?? "",
+      search: req.queryValue("q") ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
     // Everything the page depends on besides the catalog, whose version keys the cache.
     let key =
@@ -133,7 +133,9 @@ struct ProductsAPIController: RouteCollection {
       "POST /api/v1/products", input.name ?? "", input.type ?? "",
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
     ])
-    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+    let outcome = try await IdempotencyStore(
+      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
+    ).perform(
       key: key, fingerprint: fingerprint
     ) { db in
       let store = ProductStore(db: db, userID: userID)

@@ -29,11 +29,11 @@ struct ProductsController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let store = try Self.store(req)
     let account = AccountFormat(try req.user)
-    let typeKey = req.query[String.self, at: "type"].map(SearchNormalizer.normalize)
+    let typeKey = req.queryValue("type").map(SearchNormalizer.normalize)
     let filter = ProductStore.Filter(
-      search: req.query[String.self, at: "q"] ?? "",
+      search: req.queryValue("q") ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
-      sort: req.query[String.self, at: "sort"].flatMap(ProductStore.Sort.init) ?? .newest)
+      sort: req.queryValue("sort").flatMap(ProductStore.Sort.init) ?? .newest)
     let requested = Paging.pageNumber(req)
     let key =
       "page \(account.locale.identifier) \(account.currency) \(filter.sort.rawValue) "
@@ -159,7 +159,9 @@ struct ProductsController: RouteCollection {
       "POST /products", input.name ?? "", input.type ?? "", input.price ?? "", input.tax ?? "",
       photo?.sha256 ?? "",
     ])
-    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+    let outcome = try await IdempotencyStore(
+      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
+    ).perform(
       key: key, fingerprint: fingerprint
     ) { db in
       _ = try await ProductStore(db: db, userID: userID).create(product, photo: photo)

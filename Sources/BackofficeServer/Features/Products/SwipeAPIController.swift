@@ -99,7 +99,9 @@ struct SwipeAPIController: RouteCollection {
     let checkedPhoto = photo
     let outcome: IdempotencyStore.Outcome
     do {
-      outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+      outcome = try await IdempotencyStore(
+        db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
+      ).perform(
         key: key, fingerprint: fingerprint
       ) { db in
         let record = try await ProductStore(db: db, userID: userID).create(
