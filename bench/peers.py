@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Backoffice beside its peers on the same data, in one run, with every figure as a ratio.
+
+    python3 bench/peers.py                      # 100 000 products, growth at 10k and 1M
+    python3 bench/peers.py --sizes 100000 --seconds 5 --reps 1
+
+The peers live in ../shared/bench-peers (or $BENCH_PEERS): Flask + sqlite3, a plain ASGI app with
+orjson, and Hummingbird 2 + GRDB (`hb`, built here in release mode from a copy of its folder).
+Each reads its own copy of the SQLite file Backoffice was seeded into, with the same SQL and
+the same JSON.
+
+For the main size (the first of --sizes) every server runs /health, the product JSON list (pages
+1–100) and prefix search (the rotating prefixes of bench/run.py), interleaved (A B C …, then
+backwards) so drifting background load hits all alike; then Backoffice alone runs the products
+HTML page, expense totals, a poster SVG and product creation. For the other sizes Backoffice
+and `hb` run list and search, for the growth table.
+
+Backoffice runs twice: `bo` as shipped (with its read cache) and `bo-nocache` with
+BACKOFFICE_READ_CACHE_MB=0, so the cache's share is visible; `hb-respcache` is the peer with its
+own response cache. Ratios are to `hb` (the plain peer) and to Backoffice's own /health.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PEERS = Path(os.environ.get("BENCH_PEERS", REPO.parent / "shared" / "bench-peers")).resolve()
+os.environ.setdefault("BACKOFFICE_REPO", str(REPO))
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(PEERS))
+import run  # noqa: E402  (bench/run.py)
+
+try:
+    import bench as peers  # noqa: E402  (../shared/bench-peers/bench.py)
+except ImportError:
+    sys.exit(f"the peers are missing: {PEERS} (set BENCH_PEERS)")
+
+HB_BUILD = Path(os.environ.get("HB_BUILD", "/tmp/backoffice-bench-hbpeer"))
+
+
+def build_hb() -> Path:
+    """Builds the Hummingbird peer from a copy (the peers' folder may be read-only)."""
+    binary = HB_BUILD / ".build" / "release" / "HBPeer"
+    if not binary.exists():
+        shutil.rmtree(HB_BUILD, ignore_errors=True)
+        shutil.copytree(PEERS / "hbpeer", HB_BUILD, ignore=shutil.ignore_patterns(".build"))
+        print("building the Hummingbird peer …", flush=True)
+        subprocess.run(["swift", "build", "-c", "release"], cwd=HB_BUILD, check=True)
+    return binary
+
+
+def seed(binary: Path, products: int, expenses: int, extras: bool) -> tuple[Path, dict]:
+    data = Path(tempfile.mkdtemp(prefix=f"backoffice-peers-{products}-"))
+    run.command(binary, data, "user", "create", "--email", run.EMAIL, stdin=run.PASSWORD + "\n")
+    file = data / "account.json"
+    file.write_text(json.dumps(run.account_file(
+        products, expenses, 2_000 if extras else 0, 200 if extras else 0)))
+    began = time.monotonic()
+    run.command(binary, data, "import", "--email", run.EMAIL, str(file))
+    print(f"seeded {products:,} products in {time.monotonic() - began:.1f} s", flush=True)
+    file.unlink()
+    process, port, _ = run.start(binary, data)
+    try:
+        cookie, token = run.sign_in(f"http://127.0.0.1:{port}")
+    finally:
+        run.stop(process)
+    creds = {"cookie": cookie, "token": token}
+    (data / "creds.json").write_text(json.dumps(creds))
+    return data, creds
+
+
+def backoffice_copy(data: Path, tag: str) -> Path:
+    """A data folder of its own for one Backoffice server, from a consistent copy."""
+    folder = Path(tempfile.mkdtemp(prefix=f"backoffice-{tag}-", dir=str(data.parent)))
+    source = peers.db_file(data)
+    subprocess.run(["sqlite3", str(source), f".backup '{folder / source.name}'"], check=True)
+    return folder
+
+
+def start(kind: str, data: Path, binary: Path) -> dict:
+    if not kind.startswith("bo"):
+        return peers.start_server(kind, data)
+    folder = backoffice_copy(data, kind)
+    env = run.server_env(folder)
+    if kind == "bo-nocache":
+        env["BACKOFFICE_READ_CACHE_MB"] = "0"
+    port = run.free_port()
+    process = subprocess.Popen(
+        [str(binary), "serve", "--hostname", "127.0.0.1", "--port", str(port)],
+        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peers.wait_ready(port)
+    time.sleep(1)
+    return {"kind": kind, "proc": process, "port": port,
+            "idle_rss": peers.tree_rss(process.pid)[0], "folder": folder}
+
+
+def measure(server: dict, scenario: str, script_for, conns: int, seconds: int, warm: int,
+            rep: int) -> dict:
+    base = f"http://127.0.0.1:{server['port']}"
+    tag = f"{server['kind']}{int(time.time() * 1000) % 10**9}"
+    if warm:
+        run.wrk(base, script_for(tag + "w"), conns, warm)
+    cpu0 = peers.tree_cpu(server["proc"].pid)
+    result = run.wrk(base, script_for(tag), conns, seconds)
+    cpu1 = peers.tree_cpu(server["proc"].pid)
+    result["cpu_us"] = (cpu1 - cpu0) / max(1, result["rps"] * seconds) * 1e6
+    rss, hwm = peers.tree_rss(server["proc"].pid)
+    result.update(server=server["kind"], scenario=scenario, rep=rep, rss=rss, hwm=hwm,
+                  load=os.getloadavg()[0])
+    print(f"{scenario:9} rep{rep} {server['kind']:13} {result['rps']:9.0f} req/s  "
+          f"p50 {result['p50']:7.2f}  p99 {result['p99']:7.2f} ms  "
+          f"cpu {result['cpu_us']:6.0f} µs/req  rss {rss:6.1f} MB  "
+          f"non-2xx {result['errors']}  load {result['load']:.1f}", flush=True)
+    return result
+
+
+def compare(data: Path, creds: dict, binary: Path, kinds: list[str], scenarios: list[str],
+            args) -> tuple[list[dict], dict]:
+    servers = {}
+    results = []
+    try:
+        for kind in kinds:
+            servers[kind] = start(kind, data, binary)
+            print(f"{kind}: idle RSS {servers[kind]['idle_rss']:.1f} MB", flush=True)
+        for scenario in scenarios:
+            for rep in range(args.reps):
+                order = kinds if rep % 2 == 0 else list(reversed(kinds))
+                for kind in order:
+                    results.append(measure(
+                        servers[kind], scenario,
+                        lambda tag, s=scenario: peers.scenario_script(s, creds, tag),
+                        args.connections, args.seconds, args.warm, rep))
+    finally:
+        for server in servers.values():
+            peers.stop_server(server)
+            if "folder" in server:
+                shutil.rmtree(server["folder"], ignore_errors=True)
+    return results, {k: s["idle_rss"] for k, s in servers.items()}
+
+
+def backoffice_alone(data: Path, creds: dict, binary: Path, args) -> list[dict]:
+    """The scenarios only Backoffice serves, on its own copy of the data."""
+    server = start("bo", data, binary)
+    try:
+        base = f"http://127.0.0.1:{server['port']}"
+        token = creds["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        fundraisers = [f["id"] for f in
+                       run.api_get(base, token, "/api/v1/fundraisers?per=100")["items"]]
+        scripts = {
+            "page": lambda tag: run.rotating(
+                {"Cookie": creds["cookie"]}, [f"/products?page={p}" for p in range(1, 51)]),
+            "totals": lambda tag: run.rotating(auth, [
+                "/api/v1/expenses/summary", "/api/v1/expenses/summary?month=2026-01",
+                "/api/v1/expenses/summary?category=Food", "/api/v1/expenses/summary?q=amber"]),
+            "poster": lambda tag: run.rotating(auth, [
+                f"/api/v1/fundraisers/{f}/poster.svg?format={fmt}"
+                for f in fundraisers[:50] for fmt in ("post", "portrait", "story")]),
+            "create": lambda tag: peers.creating(token, tag),
+        }
+        return [measure(server, name, script, args.connections, args.seconds, args.warm, 0)
+                for name, script in scripts.items()]
+    finally:
+        peers.stop_server(server)
+        shutil.rmtree(server["folder"], ignore_errors=True)
+
+
+def mean(rows: list[dict], key: str) -> float:
+    return sum(r[key] for r in rows) / len(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--sizes", default="100000,10000,1000000",
+                        help="product counts; the first gets the full comparison")
+    parser.add_argument("--servers", default="bo,bo-nocache,hb,hb-respcache,flasksync,asgi")
+    parser.add_argument("--growth-servers", default="bo,hb")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--warm", type=int, default=2)
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/backoffice-peers.json"))
+    args = parser.parse_args()
+    for tool in ("wrk", "sqlite3"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is missing: apt-get install {tool}")
+    binary = REPO / ".build" / "release" / "backoffice"
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "backoffice"],
+                       cwd=REPO, check=True)
+    peers.HB = build_hb()
+
+    sizes = [int(s) for s in args.sizes.split(",")]
+    everything: dict = {"machine": {}, "sizes": {}}
+    main_rows: list[dict] = []
+    alone: list[dict] = []
+    idle: dict = {}
+    for index, size in enumerate(sizes):
+        first = index == 0
+        data, creds = seed(binary, size, 20_000 if first else 0, extras=first)
+        try:
+            kinds = args.servers.split(",") if first else args.growth_servers.split(",")
+            scenarios = ["health", "list", "search"] if first else ["list", "search"]
+            rows, idle_here = compare(data, creds, binary, kinds, scenarios, args)
+            everything["sizes"][size] = rows
+            if first:
+                main_rows, idle = rows, idle_here
+                alone = backoffice_alone(data, creds, binary, args)
+                everything["alone"] = alone
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
+    machine = (f"{platform.node()}: {os.cpu_count()} cores, {platform.machine()}, "
+               f"Linux {platform.release()}; wrk -t2 -c{args.connections} -d{args.seconds}s, "
+               f"{args.reps} interleaved runs each")
+    everything["machine"] = machine
+    args.out.write_text(json.dumps(everything, indent=1))
+
+    groups = defaultdict(list)
+    for r in main_rows:
+        groups[(r["scenario"], r["server"])].append(r)
+    health = mean(groups[("health", "bo")], "rps")
+    print(f"\n{machine}; {sizes[0]:,} products\n")
+    print("| scenario | server | req/s (each run) | p50 ms | p99 ms | CPU µs/req | "
+          "÷ hb | ÷ bo /health |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for (scenario, server), rows in groups.items():
+        hb = groups.get((scenario, "hb"))
+        rps = mean(rows, "rps")
+        print(f"| {scenario} | {server} | {' / '.join('%.0f' % r['rps'] for r in rows)} | "
+              f"{mean(rows, 'p50'):.2f} | {mean(rows, 'p99'):.2f} | {mean(rows, 'cpu_us'):.0f} | "
+              f"{rps / mean(hb, 'rps'):.2f} | {rps / health:.2f} |" if hb else "")
+    for r in alone:
+        print(f"| {r['scenario']} | bo | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | "
+              f"{r['cpu_us']:.0f} | | {r['rps'] / health:.2f} |")
+    print("\nidle RSS MB:", {k: round(v, 1) for k, v in idle.items()})
+    if len(sizes) > 1:
+        print("\n| products | scenario | server | req/s | p50 ms | p99 ms | CPU µs/req |")
+        print("|---:|---|---|---:|---:|---:|---:|")
+        for size in sorted(sizes):
+            per = defaultdict(list)
+            for r in everything["sizes"][size]:
+                if r["scenario"] in ("list", "search"):
+                    per[(r["scenario"], r["server"])].append(r)
+            for (scenario, server), rows in sorted(per.items()):
+                if server not in args.growth_servers.split(","):
+                    continue
+                print(f"| {size:,} | {scenario} | {server} | {mean(rows, 'rps'):.0f} | "
+                      f"{mean(rows, 'p50'):.2f} | {mean(rows, 'p99'):.2f} | "
+                      f"{mean(rows, 'cpu_us'):.0f} |")
+
+
+if __name__ == "__main__":
+    main()
