@@ -97,7 +97,11 @@ final class ReadCache: Sendable {
       var bucket = state.buckets[bucketKey] ?? Bucket(version: version)
       // An older request finishing late must not replace a newer version's values.
       if bucket.version > version { return }
-      if bucket.version < version || bucket.values.count >= maxValuesPerArea {
+      // One account area holds at most a quarter of the cache: past that (or past its count)
+      // it starts again rather than pushing the whole cache over its size.
+      if bucket.version < version || bucket.values.count >= maxValuesPerArea
+        || bucket.cost + size > maxBytes / 4
+      {
         state.cost -= bucket.cost
         bucket = Bucket(version: version)
       }
@@ -125,6 +129,14 @@ final class ReadCache: Sendable {
       state.cost -= oldest.value.cost
       state.buckets[oldest.key] = nil
     }
+  }
+}
+
+extension ReadCache {
+  /// One key from its parts, unambiguous whatever the parts hold: each is prefixed with its
+  /// length, so ("home decor", "lamp") and ("home", "decor lamp") never meet.
+  static func key(_ parts: String...) -> String {
+    parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|")
   }
 }
 

@@ -250,6 +250,30 @@ struct ReadCacheTests {
     }
   }
 
+  /// Free-text parts of a key cannot run into each other: a category with a space and a
+  /// search are two parts, not one string.
+  @Test func keysOfDifferentFiltersNeverMeet() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.createProduct(token: token, name: "Lamp shade", type: "Home decor")
+      try await client.createProduct(token: token, name: "Decor lamp", type: "Home")
+      func names(_ query: String) async throws -> [String] {
+        let body = try await client.productAPI(.GET, "/api/v1/products?" + query, token: token)
+          .json()
+        return try #require(body["items"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+      }
+      #expect(try await names("type=home+decor&q=lamp") == ["Lamp shade"])
+      #expect(try await names("type=home&q=decor+lamp") == ["Decor lamp"])
+      let page = try await client.get("/products?type=home+decor&q=lamp")
+      #expect(page.body.contains("Lamp shade"))
+      let other = try await client.get("/products?type=home&q=decor+lamp")
+      #expect(other.body.contains("Decor lamp"))
+      #expect(!other.body.contains("Lamp shade"))
+    }
+  }
+
   // MARK: the cache alone
 
   @Test func aNewerVersionReplacesTheOlderValues() async throws {
@@ -278,6 +302,14 @@ struct ReadCacheTests {
     }
     #expect(cache.storedBytes <= 8 * 1024)
     #expect(cache.storedBytes > 0)
+    // One account stepping through many searches stays within the size too.
+    let user = UUID()
+    for index in 0..<100 {
+      _ = try await cache.value(
+        user: user, area: .products, version: 1, key: "search \(index)"
+      ) { Sized(value: index, cacheCost: 900) }
+      #expect(cache.storedBytes <= 8 * 1024)
+    }
     // A value too large to be worth keeping is answered but not stored.
     let big = try await cache.value(
       user: UUID(), area: .products, version: 1, key: "big"

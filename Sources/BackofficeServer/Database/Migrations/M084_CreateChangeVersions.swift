@@ -17,7 +17,8 @@ struct M084_CreateChangeVersions: AsyncMigration {
   /// The tables each area's cached reads depend on.
   static let watched: [(table: String, area: ChangeArea)] = [
     ("products", .products), ("product_favorites", .products), ("product_photos", .products),
-    ("expenses", .expenses),
+    // The whole catalog's count (the list's total) lives here.
+    ("product_counters", .products), ("expenses", .expenses),
   ]
 
   func prepare(on database: any Database) async throws {

@@ -66,9 +66,9 @@ struct ProductsAPIController: RouteCollection {
       search: req.queryValue("q") ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
     // Everything the page depends on besides the catalog, whose version keys the cache.
-    let key =
-      "list \(account.locale.identifier) \(account.currency) \(sort.rawValue) "
-      + "\(paging.page) \(paging.perPage) \(filter.typeKey ?? "") \(filter.search)"
+    let key = ReadCache.key(
+      "list", account.locale.identifier, account.currency, sort.rawValue, String(paging.page),
+      String(paging.perPage), filter.typeKey ?? "", filter.search)
     let page = try await req.cached(.products, key: key) {
       let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
       let items = try await store.summaries(

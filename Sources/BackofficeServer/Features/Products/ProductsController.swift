@@ -35,9 +35,9 @@ struct ProductsController: RouteCollection {
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
       sort: req.queryValue("sort").flatMap(ProductStore.Sort.init) ?? .newest)
     let requested = Paging.pageNumber(req)
-    let key =
-      "page \(account.locale.identifier) \(account.currency) \(filter.sort.rawValue) "
-      + "\(requested) \(filter.typeKey ?? "") \(filter.search)"
+    let key = ReadCache.key(
+      "page", account.locale.identifier, account.currency, filter.sort.rawValue,
+      String(requested), filter.typeKey ?? "", filter.search)
     let outbox = try Self.outbox(req)
     return try await req.cachedPage(.products, key: key) {
       try await req.cached(.products, key: key) {

@@ -61,7 +61,7 @@ extension Request {
     guard let contextKey = context.renderKey else {
       return page(html: try await make().render(context: context), status: .ok)
     }
-    let rendered = try await cached(area, key: key + "\u{1E}" + contextKey) {
+    let rendered = try await cached(area, key: ReadCache.key(key, contextKey)) {
       RenderedPage(html: try await make().render(context: context))
     }
     return page(html: rendered.html, status: .ok)
@@ -78,8 +78,7 @@ extension PageContext {
   /// Every part of the context a page's HTML depends on, or nil when it holds flash messages.
   var renderKey: String? {
     guard flashes.isEmpty else { return nil }
-    return [
-      userEmail ?? "", csrf, path, locale.identifier, String(signupOpen), String(isAdmin),
-    ].joined(separator: "\u{1F}")
+    return ReadCache.key(
+      userEmail ?? "", csrf, path, locale.identifier, String(signupOpen), String(isAdmin))
   }
 }
