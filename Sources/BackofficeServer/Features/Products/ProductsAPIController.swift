@@ -74,7 +74,7 @@ struct ProductsAPIController: RouteCollection {
       let items = try await store.summaries(
         slice.items, account: account, favorites: slice.favorites
       ).map(ProductsAPIController.Item.init)
-      return try ListPage(items: items, paging: paging, total: slice.total).encoded()
+      return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))
     }
     let response = page.response(for: req)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
