@@ -40,9 +40,15 @@ final class ReadCache: Sendable {
     var area: ChangeArea
   }
 
+  private struct Entry {
+    var value: any Sendable
+    var cost: Int
+    var lastUse: UInt64
+  }
+
   private struct Bucket {
     var version: Int64
-    var values: [String: (value: any Sendable, cost: Int)] = [:]
+    var values: [String: Entry] = [:]
     var cost = 0
     var lastUse: UInt64 = 0
   }
@@ -78,45 +84,62 @@ final class ReadCache: Sendable {
     let bucketKey = BucketKey(user: user, area: area)
     let found: Value? = state.withLockedValue { state in
       state.tick += 1
-      guard var bucket = state.buckets[bucketKey], bucket.version == version,
-        let entry = bucket.values[key], let value = entry.value as? Value
+      let tick = state.tick
+      // Read and touched in place, so a hit never copies the area's dictionary.
+      guard state.buckets[bucketKey]?.version == version,
+        let value = state.buckets[bucketKey]?.values[key]?.value as? Value
       else {
         state.stats.misses += 1
         return nil
       }
       state.stats.hits += 1
-      bucket.lastUse = state.tick
-      state.buckets[bucketKey] = bucket
+      state.buckets[bucketKey]?.lastUse = tick
+      state.buckets[bucketKey]?.values[key]?.lastUse = tick
       return value
     }
     if let found { return found }
     let value = try await compute()
     let size = max(value.cacheCost, 64) + key.utf8.count
     guard size <= maxBytes / 8 else { return value }
+    let maxValues = maxValuesPerArea
+    let areaBytes = maxBytes / 2
     state.withLockedValue { state in
-      var bucket = state.buckets[bucketKey] ?? Bucket(version: version)
-      // An older request finishing late must not replace a newer version's values.
-      if bucket.version > version { return }
-      // One account area holds at most a quarter of the cache: past that (or past its count)
-      // it starts again rather than pushing the whole cache over its size.
-      if bucket.version < version || bucket.values.count >= maxValuesPerArea
-        || bucket.cost + size > maxBytes / 4
-      {
-        state.cost -= bucket.cost
-        bucket = Bucket(version: version)
-      }
-      if let old = bucket.values[key] {
-        bucket.cost -= old.cost
-        state.cost -= old.cost
-      }
-      bucket.values[key] = (value, size)
-      bucket.cost += size
-      bucket.lastUse = state.tick
-      state.cost += size
-      state.buckets[bucketKey] = bucket
+      let tick = state.tick
+      let released = Self.store(
+        into: &state.buckets[bucketKey, default: Bucket(version: version)],
+        key: key, value: value, size: size, version: version, tick: tick,
+        maxValues: maxValues, maxBytes: areaBytes)
+      state.cost += released
       Self.evict(&state, maxBytes: maxBytes, keeping: bucketKey)
     }
     return value
+  }
+
+  /// Puts `value` into the area and returns how the area's size changed. An older request
+  /// finishing late does not replace a newer version's values; a newer version replaces them
+  /// all. One area holds at most `maxValues` values and half the cache: past that, its least
+  /// recently used values go first.
+  private static func store(
+    into bucket: inout Bucket, key: String, value: any Sendable, size: Int, version: Int64,
+    tick: UInt64, maxValues: Int, maxBytes: Int
+  ) -> Int {
+    let before = bucket.cost
+    if bucket.version > version { return 0 }
+    if bucket.version < version { bucket = Bucket(version: version) }
+    if let old = bucket.values.removeValue(forKey: key) { bucket.cost -= old.cost }
+    while !bucket.values.isEmpty
+      && (bucket.values.count >= maxValues || bucket.cost + size > maxBytes)
+    {
+      guard let oldest = bucket.values.min(by: { $0.value.lastUse < $1.value.lastUse }) else {
+        break
+      }
+      bucket.cost -= oldest.value.cost
+      bucket.values[oldest.key] = nil
+    }
+    bucket.values[key] = Entry(value: value, cost: size, lastUse: tick)
+    bucket.cost += size
+    bucket.lastUse = tick
+    return bucket.cost - before
   }
 
   /// Drops the least recently used account areas until the cache fits.

@@ -293,6 +293,27 @@ struct ReadCacheTests {
     #expect(cache.stats == .init(hits: 2, misses: 3))
   }
 
+  /// An area that outgrows its share drops its least recently used values, not all of them:
+  /// a listing that rotates through many pages keeps the pages it shows most.
+  @Test func aFullAreaDropsItsLeastRecentlyUsedValue() async throws {
+    let cache = ReadCache(maxBytes: 8 * 1024)
+    let user = UUID()
+    func read(_ key: String) async throws -> Bool {
+      var computed = false
+      _ = try await cache.value(user: user, area: .products, version: 1, key: key) {
+        computed = true
+        return Sized(value: 0, cacheCost: 900)
+      }
+      return !computed
+    }
+    for key in ["k0", "k1", "k2"] { #expect(try await read(key) == false) }
+    #expect(try await read("k0"))
+    #expect(try await read("k3") == false)
+    #expect(try await read("k4") == false)
+    #expect(try await read("k0"), "the recently read value stays")
+    #expect(try await read("k1") == false, "the least recently used one went")
+  }
+
   @Test func theCacheStaysWithinItsSize() async throws {
     let cache = ReadCache(maxBytes: 8 * 1024)
     for index in 0..<100 {
