@@ -179,7 +179,8 @@ extension Request {
     typealias Value = [ChangeArea: Int64]
   }
 
-  /// Versions read together with the API token, so a cached answer costs no extra statement.
+  /// Versions already read in this request: with the API token (so a cached answer costs no
+  /// extra statement) or by an earlier cached read.
   var knownChangeVersions: [ChangeArea: Int64] {
     get { storage[ChangeVersionsKey.self] ?? [:] }
     set { storage[ChangeVersionsKey.self] = newValue }
@@ -198,7 +199,10 @@ extension Request {
     if let known = knownChangeVersions[area] {
       version = known
     } else {
+      // Kept for the rest of the request (a page reads the catalog's version for the page and
+      // again for its parts): a GET writes nothing, so the version it read still holds.
       version = try await ChangeVersions.read(area, userID: user, on: db)
+      knownChangeVersions[area] = version
     }
     return try await cache.value(
       user: user, area: area, version: version, key: key, compute: compute)

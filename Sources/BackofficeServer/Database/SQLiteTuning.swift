@@ -48,7 +48,7 @@ extension Application {
   func sqlitePragma(_ pragma: String, on loop: any EventLoop) async throws -> String? {
     guard let database = databases.database(.sqlite, logger: logger, on: loop) as? any SQLDatabase
     else { return nil }
-    let row = try await database.raw(SQLQueryString("PRAGMA \(pragma)")).first()
+    let row = try await database.raw("PRAGMA \(unsafeRaw: pragma)").first()
     guard let row, let column = row.allColumns.first else { return nil }
     if let text = try? row.decode(column: column, as: String.self) { return text }
     return (try? row.decode(column: column, as: Int.self)).map(String.init)

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 import Vapor
 
@@ -27,76 +28,54 @@ enum ProductJSON {
   }
 
   static func write(_ item: ProductsAPIController.Item, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "{"))
-    if let created = item.createdAt {
-      key("created_at", into: &out)
-      date(created, into: &out)
-      out.append(UInt8(ascii: ","))
-    }
-    key("favorite", into: &out)
-    out.append(contentsOf: (item.favorite ? "true" : "false").utf8)
-    out.append(UInt8(ascii: ","))
-    key("id", into: &out)
-    string(item.id.uuidString.lowercased(), into: &out)
-    if let image = item.imageUrl {
-      out.append(UInt8(ascii: ","))
-      key("image_url", into: &out)
-      string(image, into: &out)
-    }
-    out.append(UInt8(ascii: ","))
-    key("name", into: &out)
-    string(item.name, into: &out)
-    out.append(UInt8(ascii: ","))
-    key("number", into: &out)
-    out.append(contentsOf: String(item.number).utf8)
-    for (name, value) in [
-      ("price", item.price), ("price_display", item.priceDisplay), ("tax", item.tax),
-      ("tax_display", item.taxDisplay), ("type", item.type),
-    ] {
-      out.append(UInt8(ascii: ","))
-      key(name, into: &out)
-      string(value, into: &out)
-    }
-    if let updated = item.updatedAt {
-      out.append(UInt8(ascii: ","))
-      key("updated_at", into: &out)
-      date(updated, into: &out)
-    }
-    out.append(UInt8(ascii: ","))
-    key("version", into: &out)
-    out.append(contentsOf: String(item.version).utf8)
-    out.append(UInt8(ascii: "}"))
+    var object = Object(out: out)
+    out = []
+    if let created = item.createdAt { object.field("created_at") { date(created, into: &$0) } }
+    object.field("favorite", raw: item.favorite ? "true" : "false")
+    object.field("id", string: item.id.uuidString.lowercased())
+    if let image = item.imageUrl { object.field("image_url", string: image) }
+    object.field("name", string: item.name)
+    object.field("number", raw: String(item.number))
+    object.field("price", string: item.price)
+    object.field("price_display", string: item.priceDisplay)
+    object.field("tax", string: item.tax)
+    object.field("tax_display", string: item.taxDisplay)
+    object.field("type", string: item.type)
+    if let updated = item.updatedAt { object.field("updated_at") { date(updated, into: &$0) } }
+    object.field("version", raw: String(item.version))
+    out = object.close()
   }
 
-  private static func key(_ name: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    out.append(contentsOf: name.utf8)
-    out.append(contentsOf: "\":".utf8)
-  }
+  /// A JSON object written field by field, in the order given (callers give sorted keys).
+  private struct Object {
+    var out: [UInt8]
+    var first = true
 
-  /// A JSON string as Foundation's encoder writes it: `"`, `\` and `/` escaped, control
-  /// characters as `\b \f \n \r \t` or `\u00xx`, everything else as its UTF-8 bytes.
-  static func string(_ text: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    let hex = Array("0123456789abcdef".utf8)
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-      case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-      case UInt8(ascii: "/"): out += [UInt8(ascii: "\\"), UInt8(ascii: "/")]
-      case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-      case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-      case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-      case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-      case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-      case 0..<0x20:
-        out.append(contentsOf: "\\u00".utf8)
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
-      default: out.append(byte)
-      }
+    init(out: [UInt8]) {
+      self.out = out
+      self.out.append(UInt8(ascii: "{"))
     }
-    out.append(UInt8(ascii: "\""))
+
+    mutating func field(_ name: String, value: (inout [UInt8]) -> Void) {
+      if !first { out.append(UInt8(ascii: ",")) }
+      first = false
+      JSONText.write(name, escapingSlashes: true, into: &out)
+      out.append(UInt8(ascii: ":"))
+      value(&out)
+    }
+
+    mutating func field(_ name: String, string: String) {
+      field(name) { JSONText.write(string, escapingSlashes: true, into: &$0) }
+    }
+
+    mutating func field(_ name: String, raw: String) {
+      field(name) { $0.append(contentsOf: raw.utf8) }
+    }
+
+    mutating func close() -> [UInt8] {
+      out.append(UInt8(ascii: "}"))
+      return out
+    }
   }
 
   /// `2026-11-24T16:44:28Z`: whole seconds in UTC, as the `.iso8601` date strategy writes.
