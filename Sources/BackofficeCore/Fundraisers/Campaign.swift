@@ -17,6 +17,10 @@ public struct Campaign: Hashable, Sendable, Codable {
   public var imagePlacement: ImagePlacement
   /// Whether the poster also shows the collected amount and a progress bar from the jar.
   public var showProgress: Bool
+  /// Whether the poster carries a QR code of the jar link (only drawn when there is a jar).
+  public var showQR: Bool
+  /// The line beside the QR code; blank means `CampaignDraft.defaultCallToAction`.
+  public var callToAction: String
 
   public init(
     purpose: String,
@@ -24,7 +28,9 @@ public struct Campaign: Hashable, Sendable, Codable {
     jar: JarID? = nil,
     template: PosterTemplate,
     imagePlacement: ImagePlacement = .identity,
-    showProgress: Bool = false
+    showProgress: Bool = false,
+    showQR: Bool = true,
+    callToAction: String = ""
   ) {
     self.purpose = purpose
     self.target = target
@@ -32,6 +38,19 @@ public struct Campaign: Hashable, Sendable, Codable {
     self.template = template
     self.imagePlacement = imagePlacement
     self.showProgress = showProgress
+    self.showQR = showQR
+    self.callToAction = callToAction
+  }
+
+  /// The call to action the poster shows: the volunteer's own or the default.
+  public var shownCallToAction: String {
+    callToAction.isEmpty ? CampaignDraft.defaultCallToAction : callToAction
+  }
+
+  /// What the QR block of the poster shows, when the poster has one.
+  public var posterShare: PosterShare? {
+    guard showQR, let jar else { return nil }
+    return PosterShare(link: jar.link, callToAction: shownCallToAction)
   }
 }
 
@@ -91,6 +110,7 @@ public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable,
   case jarLink
   case image
   case template
+  case callToAction
 
   /// The field's Ukrainian label, as on the form.
   public var label: String {
@@ -100,14 +120,19 @@ public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable,
     case .jarLink: "Банка збору (не обов'язково)"
     case .image: "Фото"
     case .template: "Шаблон"
+    case .callToAction: "Заклик біля QR-коду"
     }
   }
 }
 
 /// What a volunteer typed and chose, before validation.
 public struct CampaignDraft: Hashable, Sendable, Codable {
-  /// Longest accepted purpose, in characters: about four poster lines at the smallest font.
-  public static let purposeMaxLength = 200
+  /// Longest accepted purpose, in characters: every template sets this many without cutting.
+  public static let purposeMaxLength = 500
+  /// Longest accepted call to action, in characters: one line beside the QR code.
+  public static let callToActionMaxLength = 40
+  /// What the poster says beside the QR code unless the volunteer writes their own.
+  public static let defaultCallToAction = "Долучайся!"
 
   public var purpose: String
   /// As typed; blank means no target. See `Hryvnia.parse` for the accepted forms.
@@ -119,6 +144,9 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
   public var template: PosterTemplate?
   public var imagePlacement: ImagePlacement
   public var showProgress: Bool
+  public var showQR: Bool
+  /// As typed; blank means the default call to action.
+  public var callToAction: String
 
   public init(
     purpose: String = "",
@@ -127,7 +155,9 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
     hasPhoto: Bool = false,
     template: PosterTemplate? = nil,
     imagePlacement: ImagePlacement = .identity,
-    showProgress: Bool = false
+    showProgress: Bool = false,
+    showQR: Bool = true,
+    callToAction: String = ""
   ) {
     self.purpose = purpose
     self.targetText = targetText
@@ -136,6 +166,8 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
     self.template = template
     self.imagePlacement = imagePlacement
     self.showProgress = showProgress
+    self.showQR = showQR
+    self.callToAction = callToAction
   }
 
   /// A draft for editing an existing campaign (which has a photo, or it would not exist).
@@ -147,7 +179,9 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
       hasPhoto: true,
       template: campaign.template,
       imagePlacement: campaign.imagePlacement,
-      showProgress: campaign.showProgress
+      showProgress: campaign.showProgress,
+      showQR: campaign.showQR,
+      callToAction: campaign.callToAction
     )
   }
 
@@ -160,7 +194,7 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
     if cleanPurpose.hasNothingVisible {
       errors[.purpose] = CampaignMessages.empty
     } else if cleanPurpose.count > Self.purposeMaxLength {
-      errors[.purpose] = CampaignMessages.purposeTooLong
+      errors[.purpose] = CampaignMessages.purposeTooLong(cleanPurpose.count)
     }
 
     var target: Decimal?
@@ -186,6 +220,13 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
       }
     }
 
+    let cleanCallToAction = callToAction.trimmingCharacters(in: .whitespacesAndNewlines)
+    if cleanCallToAction.contains(where: \.isNewline) {
+      errors[.callToAction] = CampaignMessages.callToActionOneLine
+    } else if cleanCallToAction.count > Self.callToActionMaxLength {
+      errors[.callToAction] = CampaignMessages.callToActionTooLong(cleanCallToAction.count)
+    }
+
     if !hasPhoto { errors[.image] = CampaignMessages.noImage }
     if template == nil { errors[.template] = CampaignMessages.noTemplate }
 
@@ -196,7 +237,9 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
       jar: jar,
       template: template,
       imagePlacement: imagePlacement.clamped(),
-      showProgress: showProgress
+      showProgress: showProgress,
+      showQR: showQR,
+      callToAction: cleanCallToAction.hasNothingVisible ? "" : cleanCallToAction
     )
   }
 }
@@ -204,8 +247,17 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
 /// The Ukrainian messages shown by campaign fields.
 public enum CampaignMessages {
   public static let empty = "Поле не може бути пустим"
-  public static let purposeTooLong =
-    "Не більше \(CampaignDraft.purposeMaxLength) символів"
+  /// Names the limit and how far past it the text is, so nothing has to be guessed or cut.
+  public static func purposeTooLong(_ count: Int) -> String {
+    tooLong(count, limit: CampaignDraft.purposeMaxLength)
+  }
+  public static func callToActionTooLong(_ count: Int) -> String {
+    tooLong(count, limit: CampaignDraft.callToActionMaxLength)
+  }
+  private static func tooLong(_ count: Int, limit: Int) -> String {
+    "Не більше \(limit) символів: зараз \(count), приберіть \(count - limit)"
+  }
+  public static let callToActionOneLine = "Заклик має бути в один рядок"
   public static let invalidNumber = "Неправильний формат"
   public static let targetNotPositive = "Сума має бути більшою за нуль"
   public static let invalidLink = JarLinkError.baseMessage

@@ -64,7 +64,15 @@ struct CampaignTests {
     arguments: [
       (CampaignField.purpose, "", "Поле не може бути пустим"),
       (.purpose, "   \n\t ", "Поле не може бути пустим"),
-      (.purpose, String(repeating: "я", count: 201), "Не більше 200 символів"),
+      (
+        .purpose, String(repeating: "я", count: 612),
+        "Не більше 500 символів: зараз 612, приберіть 112"
+      ),
+      (
+        .callToAction, String(repeating: "Ґ", count: 41),
+        "Не більше 40 символів: зараз 41, приберіть 1"
+      ),
+      (.callToAction, "Долучайся\nсьогодні", "Заклик має бути в один рядок"),
       (.target, "abc", "Неправильний формат"),
       (.target, "15 тисяч", "Неправильний формат"),
       (.target, "1 5000", "Неправильний формат"),
@@ -90,6 +98,7 @@ struct CampaignTests {
     case .purpose: draft.purpose = value
     case .target: draft.targetText = value
     case .jarLink: draft.jarLinkText = value
+    case .callToAction: draft.callToAction = value
     case .image, .template: Issue.record("not a text field")
     }
     do {
@@ -113,11 +122,39 @@ struct CampaignTests {
 
   @Test(
     "purpose length limit counts characters",
-    arguments: [(199, true), (200, true), (201, false)])
+    arguments: [(200, true), (499, true), (500, true), (501, false)])
   func purposeLimit(length: Int, accepted: Bool) {
     var draft = validDraft()
     draft.purpose = String(repeating: "ї", count: length)
     #expect(((try? draft.validate()) != nil) == accepted)
+  }
+
+  @Test("call to action: trimmed, blank means the default, up to 40 characters")
+  func callToAction() throws {
+    var draft = validDraft()
+    draft.jarLinkText = "https://send.monobank.ua/jar/8Xd9vZqKpL"
+    draft.callToAction = "  \u{200B} "
+    var campaign = try draft.validate()
+    #expect(campaign.callToAction == "")
+    #expect(campaign.posterShare?.callToAction == "Долучайся!")
+    #expect(campaign.posterShare?.link == "https://send.monobank.ua/jar/8Xd9vZqKpL")
+    #expect(campaign.posterShare?.linkText == "send.monobank.ua/jar/8Xd9vZqKpL")
+    draft.callToAction = "  " + String(repeating: "ї", count: 40) + " "
+    campaign = try draft.validate()
+    #expect(campaign.callToAction == String(repeating: "ї", count: 40))
+    #expect(campaign.posterShare?.callToAction == campaign.callToAction)
+  }
+
+  @Test("the QR code needs a jar and the switch on")
+  func qrNeedsJarAndSwitch() throws {
+    var draft = validDraft()
+    draft.jarLinkText = ""
+    #expect(try draft.validate().posterShare == nil)
+    draft.jarLinkText = "https://send.monobank.ua/jar/8Xd9vZqKpL"
+    #expect(try draft.validate().posterShare != nil)
+    draft.showQR = false
+    #expect(try draft.validate().posterShare == nil)
+    #expect(CampaignDraft(editing: try draft.validate()).showQR == false)
   }
 
   @Test func targetAcceptsDecimalComma() throws {
@@ -174,7 +211,7 @@ struct CampaignTests {
     #expect(CampaignField.jarLink.label == "Банка збору (не обов'язково)")
     #expect(
       CampaignField.allCases.map(\.rawValue) == [
-        "purpose", "target", "jarLink", "image", "template",
+        "purpose", "target", "jarLink", "image", "template", "callToAction",
       ])
   }
 }

@@ -5,7 +5,7 @@ struct PosterContent: Sendable {
   var purpose: PreparedText
   /// "15 000" when there is a goal.
   var goalNumber: String?
-  /// "Зібрано: 7 500 грн" when progress is shown.
+  /// "Зібрано: 7 500 грн." when progress is shown.
   var collected: String?
   var fraction: Double
 
@@ -15,7 +15,7 @@ struct PosterContent: Sendable {
     self.purpose = purpose
     goalNumber = input.goal.map { Hryvnia.formatNumber($0) }
     collected = input.progress.map {
-      "Зібрано: " + Hryvnia.formatNumber($0.collected) + nbsp + "грн"
+      "Зібрано: " + Hryvnia.formatNumber($0.collected) + nbsp + "грн."
     }
     let fraction = input.progress?.fraction ?? 0
     self.fraction = fraction.isFinite ? min(1, max(0, fraction)) : 0
@@ -56,7 +56,9 @@ extension PosterContent {
   ) -> MeasuredGroup {
     let paragraph = ParagraphSpec(
       role: .purpose, text: purpose,
-      style: TextStyle(fontSize: size, minFontSize: (size * 0.62).rounded(), maxLines: maxLines),
+      style: TextStyle(
+        fontSize: size, minFontSize: (size * 0.62).rounded(), maxLines: maxLines,
+        maxFontSize: (size * 1.5).rounded()),
       gapBefore: 0)
     return MeasuredGroup(
       kind: .purpose, paragraphs: [paragraph], bar: nil, style: style, maxWidth: maxWidth,
@@ -74,7 +76,8 @@ extension PosterContent {
       paragraphs.append(
         ParagraphSpec(
           role: role, text: PreparedText(text),
-          style: TextStyle(fontSize: size, minFontSize: (size * 0.6).rounded(), maxLines: 1),
+          style: TextStyle(
+            fontSize: size, minFontSize: (size * 0.6).rounded(), maxLines: 1, keepsWords: true),
           gapBefore: gap))
     }
     if let goalNumber {

@@ -48,6 +48,25 @@ struct PosterFrame: Sendable {
     bottom = Double(format.height - format.safeBottom)
   }
 
+  private init(width: Double, height: Double, top: Double, bottom: Double) {
+    self.width = width
+    self.height = height
+    self.top = top
+    self.bottom = bottom
+  }
+
+  /// The same canvas with the text area ending at `bottom`, for a band kept below it.
+  func ending(at bottom: Double) -> PosterFrame {
+    PosterFrame(width: width, height: height, top: top, bottom: min(self.bottom, bottom))
+  }
+
+  /// Height a design keeps for its photo beside the text: `preferred`, or less when a band
+  /// below leaves the square less than its side (never under a quarter of it).
+  func photoReserve(_ preferred: Double) -> Double {
+    let shortfall = max(0, Self.side - contentHeight)
+    return max(0.25 * Self.side, preferred - shortfall)
+  }
+
   var contentHeight: Double { bottom - top }
   /// Height beyond the square design: 0 (post), 270 (portrait), 390 (story).
   var extra: Double { max(0, contentHeight - Self.side) }

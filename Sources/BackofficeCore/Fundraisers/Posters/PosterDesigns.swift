@@ -63,7 +63,7 @@ enum PosterDesigns {
     let available = f.contentHeight - 2 * margin
     let purpose = c.purposeGroup(
       size: 0.048 * S, maxLines: 2 + f.extraLines, style: .free(.center), maxWidth: width,
-      maxHeight: available - goalSpace - gap - 0.36 * S)
+      maxHeight: available - goalSpace - gap - f.photoReserve(0.36 * S))
     let side = min(0.5 * S * (1 + 0.2 * f.grow), available - purpose.height - gap - goalSpace)
     var y = f.top + (f.contentHeight - side) / 2
     y = max(y, f.top + margin + purpose.height + gap)
@@ -101,7 +101,7 @@ enum PosterDesigns {
     let goalSpace = goal.map { $0.height + gap } ?? 0
     let purpose = c.purposeGroup(
       size: 0.06 * S, maxLines: 3 + f.extraLines, style: .free(.center), maxWidth: photoWidth,
-      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - 0.28 * S)
+      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - f.photoReserve(0.28 * S))
     let height = min(
       422 + 0.6 * f.extra, f.bottom - margin - goalSpace - purpose.height - gap - photoTop)
     let slot = rounded(
@@ -135,7 +135,7 @@ enum PosterDesigns {
     let goalSpace = goal.map { $0.height + gap } ?? 0
     let purpose = c.purposeGroup(
       size: 0.055 * S, maxLines: 3 + f.extraLines, style: .free(.center), maxWidth: photoWidth,
-      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - 0.28 * S)
+      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - f.photoReserve(0.28 * S))
     let height = min(
       0.45 * S + 0.5 * f.extra,
       f.bottom - margin - goalSpace - purpose.height - gap - photoTop)
@@ -170,7 +170,7 @@ enum PosterDesigns {
     let goalSpace = goal.map { $0.height + 0.02 * S } ?? 0
     let purpose = c.purposeGroup(
       size: 0.055 * S, maxLines: 3 + f.extraLines, style: .free(.right), maxWidth: 0.8 * S,
-      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - 0.28 * S)
+      maxHeight: f.bottom - margin - goalSpace - gap - photoTop - f.photoReserve(0.28 * S))
     let stack = goalSpace + purpose.height
     let height = min(432 + 0.9 * f.extra, f.bottom - margin - stack - gap - photoTop)
     let slot = rounded(

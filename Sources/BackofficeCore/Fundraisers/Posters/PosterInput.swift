@@ -11,17 +11,42 @@ public struct PosterInput: Hashable, Sendable {
   public var goal: Decimal?
   /// The photo; a neutral placeholder fills the slot when `nil`.
   public var photo: PosterPhoto?
-  /// Money collected so far; adds "Зібрано: … грн" and a progress bar when set.
+  /// Money collected so far; adds "Зібрано: … грн." and a progress bar when set.
   public var progress: PosterProgress?
+  /// A QR code of the jar link with a call to action, along the bottom; none when `nil`.
+  public var share: PosterShare?
 
   public init(
     purpose: String, goal: Decimal? = nil, photo: PosterPhoto? = nil,
-    progress: PosterProgress? = nil
+    progress: PosterProgress? = nil, share: PosterShare? = nil
   ) {
     self.purpose = purpose
     self.goal = goal
     self.photo = photo
     self.progress = progress
+    self.share = share
+  }
+}
+
+/// The way to give from the picture itself: a QR code that opens `link`, the link as text
+/// without its scheme, and a call to action.
+public struct PosterShare: Hashable, Sendable {
+  /// What the QR code opens, e.g. `https://send.monobank.ua/jar/8Xd9vZqKpL`.
+  public var link: String
+  /// A short line such as "Долучайся!".
+  public var callToAction: String
+
+  public init(link: String, callToAction: String) {
+    self.link = link
+    self.callToAction = callToAction
+  }
+
+  /// The link as people type it: without `https://` or `http://`.
+  public var linkText: String {
+    for scheme in ["https://", "http://"] where link.hasPrefix(scheme) {
+      return String(link.dropFirst(scheme.count))
+    }
+    return link
   }
 }
 
@@ -86,13 +111,14 @@ public struct PosterRenderOptions: Hashable, Sendable {
 
 extension PosterInput {
   /// What a campaign's poster shows: its purpose and target, the photo at `photoHref` framed
-  /// as the volunteer placed it, and `progress` only when the campaign has the progress
-  /// switch on.
+  /// as the volunteer placed it, `progress` only when the campaign has the progress switch on,
+  /// and the jar's QR code when it has a jar and the QR switch on.
   public init(campaign: Campaign, photoHref: String?, progress: FundraiserProgress? = nil) {
     self.init(
       purpose: campaign.purpose, goal: campaign.target,
       photo: photoHref.map { PosterPhoto(href: $0, placement: campaign.imagePlacement) },
-      progress: campaign.showProgress ? progress.map(PosterProgress.init) : nil)
+      progress: campaign.showProgress ? progress.map(PosterProgress.init) : nil,
+      share: campaign.posterShare)
   }
 }
 

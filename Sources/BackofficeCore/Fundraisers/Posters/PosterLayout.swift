@@ -14,6 +14,8 @@ public struct PosterLayout: Sendable {
   public let photoSlot: PosterPhotoSlot
   /// Text blocks: the purpose, and the goal/progress block when there is one.
   public let textGroups: [PosterTextGroup]
+  /// The QR card along the bottom, when the poster has one. Its text is not in `textGroups`.
+  public let share: PosterShareBlock?
 
   let background: PosterBackground
 }
@@ -49,6 +51,8 @@ public struct PosterTextGroup: Sendable {
     case purpose
     /// The goal and/or collected amount with the progress bar.
     case goal
+    /// The call to action and the jar link beside the QR code.
+    case share
   }
 
   public let kind: Kind
@@ -74,8 +78,12 @@ public struct PosterParagraph: Sendable, Hashable {
     case goalLabel
     /// "15 000 грн.", or the whole goal phrase in templates that have no label.
     case goalValue
-    /// "Зібрано: 7 500 грн"
+    /// "Зібрано: 7 500 грн."
     case collected
+    /// "Долучайся!" beside the QR code.
+    case callToAction
+    /// "send.monobank.ua/jar/…" under the call to action.
+    case link
   }
 
   public let role: Role
@@ -117,6 +125,8 @@ struct GroupStyle: Sendable {
   var rotation: Double = 0
   /// Soft shadow under text drawn straight on the background, for legibility.
   var textShadow: Bool = false
+  /// Text colour when not the poster's white.
+  var textColor: PosterColor?
 }
 
 struct ParagraphSpec: Sendable {

@@ -10,12 +10,15 @@ public enum PosterRenderer {
     _ input: PosterInput, template: PosterTemplate, format: PosterFormat
   ) -> PosterLayout {
     let frame = PosterFrame(format)
-    let design = PosterDesigns.design(template, frame: frame, content: PosterContent(input))
+    let share = input.share.flatMap { PosterShareBlock($0, frame: frame) }
+    let designFrame = share.map { frame.ending(at: $0.designBottom) } ?? frame
+    let design = PosterDesigns.design(
+      template, frame: designFrame, content: PosterContent(input))
     return PosterLayout(
       template: template, format: format,
       canvas: PosterRect(x: 0, y: 0, width: frame.width, height: frame.height),
       textArea: frame.textArea, photoSlot: design.slot, textGroups: design.groups,
-      background: design.background)
+      share: share, background: design.background)
   }
 
   /// The poster as a standalone SVG document (`width`, `height` and `viewBox` in pixels).

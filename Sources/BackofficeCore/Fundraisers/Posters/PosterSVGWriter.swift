@@ -69,8 +69,27 @@ struct PosterSVGWriter {
     out += "<g font-family=\"\(PosterFont.familyList)\" font-weight=\"700\" fill=\"#FFFFFF\""
     out += " text-rendering=\"geometricPrecision\">\n"
     for group in layout.textGroups { textGroup(group) }
-    out += "</g>\n</svg>\n"
+    out += "</g>\n"
+    if let share = layout.share { shareBlock(share) }
+    out += "</svg>\n"
     return out
+  }
+
+  /// The white card, the QR code's dark modules as one path, and the dark text beside it.
+  private mutating func shareBlock(_ share: PosterShareBlock) {
+    out += "<g>\n"
+    backdropRect(share.card, radius: PosterShareBlock.cornerRadius)
+    fill(PosterShareBlock.cardColor)
+    out += "/>\n<path"
+    fill(PosterShareBlock.moduleColor)
+    out += " shape-rendering=\"crispEdges\" d=\""
+    out += share.code.svgPath(
+      moduleSize: share.moduleSize, originX: Int(share.symbol.x), originY: Int(share.symbol.y))
+    out += "\"/>\n"
+    out += "<g font-family=\"\(PosterFont.familyList)\" font-weight=\"700\""
+    out += " text-rendering=\"geometricPrecision\">\n"
+    textGroup(share.text)
+    out += "</g>\n</g>\n"
   }
 
   // MARK: Text
@@ -90,6 +109,7 @@ struct PosterSVGWriter {
     if group.style.textShadow {
       attr("filter", "url(#\(id("text-shadow")))")
     }
+    if let color = group.style.textColor { fill(color) }
     out += ">\n"
     switch group.style.backdrop {
     case .none:

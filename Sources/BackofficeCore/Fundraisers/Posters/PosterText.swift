@@ -5,6 +5,9 @@ struct PreparedText: Sendable {
     var text: String
     /// Width in font units.
     var units: Double
+    /// Follows the previous word without a space: the part after a hyphen ("дрони" of
+    /// "FPV-дрони"), where a line may break but no space is drawn.
+    var glued = false
   }
 
   var paragraphs: [[Word]]
@@ -12,18 +15,22 @@ struct PreparedText: Sendable {
   static let spaceUnits = PosterFont.advance(" ")
 
   /// Keeps explicit line breaks (blank lines collapse), turns other white space runs into one
-  /// space, drops control characters. No-break spaces stay inside their word.
+  /// space, drops control characters. No-break spaces stay inside their word. A hyphen between
+  /// two letters ends a piece of the word, so a line may break after it ("розвідник-" /
+  /// "кулеметник") and nowhere else inside the word.
   init(_ text: String) {
     var paragraphs: [[Word]] = []
     var words: [Word] = []
     var current = ""
     var currentUnits = 0.0
+    var glued = false
 
-    func endWord() {
+    func endWord(glueNext: Bool = false) {
       guard !current.isEmpty else { return }
-      words.append(Word(text: current, units: currentUnits))
+      words.append(Word(text: current, units: currentUnits, glued: glued))
       current = ""
       currentUnits = 0
+      glued = glueNext
     }
     func endParagraph() {
       endWord()
@@ -37,10 +44,12 @@ struct PreparedText: Sendable {
         endParagraph()
       case 0x09, 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000:
         endWord()
+        glued = false
       default:
         guard SVGText.isAllowedInXML(scalar), scalar.value >= 0x20,
           !(0x7F...0x9F).contains(scalar.value)
         else { continue }
+        if Self.startsAfterHyphen(current, next: scalar) { endWord(glueNext: true) }
         current.unicodeScalars.append(scalar)
         currentUnits += PosterFont.advance(scalar)
       }
@@ -50,6 +59,16 @@ struct PreparedText: Sendable {
   }
 
   var isEmpty: Bool { paragraphs.isEmpty }
+
+  /// True when `word` ends in a hyphen that follows a letter and `next` is a letter: "FPV-" +
+  /// "д". Not for "-5", "--" or a dash standing alone.
+  static func startsAfterHyphen(_ word: String, next: Unicode.Scalar) -> Bool {
+    let scalars = word.unicodeScalars
+    guard scalars.count >= 2, scalars.last == "-", next.properties.isAlphabetic else {
+      return false
+    }
+    return scalars[scalars.index(scalars.endIndex, offsetBy: -2)].properties.isAlphabetic
+  }
 }
 
 /// How a piece of text wants to be set, and how far it may give way.
@@ -62,6 +81,11 @@ struct TextStyle: Sendable {
   var maxLines: Int
   /// Line height as a multiple of the font size.
   var lineSpacing: Double = 1.18
+  /// Largest size for a short text that has room to grow; up to it, the text is set as large
+  /// as fits without taking more lines than at `fontSize`.
+  var maxFontSize: Double?
+  /// Never broken inside a word, not even as a last resort: amounts with their currency.
+  var keepsWords = false
 }
 
 /// Text broken into lines at one font size.
@@ -82,13 +106,37 @@ enum TextFitter {
   /// 1. wrap at word boundaries, shrinking step by step from the preferred size down to the
   ///    minimum size, until it takes at most `maxLines` lines;
   /// 2. the same, allowing over-long words to break;
-  /// 3. below the minimum size (down to 60 % of it) allow more lines while they fit the height;
+  /// 3. below the minimum size (down to 14 px) allow more lines while they fit the height;
   /// 4. only if even that fails, keep the lines that fit and end the last one with "…".
+  /// A text that fits at the preferred size grows towards `maxFontSize` while it keeps its
+  /// number of lines. Words break only at spaces and after hyphens until step 2; a style that
+  /// `keepsWords` never breaks one and shrinks to the floor instead.
   static func fit(
     _ text: PreparedText, style: TextStyle, maxWidth: Double, maxHeight: Double
   ) -> TextFit {
+    if let largest = style.maxFontSize, largest > style.fontSize,
+      case let limit = min(
+        style.maxLines, linesFitting(maxHeight, size: style.fontSize, style: style)),
+      limit > 0,
+      let base = wrap(
+        text, size: style.fontSize, spacing: style.lineSpacing, maxWidth: maxWidth,
+        breakWords: false, lineLimit: limit)
+    {
+      for size in sizeSteps(from: largest, to: style.fontSize).dropLast() {
+        let lines = min(base.lines.count, linesFitting(maxHeight, size: size, style: style))
+        guard lines > 0 else { continue }
+        if let fit = wrap(
+          text, size: size, spacing: style.lineSpacing, maxWidth: maxWidth, breakWords: false,
+          lineLimit: lines)
+        {
+          return fit
+        }
+      }
+      return base
+    }
+    let breaking = style.keepsWords ? [false] : [false, true]
     let sizes = sizeSteps(from: style.fontSize, to: style.minFontSize)
-    for breakWords in [false, true] {
+    for breakWords in breaking {
       for size in sizes {
         let limit = min(style.maxLines, linesFitting(maxHeight, size: size, style: style))
         guard limit > 0 else { continue }
@@ -100,15 +148,30 @@ enum TextFitter {
         }
       }
     }
-    let floor = min(style.minFontSize, max(style.minFontSize * 0.6, 14))
-    for size in sizeSteps(from: style.minFontSize, to: floor) {
-      let limit = linesFitting(maxHeight, size: size, style: style)
-      guard limit > 0 else { continue }
-      if let fit = wrap(
-        text, size: size, spacing: style.lineSpacing, maxWidth: maxWidth,
-        breakWords: true, lineLimit: limit)
-      {
-        return fit
+    // 14 px is the smallest text a 1080 px poster shows; only the longest purposes next to a
+    // QR card in the square format get near it.
+    let floor = min(style.minFontSize, 14)
+    for breakWords in breaking {
+      for size in sizeSteps(from: style.minFontSize, to: floor) {
+        let limit = linesFitting(maxHeight, size: size, style: style)
+        guard limit > 0 else { continue }
+        if let fit = wrap(
+          text, size: size, spacing: style.lineSpacing, maxWidth: maxWidth,
+          breakWords: breakWords, lineLimit: limit)
+        {
+          return fit
+        }
+      }
+    }
+    if style.keepsWords {
+      // An amount is short; below the floor it still fits on one line in any design.
+      for size in sizeSteps(from: floor, to: 10) {
+        if let fit = wrap(
+          text, size: size, spacing: style.lineSpacing, maxWidth: maxWidth, breakWords: false,
+          lineLimit: max(1, linesFitting(maxHeight, size: size, style: style)))
+        {
+          return fit
+        }
       }
     }
     // Never fewer than one line: the designs always leave room for one at the smallest size.
@@ -158,10 +221,11 @@ enum TextFitter {
 
     for paragraph in text.paragraphs {
       for word in paragraph {
-        if lineHasText, lineUnits + space + word.units <= maxUnits {
-          line += " "
+        let gap = word.glued ? 0 : space
+        if lineHasText, lineUnits + gap + word.units <= maxUnits {
+          if !word.glued { line += " " }
           line += word.text
-          lineUnits += space + word.units
+          lineUnits += gap + word.units
           continue
         }
         if lineHasText, !flush() { return nil }

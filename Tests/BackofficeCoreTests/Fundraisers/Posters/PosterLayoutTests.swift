@@ -57,6 +57,87 @@ struct PosterLayoutTests {
     #expect(shown.filter { !$0.isWhitespace } == expected)
   }
 
+  @Test("lines break at spaces and after hyphens, never inside a word", arguments: cases)
+  func wordsStayWhole(template: PosterTemplate, format: PosterFormat, inputName: String) throws {
+    guard inputName != "one endless word" else { return }
+    let input = Self.input(named: inputName)
+    let layout = PosterRenderer.layout(input, template: template, format: format)
+    let groups = layout.textGroups + (layout.share.map { [$0.text] } ?? [])
+    for paragraph in groups.flatMap(\.paragraphs) {
+      for (line, next) in zip(paragraph.lines, paragraph.lines.dropFirst()) {
+        let pieces = line.split(separator: " ", omittingEmptySubsequences: false)
+        let firstNext = next.split(separator: " ").first.map(String.init) ?? ""
+        // The line ends a word of the source text, or the word continues after its hyphen.
+        let joined = String(pieces.last ?? "") + firstNext
+        let source = input.purpose + " " + (input.share?.callToAction ?? "")
+        let wholeWord = source.split(whereSeparator: \.isWhitespace).contains {
+          $0 == pieces.last ?? ""
+        }
+        #expect(
+          wholeWord || line.hasSuffix("-") || !source.contains(joined)
+            || paragraph.role != .purpose,
+          "\(paragraph.role) breaks inside a word: \(line) / \(next)")
+      }
+      if paragraph.role == .goalValue || paragraph.role == .collected {
+        #expect(paragraph.lines.contains { $0.hasSuffix("грн.") }, "\(paragraph.lines)")
+        #expect(!paragraph.lines.contains { $0.hasPrefix("рн") || $0.hasSuffix(" г") })
+        // The amount and its currency share one line.
+        let amountLine = try #require(paragraph.lines.last)
+        #expect(amountLine.contains { $0.isNumber }, "\(paragraph.lines)")
+      }
+    }
+  }
+
+  @Test("the QR card sits at the bottom of the text area, apart from every text", arguments: cases)
+  func shareBlock(template: PosterTemplate, format: PosterFormat, inputName: String) throws {
+    let input = Self.input(named: inputName)
+    let layout = PosterRenderer.layout(input, template: template, format: format)
+    guard let share = input.share else {
+      #expect(layout.share == nil)
+      return
+    }
+    let block = try #require(layout.share)
+    #expect(layout.textArea.contains(block.card), "\(block.card) leaves \(layout.textArea)")
+    for group in layout.textGroups {
+      #expect(!group.bounds.intersects(block.card), "\(group.kind) \(group.bounds) under the card")
+    }
+    // The quiet zone (4 modules) is card on every side of the symbol.
+    let quiet = Double(4 * block.moduleSize)
+    #expect(block.moduleSize >= 3)
+    #expect(block.symbol.minX - quiet >= block.card.minX - 0.01)
+    #expect(block.symbol.minY - quiet >= block.card.minY - 0.01)
+    #expect(block.symbol.maxY + quiet <= block.card.maxY + 0.01)
+    #expect(block.symbol.width == Double(block.code.size * block.moduleSize))
+    #expect(try block.code == QRCode(share.link))
+    // The call to action and the link sit on the card, right of the quiet zone, whole.
+    #expect(block.card.contains(block.text.bounds))
+    #expect(block.text.bounds.minX >= block.symbol.maxX + quiet - 0.01)
+    let lines = block.text.paragraphs.map { $0.lines.joined(separator: " ") }
+    #expect(lines == [share.callToAction, share.linkText] || lines.joined() != "")
+    #expect(block.text.paragraphs.first?.lines.joined() == share.callToAction)
+    #expect(block.text.paragraphs.last?.lines.joined() == share.linkText)
+    #expect(block.text.paragraphs.allSatisfy { $0.fontSize >= 14 })
+  }
+
+  @Test("the poster draws the QR code's modules and the short link")
+  func shareDrawn() throws {
+    let share = PosterShare(
+      link: "https://send.monobank.ua/jar/8Xd9vZqKpL", callToAction: "Долучайся!")
+    let input = PosterInput(purpose: "Дрони", share: share)
+    let svg = PosterRenderer.render(input, template: .angularYellowBlue, format: .story)
+    let block = try #require(
+      PosterRenderer.layout(input, template: .angularYellowBlue, format: .story).share)
+    let path = block.code.svgPath(
+      moduleSize: block.moduleSize, originX: Int(block.symbol.x), originY: Int(block.symbol.y))
+    #expect(svg.contains("d=\"\(path)\""))
+    #expect(svg.contains(">send.monobank.ua/jar/8Xd9vZqKpL</tspan>"))
+    #expect(svg.contains(">Долучайся!</tspan>"))
+    #expect(
+      !PosterRenderer.render(
+        PosterInput(purpose: "Дрони"), template: .angularYellowBlue, format: .story
+      ).contains("crispEdges"))
+  }
+
   @Test("photo slot sits on the canvas", arguments: PosterTemplate.allCases, PosterFormat.allCases)
   func photoSlot(template: PosterTemplate, format: PosterFormat) {
     for (_, input) in PosterFixtures.layoutInputs {
@@ -80,6 +161,44 @@ struct PosterLayoutTests {
     #expect(short.lines == ["Дрони"])
     #expect(long.lines.count > 1)
     #expect(long.fontSize < short.fontSize)
+  }
+
+  @Test("a hyphenated word breaks after its hyphen, a short purpose grows")
+  func hyphenAndGrowth() throws {
+    let text = PreparedText("розвідник-кулеметник")
+    #expect(text.paragraphs[0].map(\.text) == ["розвідник-", "кулеметник"])
+    #expect(text.paragraphs[0].map(\.glued) == [false, true])
+    #expect(PreparedText("-5 та -- і FPV- дрони").paragraphs[0].allSatisfy { !$0.glued })
+    let style = TextStyle(fontSize: 40, minFontSize: 20, maxLines: 3)
+    let narrow =
+      max(PosterFont.units("розвідник-"), PosterFont.units("кулеметник")) * 40
+      / PosterFont.unitsPerEm + 1
+    let fit = TextFitter.fit(text, style: style, maxWidth: narrow, maxHeight: 1000)
+    #expect(fit.lines == ["розвідник-", "кулеметник"])
+    #expect(fit.fontSize == 40)
+    let wide = TextFitter.fit(text, style: style, maxWidth: 2000, maxHeight: 1000)
+    #expect(wide.lines == ["розвідник-кулеметник"])
+
+    var growing = style
+    growing.maxFontSize = 60
+    let short = TextFitter.fit(PreparedText("Дрони"), style: growing, maxWidth: 900, maxHeight: 500)
+    #expect(short.fontSize == 60)
+    // Growing never adds a line: this one fills a line at 40 px already.
+    let perLine = Int(900 / (PosterFont.units("ш") * 40 / PosterFont.unitsPerEm))
+    let oneLine = String(repeating: "ш", count: perLine - 1)
+    let full = TextFitter.fit(PreparedText(oneLine), style: growing, maxWidth: 900, maxHeight: 500)
+    #expect(full.lines.count == 1)
+    #expect(full.fontSize < 44)
+  }
+
+  @Test("an amount with its currency is never split, however narrow")
+  func amountsStayWhole() {
+    let amount = PreparedText("999\u{00A0}999\u{00A0}999\u{00A0}999\u{00A0}999\u{00A0}грн.")
+    var style = TextStyle(fontSize: 80, minFontSize: 48, maxLines: 1)
+    style.keepsWords = true
+    let fit = TextFitter.fit(amount, style: style, maxWidth: 300, maxHeight: 200)
+    #expect(fit.lines.count == 1)
+    #expect(fit.width <= 300)
   }
 
   @Test("an over-long word is broken rather than overflowing")
@@ -140,7 +259,7 @@ struct PosterLayoutTests {
     let goal = try #require(layout.textGroups.first { $0.kind == .goal })
     let collected = try #require(goal.paragraphs.last)
     #expect(collected.role == .collected)
-    #expect(collected.lines == ["Зібрано: 7\(nbsp)500,50\(nbsp)грн"])
+    #expect(collected.lines == ["Зібрано: 7\(nbsp)500,50\(nbsp)грн."])
     let bar = try #require(goal.progressBar)
     #expect(bar.minY >= collected.bounds.maxY)
     #expect(bar.width >= 0.3 * 1080 - 0.01)

@@ -20,12 +20,20 @@ enum PosterFixtures {
     purpose: "Збираємо на FPV-дрони для 93 ОМБр «Холодний Яр»",
     goal: decimal("150000"),
     photo: PosterPhoto(href: "/fundraisers/42/photo", scale: 1.25, offsetX: 12, offsetY: -8),
-    progress: PosterProgress(collected: decimal("87345.5"), fraction: 0.58))
+    progress: PosterProgress(collected: decimal("87345.5"), fraction: 0.58),
+    share: PosterShare(
+      link: "https://send.monobank.ua/jar/8Xd9vZqKpL", callToAction: "Долучайся!"))
 
-  /// About as long as a purpose may be (200 characters).
+  /// As long as a purpose may be (500 characters), with hyphenated words.
   static let longPurpose = String(
-    repeating: "Збираємо на FPV-дрони та РЕБ для 93 ОМБр «Холодний Яр» ", count: 4
-  ).prefix(200).trimmingCharacters(in: .whitespaces)
+    repeating: "Збираємо на FPV-дрони та РЕБ для розвідник-кулеметник 93 ОМБр «Холодний Яр» ",
+    count: 8
+  ).prefix(CampaignDraft.purposeMaxLength).trimmingCharacters(in: .whitespaces)
+
+  /// The QR block of a jar with the longest id a jar link may have.
+  static let share = PosterShare(
+    link: "https://send.monobank.ua/jar/" + String(repeating: "Z", count: 40),
+    callToAction: "Долучайся!")
 
   /// A spread of awkward inputs for the layout checks.
   static let layoutInputs: [(name: String, input: PosterInput)] = {
@@ -53,6 +61,20 @@ enum PosterFixtures {
       ),
       ("progress only", PosterInput(purpose: "На авто", progress: progress)),
       ("blank", PosterInput(purpose: "  \n\t ")),
+      (
+        "long with QR",
+        PosterInput(
+          purpose: longPurpose, goal: decimal("999999999999999"), photo: photo,
+          progress: progress, share: share)
+      ),
+      (
+        "short with QR and a long call",
+        PosterInput(
+          purpose: "Дрони", goal: decimal("15000"), photo: photo,
+          share: PosterShare(
+            link: "https://send.monobank.ua/jar/8Xd9vZqKpL",
+            callToAction: String(repeating: "Ш", count: CampaignDraft.callToActionMaxLength)))
+      ),
     ]
   }()
 }
