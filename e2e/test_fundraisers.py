@@ -455,3 +455,90 @@ def test_touch_drag_pinch_and_wheel_on_a_phone(fr_server, new_page):
     assert float(page.locator("#fr-scale").input_value()) == pytest.approx(wheeled, abs=0.01)
     assert float(page.locator("#fr-offset-x").input_value()) == pytest.approx(moved_x, abs=0.01)
     shot(page, "fundraisers-edit-phone")
+
+
+# ---------------------------------------------------------------- QR codes and the public page
+
+
+def saved_fundraiser(page: Page, base: str) -> str:
+    """Creates a fundraiser with the jar (QR switch on, as by default) and returns its address."""
+    create_fundraiser(page, base)
+    expect(page.get_by_label("QR-код банки на постері")).to_be_checked()
+    page.locator("label.fr-template").nth(0).click()
+    page.get_by_role("button", name="Зберегти").click()
+    page.wait_for_url(re.compile(r"/fundraisers/[0-9a-f-]{36}$"))
+    return page.url
+
+
+def test_every_poster_qr_code_opens_the_jar(fr_server, jar_stub: JarStub, new_page, tmp_path):
+    """All 15 templates in all 3 formats: the rendered poster, read by a real decoder (zbar)."""
+    import shutil
+    import subprocess
+
+    zbarimg = shutil.which("zbarimg")
+    assert zbarimg, "zbarimg (Debian zbar-tools) is needed to read the posters' QR codes"
+    page = new_page("desktop")
+    base = fr_server.base_url
+    sign_up(page, base)
+    address = saved_fundraiser(page, base)
+    for template in range(1, 16):
+        for fmt, height in (("post", 1080), ("portrait", 1350), ("story", 1920)):
+            page.set_viewport_size({"width": 1080, "height": height})
+            page.goto(f"{address}/poster.svg?template={template}&format={fmt}")
+            picture = tmp_path / f"poster-{template}-{fmt}.png"
+            page.screenshot(path=str(picture))
+            decoded = subprocess.run(
+                [zbarimg, "--raw", "-q", "-Sdisable", "-Sqrcode.enable", str(picture)],
+                capture_output=True, text=True, check=False,
+            ).stdout.split()
+            assert decoded == [JAR_LINK], f"template {template} {fmt}: {decoded}"
+
+
+def test_public_page_previews_and_shows_progress_without_sign_in(
+    fr_server, jar_stub: JarStub, new_page
+):
+    jar_stub.jars[JAR_ID] = (750_000, 1_500_000, "ACTIVE")
+    owner = new_page("desktop")
+    base = fr_server.base_url
+    sign_up(owner, base)
+    address = saved_fundraiser(owner, base)
+
+    owner.get_by_role("button", name="Відкрити публічну сторінку").click()
+    expect(owner.get_by_text("Публічну сторінку відкрито.")).to_be_visible()
+    public_path = owner.locator("#fr-public-url").get_attribute("href")
+    assert re.fullmatch(r"/f/[a-z2-9]{10}", public_path or ""), public_path
+    shot(owner, "fundraiser-public-switch-desktop")
+
+    # Downloading the PNG also makes it the picture of link previews.
+    with owner.expect_download():
+        owner.get_by_role("button", name="Завантажити PNG").click()
+    expect(owner.locator("#fr-png-status")).to_have_text("")
+
+    visitor = new_page("phone")  # a fresh browser profile: no account, no cookies
+    visitor.goto(base + public_path)
+    expect(visitor.get_by_role("heading", name=PURPOSE)).to_be_visible()
+    expect(visitor.locator(".fr-progress-label")).to_have_text("Прогрес 50%")
+    expect(visitor.get_by_role("link", name=re.compile("Задонатити"))).to_have_attribute("href", JAR_LINK)
+    expect(visitor.locator("img.fp-qr")).to_be_visible()
+    assert visitor.locator("img.fp-qr").evaluate("img => img.naturalWidth") > 0
+    assert visitor.locator("img.fp-poster").evaluate("img => img.naturalWidth") > 0
+    assert scroll_width(visitor) <= PHONE["width"]
+    shot(visitor, "fundraiser-public-phone")
+    image = visitor.locator('meta[property="og:image"]').get_attribute("content")
+    assert image and image.startswith("http") and image.endswith(public_path + "/poster.png")
+    answer = visitor.request.get(image)
+    assert answer.status == 200 and answer.headers["content-type"] == "image/png"
+    assert answer.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    for name in ("og:title", "og:description", "og:url"):
+        assert visitor.locator(f'meta[property="{name}"]').get_attribute("content")
+    # Nothing of the account: no navigation, no sign-out, no other fundraisers.
+    expect(visitor.locator("nav.main-nav")).to_have_count(0)
+    assert "@" not in visitor.content()
+    at_desktop(visitor)
+    shot(visitor, "fundraiser-public-desktop")
+
+    # Taken offline: the same address is gone, for the visitor and for link previews.
+    owner.get_by_role("button", name="Закрити сторінку").click()
+    expect(owner.get_by_text("Публічну сторінку закрито")).to_be_visible()
+    assert visitor.request.get(base + public_path).status == 404
+    assert visitor.request.get(image).status == 404

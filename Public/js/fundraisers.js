@@ -59,6 +59,9 @@ function setUpForm(form) {
     purpose: form.elements.purpose?.value ?? "",
     target: form.elements.target?.value ?? "",
     showProgress: form.elements.show_progress?.checked ?? false,
+    jarLink: form.elements.jar_link?.value ?? "",
+    showQR: form.elements.show_qr?.checked ?? false,
+    callToAction: form.elements.call_to_action?.value ?? "",
   });
 
   function previewURL(mode, template) {
@@ -67,6 +70,9 @@ function setUpForm(form) {
     if (values.purpose) params.set("purpose", values.purpose);
     if (values.target) params.set("target", values.target);
     if (values.showProgress) params.set("show_progress", "1");
+    if (values.jarLink) params.set("jar_link", values.jarLink);
+    if (values.showQR) params.set("show_qr", "1");
+    if (values.callToAction) params.set("call_to_action", values.callToAction);
     if (form.dataset.id) params.set("id", form.dataset.id);
     if (mode !== "thumb") {
       if (localPhoto) params.set("photo", "local");
@@ -154,9 +160,26 @@ function setUpForm(form) {
     }
   }, 700);
 
+  // The purpose counter: how many characters, and how many too many, while typing or pasting.
+  const purposeField = form.elements.purpose;
+  const counter = document.getElementById("field-purpose-count");
+  function count() {
+    if (!purposeField || !counter) return;
+    const limit = Number(purposeField.dataset.maxLength) || 500;
+    const length = [...purposeField.value.trim()].length;
+    const over = length - limit;
+    counter.textContent =
+      over > 0
+        ? `${length} / ${limit} символів: приберіть ${over}`
+        : `${length} / ${limit} символів`;
+    counter.classList.toggle("fr-count-over", over > 0);
+  }
+  count();
+
   form.addEventListener("input", (event) => {
     const name = event.target.name;
-    if (name === "purpose" || name === "target") {
+    if (name === "purpose") count();
+    if (name === "purpose" || name === "target" || name === "jar_link" || name === "call_to_action") {
       renderSoon();
       refreshThumbnails();
     }
@@ -170,7 +193,7 @@ function setUpForm(form) {
       render();
     } else if (target.name === "format") {
       render();
-    } else if (target.name === "show_progress") {
+    } else if (target.name === "show_progress" || target.name === "show_qr") {
       render();
       refreshThumbnails();
     } else if (target.name === "photo") {
@@ -314,6 +337,8 @@ function setUpPoster(button) {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 30_000);
+      // While the public page is on, the same picture becomes its link preview.
+      if (button.dataset.shareUrl) await sharePreview(button.dataset.shareUrl, blob);
       status.textContent = "";
     } catch {
       status.textContent = error;
@@ -321,6 +346,25 @@ function setUpPoster(button) {
       button.disabled = false;
     }
   });
+}
+
+// Sends the PNG for the public page's link preview; a failure only costs the preview.
+async function sharePreview(url, blob) {
+  const token = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 20_000);
+  try {
+    await fetch(url, {
+      method: "PUT",
+      headers: { "Content-Type": "image/png", "X-CSRF-Token": token },
+      body: blob,
+      signal: controller.signal,
+    });
+  } catch {
+    // The poster is downloaded already; the preview keeps the previous picture.
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // Draws the server's SVG (photo and font inside it) on a canvas of the poster's full size.

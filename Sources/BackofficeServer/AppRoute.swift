@@ -126,6 +126,12 @@ enum Routes {
   static let fundraiserDelete = AppRoute(.POST, "/fundraisers/:fundraiserID/delete")
   static let fundraiserRefresh = AppRoute(.POST, "/fundraisers/:fundraiserID/refresh")
   static let fundraiserPoster = AppRoute(.GET, "/fundraisers/:fundraiserID/poster.svg")
+  static let fundraiserPublish = AppRoute(.POST, "/fundraisers/:fundraiserID/public")
+  static let fundraiserShareImage = AppRoute(.PUT, "/fundraisers/:fundraiserID/share-image")
+  static let publicFundraiser = AppRoute(.GET, "/f/:slug")
+  static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg")
+  static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png")
+  static let publicFundraiserQR = AppRoute(.GET, "/f/:slug/qr.svg")
   static let apiFundraisers = AppRoute(.GET, "/api/v1/fundraisers")
   static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers", body: .jsonWithPhoto)
   static let apiFundraiser = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID")
@@ -140,7 +146,8 @@ enum Routes {
   static let fundraiserRoutes: [AppRoute] = [
     fundraisers, fundraiserNew, fundraiserCreate, fundraiserPreview, fundraiserRefreshAll,
     fundraiserPhoto, fundraiser, fundraiserEdit, fundraiserUpdate, fundraiserDelete,
-    fundraiserRefresh, fundraiserPoster,
+    fundraiserRefresh, fundraiserPoster, fundraiserPublish, fundraiserShareImage,
+    publicFundraiser, publicFundraiserPoster, publicFundraiserImage, publicFundraiserQR,
     apiFundraisers, apiFundraiserCreate, apiFundraiser, apiFundraiserUpdate, apiFundraiserDelete,
     apiFundraiserPoster, apiFundraiserPhoto, apiFundraiserSnapshots, apiFundraiserRefresh,
   ]

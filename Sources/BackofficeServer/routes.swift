@@ -8,6 +8,10 @@ func routes(_ app: Application) throws {
   // MARK: accounts — sign-in and sign-up pages
   try app.register(collection: AuthController())
 
+  // MARK: public fundraiser pages — no sign-in, switched on per fundraiser by its owner
+  app.publicPageLimiter = PublicPageLimiter(limit: FundraiserPublicPage.requestsPerMinute)
+  try app.register(collection: FundraiserPublicPage())
+
   // MARK: pages behind sign-in
   let pages = app.grouped(RequireUserMiddleware())
   try pages.register(collection: HomeController())

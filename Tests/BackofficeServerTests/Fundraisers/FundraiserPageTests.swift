@@ -41,7 +41,8 @@ struct FundraiserPageTests {
       for number in 1...15 {
         #expect(form.body.contains(#"name="template" value="\#(number)""#))
         #expect(
-          form.body.contains("preview.svg?format=post&amp;mode=thumb&amp;template=\(number)\""))
+          form.body.contains(
+            "preview.svg?format=post&amp;mode=thumb&amp;show_qr=1&amp;template=\(number)\""))
       }
       #expect(form.body.contains(#"data-max-scale="10.0""#))
       #expect(form.body.contains(#"src="/js/fundraisers.js""#))

@@ -24,6 +24,16 @@ enum IsolationFixtures {
     "fundraiserID": { _, owner in
       try await owner.addFundraiser(purpose: "owned fundraiser", jar: "").uuidString
     },
+    // A public page the owner has closed: the same 404 for everyone, its owner included.
+    "slug": { t, owner in
+      let id = try await owner.addFundraiser(purpose: "owned public page", jar: "")
+      let record = try #require(await FundraiserRecord.find(id, on: t.db))
+      let slug = PublicSlug.make()
+      record.publicSlug = slug
+      record.isPublic = false
+      try await record.save(on: t.db)
+      return slug
+    },
     "photoID": { t, owner in
       let id = try await owner.addFundraiser(purpose: "owned photo", jar: "")
       return try #require(await FundraiserPhotos.reference(for: id, on: t.db)).id.uuidString

@@ -27,5 +27,6 @@ extension Application {
     migrations.add(M083_CreateAdministratorClaim())
     migrations.add(M084_CreateChangeVersions())
     migrations.add(M085_IndexIdempotencyKeyAges())
+    migrations.add(M086_AddFundraiserSharing())
   }
 }

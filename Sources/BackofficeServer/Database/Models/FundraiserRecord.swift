@@ -18,6 +18,12 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   @Field(key: "offset_x") var offsetX: Double
   @Field(key: "offset_y") var offsetY: Double
   @Field(key: "show_progress") var showProgress: Bool
+  @Field(key: "show_qr") var showQR: Bool
+  @Field(key: "call_to_action") var callToAction: String
+  /// The public page's address, `/f/<slug>`; made the first time the page is switched on.
+  @OptionalField(key: "public_slug") var publicSlug: String?
+  /// Whether `/f/<slug>` answers; off by default and whenever the owner takes it down.
+  @Field(key: "is_public") var isPublic: Bool
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
   /// One more on every change; see `RecordVersion`.
@@ -28,6 +34,7 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   init(userID: UUID, campaign: Campaign) {
     self.$user.id = userID
     self.version = RecordVersion.first
+    self.isPublic = false
     apply(campaign)
   }
 
@@ -40,6 +47,8 @@ final class FundraiserRecord: Model, @unchecked Sendable {
     offsetX = campaign.imagePlacement.offsetX
     offsetY = campaign.imagePlacement.offsetY
     showProgress = campaign.showProgress
+    showQR = campaign.showQR
+    callToAction = campaign.callToAction
   }
 
   /// The stored values as Core's campaign. Stored rows were validated on the way in; a template
@@ -51,7 +60,7 @@ final class FundraiserRecord: Model, @unchecked Sendable {
       jar: jarID.flatMap(JarID.init(rawValue:)),
       template: PosterTemplate(number: template) ?? .blueLinear,
       imagePlacement: ImagePlacement(scale: scale, offsetX: offsetX, offsetY: offsetY).clamped(),
-      showProgress: showProgress)
+      showProgress: showProgress, showQR: showQR, callToAction: callToAction)
   }
 
   func requireID() throws -> UUID {
@@ -95,6 +104,21 @@ final class FundraiserPhotoRecord: Model, @unchecked Sendable {
 
   /// `data:image/jpeg;base64,…`, for SVG that must carry its own image.
   var dataURI: String { "data:\(mime);base64,\(data.base64EncodedString())" }
+}
+
+/// The PNG link previews show for a fundraiser's public page: the poster as the owner's
+/// browser last drew it (on download or when the page was switched on).
+final class FundraiserShareImageRecord: Model, @unchecked Sendable {
+  static let schema = "fundraiser_share_images"
+
+  @ID(key: .id) var id: UUID?
+  @Parent(key: "fundraiser_id") var fundraiser: FundraiserRecord
+  @Field(key: "data") var data: Data
+  /// Hex SHA-256 of the bytes.
+  @Field(key: "etag") var etag: String
+  @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
+
+  init() {}
 }
 
 /// One fetch of a fundraiser's jar: what it said, or why it failed.

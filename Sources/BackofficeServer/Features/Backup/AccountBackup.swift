@@ -123,6 +123,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var offsetX: Double
     var offsetY: Double
     var showProgress: Bool
+    /// Files written before the QR card have none: on, as for every fundraiser then.
+    var showQr: Bool?
+    var callToAction: String?
     var photo: Photo?
     /// Every fetch of the jar, oldest first: the progress chart's history.
     var jarSnapshots: [JarSnapshotItem]
@@ -468,7 +471,8 @@ extension AccountBackup {
         },
         jarId: record.jarID, template: record.template, scale: record.scale,
         offsetX: record.offsetX, offsetY: record.offsetY, showProgress: record.showProgress,
-        photo: photos[id], jarSnapshots: snapshots[id] ?? [], createdAt: created,
+        showQr: record.showQR, callToAction: record.callToAction, photo: photos[id],
+        jarSnapshots: snapshots[id] ?? [], createdAt: created,
         updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
     }
   }

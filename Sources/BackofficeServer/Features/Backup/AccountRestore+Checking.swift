@@ -175,7 +175,8 @@ extension AccountRestore {
           template: template ?? .blueLinear,
           imagePlacement: ImagePlacement(
             scale: item.scale, offsetX: item.offsetX, offsetY: item.offsetY),
-          showProgress: item.showProgress)
+          showProgress: item.showProgress, showQR: item.showQr ?? true,
+          callToAction: item.callToAction ?? "")
         var campaign: Campaign?
         do throws(CampaignValidationErrors) {
           campaign = try draft.validate()

@@ -14,6 +14,9 @@ struct FundraiserForm: PageView {
   var template: PosterTemplate? = nil
   var placement = ImagePlacement.identity
   var showProgress = false
+  /// On for a new fundraiser: the QR code shows as soon as there is a jar.
+  var showQR = true
+  var callToAction = ""
   var format = PosterFormat.post
   /// The saved photo of the fundraiser being edited.
   var photoID: UUID? = nil
@@ -73,6 +76,8 @@ struct FundraiserForm: PageView {
       "template": String(template.number), "format": format.rawValue,
       "purpose": purpose.isEmpty ? nil : purpose, "target": target.isEmpty ? nil : target,
       "show_progress": showProgress ? "1" : nil, "id": editingID?.uuidString.lowercased(),
+      "jar_link": jarLink.isEmpty ? nil : jarLink, "show_qr": showQR ? "1" : nil,
+      "call_to_action": callToAction.isEmpty ? nil : callToAction,
       "photo": previewMode == "thumb" ? nil : previewPhotoID?.uuidString.lowercased(),
       "scale": previewMode == "thumb" ? nil : String(placement.scale),
       "offset_x": previewMode == "thumb" ? nil : String(placement.offsetX),
@@ -143,13 +148,23 @@ struct FundraiserForm: PageView {
 
   var fields: [HTMLNode] {
     let purposeField = FieldView(name: "purpose", label: CampaignField.purpose.label)
+    // No maxlength: a pasted text stays whole and the counter and the message say how much
+    // to shorten, instead of the browser dropping the end without a word.
     var purposeAttrs: [Attr] = [
-      .id(purposeField.id), .name("purpose"), .rows("3"),
-      .maxlength(String(CampaignDraft.purposeMaxLength)),
+      .id(purposeField.id), .name("purpose"), .rows("4"),
+      .data("max-length", String(CampaignDraft.purposeMaxLength)),
+      .aria(.describedby, "\(purposeField.id)-count"),
     ]
     if errors[.purpose] != nil {
-      purposeAttrs += [.aria(.invalid, "true"), .aria(.describedby, "\(purposeField.id)-error")]
+      purposeAttrs =
+        purposeAttrs.filter { $0.name != "aria-describedby" } + [
+          .aria(.invalid, "true"),
+          .aria(.describedby, "\(purposeField.id)-count \(purposeField.id)-error"),
+        ]
     }
+    let purposeCount = purpose.trimmingCharacters(in: .whitespacesAndNewlines).count
+    let purposeOver = purposeCount - CampaignDraft.purposeMaxLength
+    let ctaField = FieldView(name: "call_to_action", label: CampaignField.callToAction.label)
     let photoField = FieldView(name: "photo", label: "Обрати фото з бібліотеки")
     var photoAttrs: [Attr] = [
       .id(photoField.id), .name("photo"), .type("file"),
@@ -176,6 +191,15 @@ struct FundraiserForm: PageView {
         [
           H.label([.`for`(purposeField.id)], [H.text(CampaignField.purpose.label)]),
           H.textarea(purposeAttrs, [H.text(purpose)]),
+          H.p(
+            [
+              .class(
+                purposeCount > CampaignDraft.purposeMaxLength
+                  ? "hint fr-count fr-count-over" : "hint fr-count"),
+              .id("\(purposeField.id)-count"), .aria(.live, "polite"),
+            ],
+            "\(purposeCount) / \(CampaignDraft.purposeMaxLength) символів"
+              + (purposeOver > 0 ? ": приберіть \(purposeOver)" : "")),
           savedNode("purpose"),
           FieldView(name: "purpose", label: "", error: errors[.purpose]).errorNode,
         ]),
@@ -217,6 +241,32 @@ struct FundraiserForm: PageView {
           H.p([.class("hint")], "Потрібна банка: постер оновлюється разом із прогресом."),
           savedNode("show_progress"),
         ]),
+      H.div(
+        [.class("field fr-switch")],
+        [
+          H.label(
+            [.`for`("field-show_qr")],
+            [
+              H.input(
+                [
+                  .type("checkbox"), .id("field-show_qr"), .name("show_qr"), .value("1"),
+                  .role("switch"),
+                ] + (showQR ? [.checked] : [])),
+              H.text(" QR-код банки на постері"),
+            ]),
+          H.p(
+            [.class("hint")],
+            "Потрібна банка: внизу постера з'являються QR-код, посилання і заклик."),
+          savedNode("show_qr"),
+        ]),
+      FieldView(
+        name: "call_to_action", label: ctaField.label, value: callToAction,
+        error: errors[.callToAction],
+        hint: "Поруч із QR-кодом. Порожнє поле — «\(CampaignDraft.defaultCallToAction)». "
+          + "До \(CampaignDraft.callToActionMaxLength) символів.",
+        autocomplete: "off", extra: [.placeholder(CampaignDraft.defaultCallToAction)],
+        saved: savedValue("call_to_action")
+      ).render(),
     ]
   }
 

@@ -45,10 +45,11 @@ enum FundraiserPosters {
     let campaign = record.campaign
     let progress = campaign.showProgress ? state.progress(target: campaign.target) : nil
     let parts: [String] = [
-      "poster-v1", variant, String(template.number), format.rawValue, campaign.purpose,
+      "poster-v2", variant, String(template.number), format.rawValue, campaign.purpose,
       campaign.target.map { "\($0)" } ?? "-", String(campaign.imagePlacement.scale),
       String(campaign.imagePlacement.offsetX), String(campaign.imagePlacement.offsetY),
       photoETag ?? "-", progress.map { "\($0.collected)/\($0.fraction)" } ?? "-",
+      campaign.posterShare.map { $0.link + "\u{1F}" + $0.callToAction } ?? "-",
     ]
     let digest = SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))
     return "\"" + hexString(digest.prefix(16)) + "\""

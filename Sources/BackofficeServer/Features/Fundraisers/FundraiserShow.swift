@@ -6,6 +6,8 @@ struct FundraiserShow: PageView {
   var format: PosterFormat
   var chart: FundraiserChart?
   var recent: [JarSnapshotRecordView]
+  /// The public page's address while it is on.
+  var publicPath: String? = nil
 
   var title: String { "Збір" }
   var section: NavSection? { .fundraisers }
@@ -61,6 +63,9 @@ struct FundraiserShow: PageView {
                         .data("width", String(format.width)),
                         .data("height", String(format.height)),
                         .data("error", "Не вдалося створити PNG. Спробуйте ще раз."),
+                        .data(
+                          "share-url",
+                          publicPath == nil ? "" : Routes.fundraiserShareImage.href(id: id)),
                         .hidden,
                       ], [H.text("Завантажити PNG")]),
                     H.a(
@@ -75,6 +80,9 @@ struct FundraiserShow: PageView {
             H.section(
               [.class("card fr-progress-panel"), .aria(.labelledby, "fr-progress-title")],
               progressPanel(context: context)),
+            H.section(
+              [.class("card fr-public-panel"), .aria(.labelledby, "fr-public-title")],
+              publicPanel(context: context)),
           ]),
       ])
   }
@@ -100,6 +108,48 @@ struct FundraiserShow: PageView {
           ] + (item == format ? [.aria(.current, "page")] : []),
           text: item.title)
       })
+  }
+
+  /// Switching the public page on and off, with its address while it is on.
+  func publicPanel(context: PageContext) -> [HTMLNode] {
+    let id = summary.id
+    var nodes: [HTMLNode] = [H.h2("Публічна сторінка", [.id("fr-public-title")])]
+    if let publicPath {
+      nodes += [
+        H.p(
+          [.class("fr-public-link")],
+          [
+            H.text("Сторінка відкрита для всіх за посиланням: "),
+            H.a(publicPath, [.id("fr-public-url"), .target("_blank")], text: publicPath),
+          ]),
+        H.p(
+          [.class("hint")],
+          "Там лише постер, призначення, прогрес і банка. Картинка для прев'ю посилання "
+            + "оновлюється, коли ви завантажуєте PNG."),
+        postForm(
+          action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
+          attributes: [.class("fr-public-form")],
+          [
+            H.input([.type("hidden"), .name("public"), .value("0")]),
+            H.button("Закрити сторінку", [.class("button")]),
+          ]),
+      ]
+    } else {
+      nodes += [
+        H.p(
+          [.class("muted")],
+          "Сторінка збору без входу в акаунт: постер, прогрес банки, кнопка і QR-код. "
+            + "Зручно поширювати в соцмережах."),
+        postForm(
+          action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
+          attributes: [.class("fr-public-form")],
+          [
+            H.input([.type("hidden"), .name("public"), .value("1")]),
+            H.button("Відкрити публічну сторінку", [.class("button button-primary")]),
+          ]),
+      ]
+    }
+    return nodes
   }
 
   func progressPanel(context: PageContext) -> [HTMLNode] {

@@ -51,8 +51,12 @@ struct FundraisersAPIController: RouteCollection {
     var offsetX: Double
     var offsetY: Double
     var showProgress: Bool
+    var showQr: Bool
+    var callToAction: String
     var progress: Progress?
     var posterUrl: String
+    /// The public page's address while it is on (`/f/…`), else absent.
+    var publicUrl: String?
     var photoUrl: String
     var createdAt: Date?
     var updatedAt: Date?
@@ -87,6 +91,9 @@ struct FundraisersAPIController: RouteCollection {
     var offsetX: Double?
     var offsetY: Double?
     var showProgress: Bool?
+    /// Defaults to true, as on the form.
+    var showQr: Bool?
+    var callToAction: String?
     /// The photo's bytes, base64 (a `data:` URL prefix is allowed).
     var photo: String?
   }
@@ -286,7 +293,8 @@ struct FundraisersAPIController: RouteCollection {
       template: template,
       imagePlacement: ImagePlacement(
         scale: input.scale ?? 1, offsetX: input.offsetX ?? 0, offsetY: input.offsetY ?? 0),
-      showProgress: input.showProgress ?? false)
+      showProgress: input.showProgress ?? false, showQR: input.showQr ?? true,
+      callToAction: input.callToAction ?? "")
     var fields: [String: String] = [:]
     var campaign: Campaign?
     do throws(CampaignValidationErrors) {
@@ -304,6 +312,9 @@ struct FundraisersAPIController: RouteCollection {
       }
       if let message = renamed.removeValue(forKey: CampaignField.image.rawValue) {
         renamed["photo"] = message
+      }
+      if let message = renamed.removeValue(forKey: CampaignField.callToAction.rawValue) {
+        renamed["call_to_action"] = message
       }
       // Like every upload: a photo over the limit is 413, with the other fields' problems too.
       if photoTooLarge {
@@ -337,7 +348,8 @@ struct FundraisersAPIController: RouteCollection {
       },
       template: campaign.template.number, scale: campaign.imagePlacement.scale,
       offsetX: campaign.imagePlacement.offsetX, offsetY: campaign.imagePlacement.offsetY,
-      showProgress: campaign.showProgress,
+      showProgress: campaign.showProgress, showQr: campaign.showQR,
+      callToAction: campaign.callToAction,
       progress: progress.map { progress in
         Progress(
           percent: progress.percent, collected: FundraiserFormat.apiAmount(progress.collected),
@@ -345,6 +357,7 @@ struct FundraisersAPIController: RouteCollection {
           basis: progress.basis == .target ? "target" : "jar_goal")
       },
       posterUrl: Routes.apiFundraiserPoster.href(id: id),
+      publicUrl: record.isPublic ? record.publicSlug.map(FundraiserPublicPage.path) : nil,
       photoUrl: Routes.apiFundraiserPhoto.href(id: id),
       createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }

@@ -25,6 +25,8 @@ struct FundraisersController: RouteCollection {
     routes.on(Routes.fundraiserDelete, use: delete)
     routes.on(Routes.fundraiserRefresh, use: refresh)
     routes.on(Routes.fundraiserPoster, use: poster)
+    routes.on(Routes.fundraiserPublish, use: publish)
+    routes.on(Routes.fundraiserShareImage, use: shareImage)
   }
 
   func store(_ req: Request) throws -> FundraiserStore {
@@ -73,7 +75,61 @@ struct FundraisersController: RouteCollection {
     return req.page(
       FundraiserShow(
         summary: summary, format: FundraiserPosters.format(req), chart: chart,
-        recent: recent.map(JarSnapshotRecordView.init)))
+        recent: recent.map(JarSnapshotRecordView.init),
+        publicPath: record.isPublic ? record.publicSlug.map(FundraiserPublicPage.path) : nil))
+  }
+
+  // MARK: public page
+
+  struct PublishInput: Content {
+    var `public`: String?
+  }
+
+  /// Switches the public page on (`public=1`, making its address the first time) or off.
+  @Sendable func publish(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let on = try req.content.decode(PublishInput.self).public == "1"
+    if on, record.publicSlug == nil {
+      // A clash of two random addresses is next to impossible; the unique index refuses one.
+      record.publicSlug = PublicSlug.make()
+    }
+    record.isPublic = on
+    try await record.save(on: req.db)
+    req.flash(
+      .success,
+      on ? "Публічну сторінку відкрито." : "Публічну сторінку закрито: посилання більше не працює.")
+    return req.redirect(to: try showHref(record, format: FundraiserPosters.format(req)))
+  }
+
+  /// Keeps the PNG the owner's browser drew as the picture of link previews. PNG only,
+  /// as wide as posters, within the upload limit.
+  @Sendable func shareImage(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let id = try record.requireID()
+    guard let body = req.body.data, body.readableBytes > 0 else {
+      throw Abort(.badRequest, reason: "Надішліть PNG постера.")
+    }
+    guard body.readableBytes <= req.config.maxUploadBytes else {
+      throw Abort(.payloadTooLarge, reason: "PNG завеликий.")
+    }
+    let data = Data(body.readableBytesView)
+    guard let info = ImageInfo.read(Array(data)), info.kind == .png,
+      info.dimensions.width == PosterFormat.post.width,
+      [PosterFormat.post, .portrait, .story].contains(where: {
+        $0.height == info.dimensions.height
+      })
+    else {
+      throw Abort(.unprocessableEntity, reason: "Очікується PNG постера шириною 1080 px.")
+    }
+    let etag = hexString(SHA256.hash(data: data))
+    let image =
+      try await FundraiserShareImageRecord.query(on: req.db).filter(\.$fundraiser.$id == id)
+      .first() ?? FundraiserShareImageRecord()
+    image.$fundraiser.id = id
+    image.data = data
+    image.etag = etag
+    try await image.save(on: req.db)
+    return Response(status: .noContent)
   }
 
   @Sendable func poster(req: Request) async throws -> Response {
@@ -101,6 +157,8 @@ struct FundraisersController: RouteCollection {
     var offsetX: String?
     var offsetY: String?
     var showProgress: String?
+    var showQR: String?
+    var callToAction: String?
     var format: String?
     var photo: File?
     var photoDraft: String?
@@ -113,6 +171,8 @@ struct FundraisersController: RouteCollection {
       case offsetX = "offset_x"
       case offsetY = "offset_y"
       case showProgress = "show_progress"
+      case showQR = "show_qr"
+      case callToAction = "call_to_action"
       case photoDraft = "photo_draft"
     }
 
@@ -133,7 +193,9 @@ struct FundraisersController: RouteCollection {
       CampaignDraft(
         purpose: purpose ?? "", targetText: target ?? "", jarLinkText: jarLink ?? "",
         hasPhoto: hasPhoto, template: chosenTemplate, imagePlacement: placement,
-        showProgress: showProgress.map { !$0.isEmpty && $0 != "0" } ?? false)
+        showProgress: showProgress.map { !$0.isEmpty && $0 != "0" } ?? false,
+        showQR: showQR.map { !$0.isEmpty && $0 != "0" } ?? false,
+        callToAction: callToAction ?? "")
     }
   }
 
@@ -149,7 +211,8 @@ struct FundraisersController: RouteCollection {
       FundraiserForm(
         mode: .edit(id), purpose: draft.purpose, target: draft.targetText,
         jarLink: draft.jarLinkText, template: draft.template, placement: draft.imagePlacement,
-        showProgress: draft.showProgress, format: FundraiserPosters.format(req),
+        showProgress: draft.showProgress, showQR: draft.showQR, callToAction: draft.callToAction,
+        format: FundraiserPosters.format(req),
         photoID: try await FundraiserPhotos.reference(for: id, on: req.db)?.id,
         maxUploadBytes: req.config.maxUploadBytes, version: record.version))
   }
@@ -179,7 +242,8 @@ struct FundraisersController: RouteCollection {
     return FundraiserForm(
       mode: mode, purpose: draft.purpose, target: draft.targetText, jarLink: draft.jarLinkText,
       template: draft.template, placement: draft.imagePlacement, showProgress: draft.showProgress,
-      format: input.posterFormat, maxUploadBytes: req.config.maxUploadBytes)
+      showQR: draft.showQR, callToAction: draft.callToAction, format: input.posterFormat,
+      maxUploadBytes: req.config.maxUploadBytes)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
@@ -286,6 +350,12 @@ struct FundraisersController: RouteCollection {
     }
     if typed.showProgress != current.showProgress {
       out["show_progress"] = "показувати прогрес: \(yesNo(current.showProgress))"
+    }
+    if typed.showQR != current.showQR {
+      out["show_qr"] = "QR-код на постері: \(yesNo(current.showQR))"
+    }
+    if typed.callToAction.trimmingCharacters(in: .whitespacesAndNewlines) != current.callToAction {
+      out["call_to_action"] = current.callToAction
     }
     if typed.imagePlacement != current.imagePlacement {
       out["placement"] = "інше положення фото на постері"
@@ -428,6 +498,10 @@ struct FundraisersController: RouteCollection {
       scale: number("scale", 1), offsetX: number("offset_x", 0), offsetY: number("offset_y", 0)
     ).clamped()
     let showProgress = req.queryValue("show_progress") == "1"
+    let jar = (try? JarLink.parse(req.queryValue("jar_link") ?? ""))
+    let showQR = req.queryValue("show_qr") == "1"
+    let callToAction = String(
+      (req.queryValue("call_to_action") ?? "").prefix(CampaignDraft.callToActionMaxLength))
 
     var state = JarState.none
     if let id = req.queryValue("id") {
@@ -450,16 +524,18 @@ struct FundraisersController: RouteCollection {
       }
     }
     let campaign = Campaign(
-      purpose: purpose, target: target, template: template, imagePlacement: placement,
-      showProgress: showProgress)
+      purpose: purpose, target: target, jar: jar, template: template, imagePlacement: placement,
+      showProgress: showProgress, showQR: showQR,
+      callToAction: callToAction.trimmingCharacters(in: .whitespacesAndNewlines))
     let progress = state.progress(target: target)
     let input = PosterInput(campaign: campaign, photoHref: photoHref, progress: progress)
     let inline = mode == "inline"
     let parts = [
-      "preview-v1", mode, String(template.number), format.rawValue, purpose, "\(target ?? 0)",
+      "preview-v2", mode, String(template.number), format.rawValue, purpose, "\(target ?? 0)",
       "\(placement.scale)/\(placement.offsetX)/\(placement.offsetY)", photoTag,
       showProgress ? progress.map { "\($0.collected)/\($0.fraction)" } ?? "-" : "-",
       photoHref.map { inline ? $0 : "" } ?? "",
+      campaign.posterShare.map { $0.link + "\u{1F}" + $0.callToAction } ?? "-",
     ]
     let etag =
       "\""

@@ -64,6 +64,8 @@ struct Attr: Sendable {
   static func cols(_ value: String) -> Attr { Attr("cols", value) }
   static func colspan(_ value: String) -> Attr { Attr("colspan", value) }
   static func content(_ value: String) -> Attr { Attr("content", value) }
+  /// Open Graph names: `<meta property="og:image">`.
+  static func property(_ value: String) -> Attr { Attr("property", value) }
   static func cx(_ value: String) -> Attr { Attr("cx", value) }
   static func cy(_ value: String) -> Attr { Attr("cy", value) }
   static func d(_ value: String) -> Attr { Attr("d", value) }

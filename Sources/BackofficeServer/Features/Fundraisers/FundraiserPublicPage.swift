@@ -1,0 +1,288 @@
+import BackofficeCore
+import Crypto
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import Vapor
+
+/// A fundraiser's page for everyone, at `/f/<slug>`: no sign-in, nothing of the account but
+/// the poster, the purpose, the progress and the jar. The owner switches it on and off on the
+/// fundraiser's page; the address stays the same across switching.
+struct FundraiserPublicPage: RouteCollection {
+  /// The jar is asked at most this often for public pages, however many people look.
+  static let refreshInterval: TimeInterval = 60
+  /// Requests one address may make to public pages per minute before getting 429.
+  static let requestsPerMinute = 120
+
+  static func path(_ slug: String) -> String { Routes.publicFundraiser.href(["slug": slug]) }
+
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.publicFundraiser, use: page)
+    routes.on(Routes.publicFundraiserPoster, use: poster)
+    routes.on(Routes.publicFundraiserImage, use: image)
+    routes.on(Routes.publicFundraiserQR, use: qr)
+  }
+
+  /// The fundraiser behind `:slug` while its page is on; 404 otherwise, the same for a page
+  /// switched off and one that never existed. Each address is held to its request budget.
+  func published(_ req: Request) async throws -> FundraiserRecord {
+    guard req.application.publicPageLimiter.allow(req.remoteAddress?.ipAddress ?? "-", now: req.now)
+    else {
+      throw Abort(.tooManyRequests, headers: ["Retry-After": "60"])
+    }
+    guard let slug = req.parameters.get("slug"), PublicSlug.isValid(slug),
+      let record = try await FundraiserRecord.query(on: req.db)
+        .filter(\.$publicSlug == slug).filter(\.$isPublic == true).first()
+    else { throw Abort(.notFound) }
+    return record
+  }
+
+  @Sendable func page(req: Request) async throws -> Response {
+    let record = try await published(req)
+    let state = try await Self.freshState(record, req: req)
+    let campaign = record.campaign
+    let id = try record.requireID()
+    let slug = record.publicSlug ?? ""
+    let origin = Self.origin(req)
+    let hasImage =
+      try await FundraiserShareImageRecord.query(on: req.db)
+      .filter(\.$fundraiser.$id == id).count() > 0
+    let imagePath =
+      hasImage
+      ? Routes.publicFundraiserImage.href(["slug": slug])
+      : Routes.publicFundraiserPoster.href(["slug": slug])
+    let progress = state.progress(target: campaign.target)
+    let description = Self.description(campaign, progress: progress)
+    let title = String(campaign.purpose.prefix(90))
+
+    var head: [HTMLNode] = [
+      H.meta([.charset("utf-8")]),
+      H.meta([.name("viewport"), .content("width=device-width, initial-scale=1")]),
+      H.title([], [H.text(title)]),
+      H.meta([.name("description"), .content(description)]),
+      H.meta([.property("og:type"), .content("website")]),
+      H.meta([.property("og:title"), .content(title)]),
+      H.meta([.property("og:description"), .content(description)]),
+      H.meta([.property("og:url"), .content(origin + Self.path(slug))]),
+      H.meta([.name("twitter:title"), .content(title)]),
+      H.meta([.name("twitter:description"), .content(description)]),
+      H.link([.rel("stylesheet"), .href("/css/app.css")]),
+      H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
+    ]
+    // Link previews need a raster picture: the PNG the owner's browser drew. Without one yet,
+    // no image is named (an SVG would be ignored or shown broken by most previewers).
+    if hasImage {
+      head += [
+        H.meta([.property("og:image"), .content(origin + imagePath)]),
+        H.meta([.property("og:image:type"), .content("image/png")]),
+        H.meta([.property("og:image:alt"), .content(title)]),
+        H.meta([.name("twitter:card"), .content("summary_large_image")]),
+        H.meta([.name("twitter:image"), .content(origin + imagePath)]),
+      ]
+    } else {
+      head.append(H.meta([.name("twitter:card"), .content("summary")]))
+    }
+
+    var main: [HTMLNode] = [
+      H.img([
+        .class("fp-poster"), .src(Routes.publicFundraiserPoster.href(["slug": slug])),
+        .alt("Постер збору: \(title)"), .width("1080"), .height("1080"),
+      ]),
+      H.h1([.class("fp-purpose")], [H.text(campaign.purpose)]),
+    ]
+    if let progress {
+      main.append(FundraiserFigures.progressBar(progress))
+    } else if let goal = campaign.target {
+      main.append(H.p([.class("fr-goal")], "Ціль: \(FundraiserFormat.amount(goal))"))
+    }
+    if let taken = state.lastGoodAt {
+      main.append(H.p([.class("hint")], [H.text("Дані банки на "), FundraiserFormat.time(taken)]))
+    }
+    if let jar = campaign.jar {
+      main += [
+        H.p(
+          [.class("fp-actions")],
+          [
+            H.a(
+              jar.link, [.class("button button-primary fp-donate"), .rel("noopener")],
+              text: campaign.shownCallToAction + " Задонатити в банку")
+          ]),
+        H.img([
+          .class("fp-qr"), .src(Routes.publicFundraiserQR.href(["slug": slug])),
+          .alt("QR-код банки: \(jar.link)"), .width("240"), .height("240"),
+        ]),
+        H.p([.class("hint")], "Наведіть камеру телефона на код, щоб відкрити банку."),
+      ]
+    }
+
+    let html =
+      "<!DOCTYPE html>"
+      + H.html(
+        [.lang("uk")],
+        [
+          H.head([], head),
+          H.body(
+            [.class("fp")],
+            [H.main([.id("main"), .class("container fp-main")], main)]),
+        ]
+      ).render()
+    let response = Response(status: .ok, body: .init(string: html))
+    response.headers.contentType = .html
+    // Shared links are opened by many; a minute of caching matches the jar's refresh.
+    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
+    return response
+  }
+
+  /// The poster in the fundraiser's template, square, with the progress the page shows.
+  @Sendable func poster(req: Request) async throws -> Response {
+    let record = try await published(req)
+    let id = try record.requireID()
+    let state = try await JarSnapshots.state(for: record, on: req.db)
+    let photo = try await FundraiserPhotos.photo(for: id, on: req.db)
+    let svg = PosterRenderer.render(
+      FundraiserPosters.input(record, photoHref: photo?.dataURI, state: state),
+      template: record.campaign.template, format: .post)
+    let response = FundraiserPosters.svgResponse(svg, etag: nil)
+    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
+    return response
+  }
+
+  /// The PNG for link previews; 404 until the owner's browser has sent one.
+  @Sendable func image(req: Request) async throws -> Response {
+    let record = try await published(req)
+    guard
+      let image = try await FundraiserShareImageRecord.query(on: req.db)
+        .filter(\.$fundraiser.$id == record.requireID()).first()
+    else { throw Abort(.notFound) }
+    let quoted = "\"\(image.etag.prefix(32))\""
+    if FundraiserPosters.notModified(req, etag: quoted) {
+      return FundraiserPosters.notModifiedResponse(etag: quoted)
+    }
+    let response = Response(status: .ok, body: .init(data: image.data))
+    response.headers.replaceOrAdd(name: .contentType, value: "image/png")
+    response.headers.replaceOrAdd(name: .eTag, value: quoted)
+    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
+    return response
+  }
+
+  /// The jar's QR code on its own, black on white with the quiet zone.
+  @Sendable func qr(req: Request) async throws -> Response {
+    let record = try await published(req)
+    guard let jar = record.campaign.jar, let code = try? QRCode(jar.link) else {
+      throw Abort(.notFound)
+    }
+    let side = code.svgSide(moduleSize: 8)
+    let svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(side)\" height=\"\(side)\""
+      + " viewBox=\"0 0 \(side) \(side)\">" + code.svgGroup(moduleSize: 8) + "</svg>\n"
+    let response = FundraiserPosters.svgResponse(svg, etag: nil)
+    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
+    return response
+  }
+
+  /// The fundraiser's jar state, asking the jar first when nobody has for a minute. One
+  /// database lease per fundraiser makes that once a minute across every app instance.
+  static func freshState(_ record: FundraiserRecord, req: Request) async throws -> JarState {
+    let state = try await JarSnapshots.state(for: record, on: req.db)
+    guard record.jarID != nil, let id = record.id else { return state }
+    let now = req.now
+    if let last = state.lastAttemptAt, now.timeIntervalSince(last) < refreshInterval {
+      return state
+    }
+    let app = req.application
+    guard
+      try await JobLease.acquire(
+        "public-jar:\(id.uuidString.lowercased())", holder: UUID().uuidString,
+        for: refreshInterval, now: now, on: req.db)
+    else { return state }
+    try await JarRefresh.refresh(record, client: app.jarClient, on: req.db, now: app.clients.now)
+    return try await JarSnapshots.state(for: record, on: req.db)
+  }
+
+  /// "Зібрано 7 500 грн з 15 000 грн (50 %)" or the goal alone, for link previews.
+  static func description(_ campaign: Campaign, progress: FundraiserProgress?) -> String {
+    if let progress {
+      return "Зібрано \(FundraiserFormat.amount(progress.collected)) з "
+        + "\(FundraiserFormat.amount(progress.goal)) (\(progress.percent)%). Долучайтеся до збору!"
+    }
+    if let goal = campaign.target {
+      return "Ціль: \(FundraiserFormat.amount(goal)). Долучайтеся до збору!"
+    }
+    return "Долучайтеся до збору!"
+  }
+
+  /// `scheme://host` of this request, for the absolute addresses link previews need.
+  static func origin(_ req: Request) -> String {
+    let scheme = req.application.config.secureCookies ? "https" : "http"
+    let host = req.headers.first(name: .host).flatMap { SafeHost.validated($0) } ?? "localhost"
+    return "\(scheme)://\(host)"
+  }
+}
+
+/// The random part of a public address: 10 letters and digits, lower case, unguessable enough
+/// that pages cannot be found by counting (36^10 ≈ 3.7 × 10^15).
+enum PublicSlug {
+  static let length = 10
+  private static let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+
+  static func make() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return String(
+      (0..<length).map { _ in
+        alphabet[Int(generator.next(upperBound: UInt(alphabet.count)))]
+      })
+  }
+
+  static func isValid(_ text: String) -> Bool {
+    text.count == length && text.allSatisfy { alphabet.contains($0) }
+  }
+}
+
+/// A host header fit to print in a page: a name or address with an optional port, nothing else.
+enum SafeHost {
+  static func validated(_ host: String) -> String? {
+    guard !host.isEmpty, host.count <= 255,
+      host.unicodeScalars.allSatisfy({
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+          || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
+      })
+    else { return nil }
+    return host
+  }
+}
+
+/// Requests per address per minute for the public pages, in memory (each instance counts its
+/// own), in fixed one-minute windows; old windows are dropped as they pass.
+final class PublicPageLimiter: Sendable {
+  private let counts = NIOLockedValueBox<(window: Int, byAddress: [String: Int])>((0, [:]))
+  let limit: Int
+
+  init(limit: Int) { self.limit = limit }
+
+  func allow(_ address: String, now: Date) -> Bool {
+    let window = Int(now.timeIntervalSince1970 / 60)
+    return counts.withLockedValue { state in
+      if state.window != window { state = (window, [:]) }
+      let count = (state.byAddress[address] ?? 0) + 1
+      state.byAddress[address] = count
+      return count <= limit
+    }
+  }
+}
+
+extension Application {
+  private struct PublicPageLimiterKey: StorageKey {
+    typealias Value = PublicPageLimiter
+  }
+
+  /// Set up with the routes (`routes(_:)`), one per application.
+  var publicPageLimiter: PublicPageLimiter {
+    get {
+      guard let limiter = storage[PublicPageLimiterKey.self] else {
+        fatalError("publicPageLimiter is set when the routes are registered")
+      }
+      return limiter
+    }
+    set { storage[PublicPageLimiterKey.self] = newValue }
+  }
+}
