@@ -24,6 +24,15 @@ private func centredRect(_ cx: Double, _ cy: Double, _ w: Double, _ h: Double) -
 
 private func hex(_ value: UInt32) -> PosterColor { PosterColor(hex: value) }
 
+/// A box in a deep shade of the design's own colours under white text, for backgrounds light
+/// enough that white text alone would fall below 4.5:1 (WCAG AA) somewhere; at this opacity
+/// the box keeps AA over the lightest colour of its gradient (`PosterContrastTests`).
+private func scrim(_ align: TextAlign, _ tint: UInt32) -> GroupStyle {
+  var style = GroupStyle.box(align, hex(tint), opacity: 0.68)
+  style.padding = 0.018 * S
+  return style
+}
+
 private func stops(_ colors: [(Double, UInt32)]) -> [GradientStop] {
   colors.map { GradientStop(location: $0.0, color: hex($0.1)) }
 }
@@ -57,12 +66,12 @@ enum PosterDesigns {
   private static func blueLinear(_ f: PosterFrame, _ c: PosterContent) -> PosterDesign {
     let width = f.width - 2 * 0.08 * S
     let goal = c.goalGroup(
-      .labelled, labelSize: 0.055 * S, valueSize: 0.065 * S, style: .free(.center),
+      .labelled, labelSize: 0.055 * S, valueSize: 0.065 * S, style: scrim(.center, 0x191970),
       maxWidth: width, maxHeight: 0.32 * f.contentHeight)
     let goalSpace = goal.map { $0.height + gap } ?? 0
     let available = f.contentHeight - 2 * margin
     let purpose = c.purposeGroup(
-      size: 0.048 * S, maxLines: 2 + f.extraLines, style: .free(.center), maxWidth: width,
+      size: 0.048 * S, maxLines: 2 + f.extraLines, style: scrim(.center, 0x191970), maxWidth: width,
       maxHeight: available - goalSpace - gap - f.photoReserve(0.36 * S))
     let side = min(0.5 * S * (1 + 0.2 * f.grow), available - purpose.height - gap - goalSpace)
     var y = f.top + (f.contentHeight - side) / 2
@@ -130,11 +139,12 @@ enum PosterDesigns {
     let photoWidth = 0.8 * S
     let photoTop = f.top + margin
     let goal = c.goalGroup(
-      .labelled, labelSize: 0.06 * S, valueSize: 0.075 * S, style: .free(.center),
+      .labelled, labelSize: 0.06 * S, valueSize: 0.075 * S, style: scrim(.center, 0x5C0A3A),
       maxWidth: f.width - 2 * margin, maxHeight: 0.32 * f.contentHeight)
     let goalSpace = goal.map { $0.height + gap } ?? 0
     let purpose = c.purposeGroup(
-      size: 0.055 * S, maxLines: 3 + f.extraLines, style: .free(.center), maxWidth: photoWidth,
+      size: 0.055 * S, maxLines: 3 + f.extraLines, style: scrim(.center, 0x5C0A3A),
+      maxWidth: photoWidth,
       maxHeight: f.bottom - margin - goalSpace - gap - photoTop - f.photoReserve(0.28 * S))
     let height = min(
       0.45 * S + 0.5 * f.extra,
@@ -165,11 +175,12 @@ enum PosterDesigns {
     let photoWidth = 838.0
     let photoTop = f.top + margin
     let goal = c.goalGroup(
-      .prefixed("Збір на "), valueSize: 0.08 * S, style: .free(.right),
+      .prefixed("Збір на "), valueSize: 0.08 * S, style: scrim(.right, 0x1B3A4F),
       maxWidth: f.width - 2 * margin, maxHeight: 0.3 * f.contentHeight)
     let goalSpace = goal.map { $0.height + 0.02 * S } ?? 0
     let purpose = c.purposeGroup(
-      size: 0.055 * S, maxLines: 3 + f.extraLines, style: .free(.right), maxWidth: 0.8 * S,
+      size: 0.055 * S, maxLines: 3 + f.extraLines, style: scrim(.right, 0x1B3A4F),
+      maxWidth: 0.8 * S,
       maxHeight: f.bottom - margin - goalSpace - gap - photoTop - f.photoReserve(0.28 * S))
     let stack = goalSpace + purpose.height
     let height = min(432 + 0.9 * f.extra, f.bottom - margin - stack - gap - photoTop)
@@ -200,11 +211,12 @@ enum PosterDesigns {
     let stripWidth = 0.35 * S
     let column = min(0.5 * S, f.width - stripWidth - margin - gap)
     let goal = c.goalGroup(
-      .labelled, labelSize: 0.05 * S, valueSize: 0.07 * S, style: .free(.left),
+      .labelled, labelSize: 0.05 * S, valueSize: 0.07 * S, style: scrim(.left, 0x2E3A24),
       maxWidth: column, maxHeight: 0.4 * f.contentHeight)
     let goalSpace = goal.map { $0.height + gap } ?? 0
     let purpose = c.purposeGroup(
-      size: 0.06 * S, maxLines: 5 + 2 * f.extraLines, style: .free(.left), maxWidth: column,
+      size: 0.06 * S, maxLines: 5 + 2 * f.extraLines, style: scrim(.left, 0x2E3A24),
+      maxWidth: column,
       maxHeight: f.contentHeight - 2 * margin - goalSpace)
     let slot = rounded(
       PosterRect(x: f.width - stripWidth, y: 0, width: stripWidth, height: f.height), radius: 0)
@@ -226,11 +238,11 @@ enum PosterDesigns {
     let photoTop = f.top + margin
     let column = photoLeft - gap - margin
     let goal = c.goalGroup(
-      .labelled, labelSize: 0.055 * S, valueSize: 0.075 * S, style: .free(.left),
+      .labelled, labelSize: 0.055 * S, valueSize: 0.075 * S, style: scrim(.left, 0x0B2A5B),
       maxWidth: column, maxHeight: 0.35 * f.contentHeight)
     let purposeTop = f.top + margin + (goal.map { $0.height + 0.05 * S } ?? 0)
     let purpose = c.purposeGroup(
-      size: 0.05 * S, maxLines: 3 + f.extraLines, style: .free(.left), maxWidth: column,
+      size: 0.05 * S, maxLines: 3 + f.extraLines, style: scrim(.left, 0x0B2A5B), maxWidth: column,
       maxHeight: f.bottom - margin - purposeTop)
     let slot = rounded(
       PosterRect(
@@ -292,10 +304,9 @@ enum PosterDesigns {
     let goalStyle: GroupStyle
     let purposeWidth: Double
     if onRight {
-      purposeStyle = .box(.left, .white, opacity: 0.1)
-      var outlined = GroupStyle.box(.left, .white, opacity: 0)
-      outlined.backdrop = .outline(.white.withOpacity(0.85), width: 0.004 * S)
-      goalStyle = outlined
+      // Deep indigo boxes: white text on the orange half needs them for AA contrast.
+      purposeStyle = scrim(.left, 0x1A1446)
+      goalStyle = scrim(.left, 0x1A1446)
       purposeWidth = 0.5 * S
     } else {
       purposeStyle = .box(.left, .black, opacity: 0.35)

@@ -26,11 +26,13 @@ public struct PosterShareBlock: Sendable {
   static let cornerRadius = 0.012 * S
 
   /// Lays the block out at the bottom of `frame`; `nil` when the link cannot be encoded.
-  init?(_ share: PosterShare, frame: PosterFrame) {
-    guard let code = try? QRCode(share.link, correction: .medium) else { return nil }
+  init?(_ shared: PosterShare, frame: PosterFrame) {
+    guard let code = try? QRCode(shared.link, correction: .medium) else { return nil }
     let modules = code.size + 2 * Self.quietZone
-    // About a fifth of the square's side: a phone reads it from a screen or a printed A4 sheet.
-    let moduleSize = max(3, Int((0.18 * S / Double(modules)).rounded(.down)))
+    // About a sixth of the side in the square format, where room is short, and a fifth in the
+    // taller ones: a phone reads either from a screen or a printed A4 sheet.
+    let share = frame.contentHeight > S ? 0.18 : 0.15
+    let moduleSize = max(3, Int((share * S / Double(modules)).rounded(.down)))
     let side = Double(modules * moduleSize)
     let inset = (0.06 * S).rounded()
     let cardBottom = (frame.bottom - 0.045 * S).rounded(.down)
@@ -56,8 +58,8 @@ public struct PosterShareBlock: Sendable {
     let measured = MeasuredGroup(
       kind: .share,
       paragraphs: [
-        paragraph(.callToAction, share.callToAction, size: 0.056 * S, lines: 2, gap: 0),
-        paragraph(.link, share.linkText, size: 0.03 * S, lines: 2, gap: 0.008 * S),
+        paragraph(.callToAction, shared.callToAction, size: 0.056 * S, lines: 2, gap: 0),
+        paragraph(.link, shared.linkText, size: 0.03 * S, lines: 2, gap: 0.008 * S),
       ],
       bar: nil, style: style, maxWidth: textWidth, maxHeight: side - 0.02 * S)
     let text = measured.placed(
