@@ -163,10 +163,16 @@ function setUpForm(form) {
   // The purpose counter: how many characters, and how many too many, while typing or pasting.
   const purposeField = form.elements.purpose;
   const counter = document.getElementById("field-purpose-count");
+  // Counted as the server counts: user-perceived characters (an emoji with a skin tone is one).
+  const graphemes =
+    typeof Intl !== "undefined" && Intl.Segmenter ? new Intl.Segmenter("uk", { granularity: "grapheme" }) : null;
+  function characters(text) {
+    return graphemes ? [...graphemes.segment(text)].length : [...text].length;
+  }
   function count() {
     if (!purposeField || !counter) return;
     const limit = Number(purposeField.dataset.maxLength) || 500;
-    const length = [...purposeField.value.trim()].length;
+    const length = characters(purposeField.value.trim());
     const over = length - limit;
     counter.textContent =
       over > 0

@@ -43,6 +43,11 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
   try await plan.create(on: t.db)
 
   let fundraiser = try await client.addFundraiser(purpose: "На дрон", showProgress: true)
+  // Not the defaults, so the round trip shows both are carried.
+  let stored = try #require(await FundraiserRecord.find(fundraiser, on: t.db))
+  stored.showQR = false
+  stored.callToAction = "Разом до перемоги!"
+  try await stored.save(on: t.db)
   let snapshots = [
     JarSnapshotRecord(
       fundraiserID: fundraiser, jarID: try #require(JarID(rawValue: "StubJar001")),
@@ -101,6 +106,8 @@ struct AccountBackupTests {
     #expect(original.expenses.count == 2, "the deleted expense is not part of the account")
     #expect(original.fundraisers.first?.jarSnapshots.count == 2)
     #expect(original.fundraisers.first?.photo != nil)
+    #expect(original.fundraisers.first?.showQr == false)
+    #expect(original.fundraisers.first?.callToAction == "Разом до перемоги!")
     #expect(original.marketingPlans.first?.packages.first?.packageId == "gold")
 
     try await withApp { t in

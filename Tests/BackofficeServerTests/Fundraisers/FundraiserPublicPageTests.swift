@@ -46,10 +46,26 @@ struct FundraiserPublicPageTests {
       #expect(qr.headers.contentType?.subType == "svg+xml")
       #expect(try await visitor.get(path + "/poster.png").status == .notFound)
 
+      // Caches may keep each answer but must ask again before using it: a validator, no
+      // max-age, and 304 while nothing changed.
+      var validators: [String: String] = [:]
+      for suffix in ["", "/poster.svg", "/qr.svg"] {
+        let first = try await visitor.get(path + suffix)
+        #expect(first.headers.first(name: .cacheControl) == "public, no-cache", "\(suffix)")
+        let etag = try #require(first.headers.first(name: .eTag), "\(suffix)")
+        validators[suffix] = etag
+        let again = try await visitor.get(path + suffix, headers: ["If-None-Match": etag])
+        #expect(again.status == .notModified, "\(suffix)")
+      }
+
       try await owner.post(
         "/fundraisers/\(id.uuidString.lowercased())/public", form: [("public", "0")])
       for suffix in ["", "/poster.svg", "/qr.svg", "/poster.png"] {
         #expect(try await visitor.get(path + suffix).status == .notFound, "\(suffix)")
+        // A cached copy is refused at once too: revalidation answers 404, not 304.
+        let cached = try await visitor.get(
+          path + suffix, headers: ["If-None-Match": validators[suffix] ?? "*"])
+        #expect(cached.status == .notFound, "\(suffix) revalidated")
       }
       // Opened again: the same address comes back.
       #expect(try await Self.publish(owner, id: id) == path)
@@ -104,6 +120,14 @@ struct FundraiserPublicPageTests {
       let image = try await visitor.get(path + "/poster.png")
       #expect(image.status == .ok)
       #expect(image.headers.first(name: .contentType) == "image/png")
+      #expect(image.headers.first(name: .contentLength) == String(png.count))
+      let etag = try #require(image.headers.first(name: .eTag))
+      let cached = try await visitor.get(path + "/poster.png", headers: ["If-None-Match": etag])
+      #expect(cached.status == .notModified)
+      // A host header with a port and X-Forwarded-Proto from a proxy are honoured.
+      let proxied = try await visitor.get(
+        path, headers: ["Host": "zbir.example.org:8443", "X-Forwarded-Proto": "https"])
+      #expect(proxied.body.contains(#"content="https://zbir.example.org:8443\#(path)/poster.png""#))
       // A host header that is not a host name is not printed.
       let odd = try await visitor.get(path, headers: ["Host": "evil\"><script>"])
       #expect(!odd.body.contains("evil"))

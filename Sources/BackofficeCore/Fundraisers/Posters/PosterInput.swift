@@ -41,6 +41,9 @@ public struct PosterShare: Hashable, Sendable {
     self.callToAction = callToAction
   }
 
+  /// Everything the share card draws, as one string for cache validators.
+  public var cacheKey: String { link + "\u{1F}" + callToAction }
+
   /// The link as people type it: without `https://` or `http://`.
   public var linkText: String {
     for scheme in ["https://", "http://"] where link.hasPrefix(scheme) {

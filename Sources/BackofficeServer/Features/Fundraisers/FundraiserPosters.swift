@@ -49,7 +49,7 @@ enum FundraiserPosters {
       campaign.target.map { "\($0)" } ?? "-", String(campaign.imagePlacement.scale),
       String(campaign.imagePlacement.offsetX), String(campaign.imagePlacement.offsetY),
       photoETag ?? "-", progress.map { "\($0.collected)/\($0.fraction)" } ?? "-",
-      campaign.posterShare.map { $0.link + "\u{1F}" + $0.callToAction } ?? "-",
+      campaign.posterShare?.cacheKey ?? "-",
     ]
     let digest = SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8))
     return "\"" + hexString(digest.prefix(16)) + "\""
@@ -64,21 +64,30 @@ enum FundraiserPosters {
     }
   }
 
-  static func notModifiedResponse(etag: String) -> Response {
+  /// How a validated response may be kept: by the owner's browser only, or also by shared
+  /// caches for public pages. Both ask before each use, so a change (or a page switched off)
+  /// shows at once.
+  static func cacheControl(shared: Bool) -> String {
+    shared ? "public, no-cache" : "private, no-cache"
+  }
+
+  static func notModifiedResponse(etag: String, shared: Bool = false) -> Response {
     let response = Response(status: .notModified)
     response.headers.replaceOrAdd(name: .eTag, value: etag)
-    response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+    response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl(shared: shared))
     return response
   }
 
   /// An SVG response with the poster policy; `filename` makes it a download.
-  static func svgResponse(_ svg: String, etag: String?, filename: String? = nil) -> Response {
+  static func svgResponse(
+    _ svg: String, etag: String?, filename: String? = nil, shared: Bool = false
+  ) -> Response {
     let response = Response(status: .ok, body: .init(string: svg))
     response.headers.contentType = svgContentType
     response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
     if let etag {
       response.headers.replaceOrAdd(name: .eTag, value: etag)
-      response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+      response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl(shared: shared))
     } else {
       response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
     }
@@ -90,25 +99,30 @@ enum FundraiserPosters {
   }
 
   /// The full poster of a stored fundraiser: photo and font embedded, ready for `<img>`, a
-  /// canvas or a file. Answers 304 when the browser's copy is current.
+  /// canvas or a file. Answers 304 when the browser's copy is current. The owner picks the
+  /// template and format in the query; the public page (`shared`) shows the chosen template,
+  /// square.
   static func posterResponse(
-    _ record: FundraiserRecord, req: Request, download: Bool
+    _ record: FundraiserRecord, req: Request, download: Bool, shared: Bool = false
   ) async throws -> Response {
     let id = try record.requireID()
-    let template = Self.template(req) ?? record.campaign.template
-    let format = Self.format(req)
+    let template = (shared ? nil : Self.template(req)) ?? record.campaign.template
+    let format = shared ? .post : Self.format(req)
     let state = try await JarSnapshots.state(for: record, on: req.db)
     let photoETag = try await FundraiserPhotos.reference(for: id, on: req.db)?.etag
     let etag = Self.etag(
       record, photoETag: photoETag, state: state, template: template, format: format,
       variant: "full")
-    if !download, notModified(req, etag: etag) { return notModifiedResponse(etag: etag) }
+    if !download, notModified(req, etag: etag) {
+      return notModifiedResponse(etag: etag, shared: shared)
+    }
     let photo = try await FundraiserPhotos.photo(for: id, on: req.db)
     let svg = PosterRenderer.render(
       input(record, photoHref: photo?.dataURI, state: state), template: template, format: format)
     return svgResponse(
       svg, etag: etag,
-      filename: download ? Self.filename(template: template, format: format, "svg") : nil)
+      filename: download ? Self.filename(template: template, format: format, "svg") : nil,
+      shared: shared)
   }
 
   /// "zbir-07-story.png": template and format, ASCII so every system keeps the name.
@@ -119,12 +133,20 @@ enum FundraiserPosters {
 
   /// The photo bytes, with an ETag so browsers keep them.
   static func photoResponse(_ photo: FundraiserPhotoRecord, req: Request) -> Response {
-    let quoted = "\"\(photo.etag.prefix(32))\""
-    if notModified(req, etag: quoted) { return notModifiedResponse(etag: quoted) }
-    let response = Response(status: .ok, body: .init(data: photo.data))
-    response.headers.replaceOrAdd(name: .contentType, value: photo.mime)
+    imageResponse(photo.data, type: photo.mime, etag: photo.etag, req: req)
+  }
+
+  /// Image bytes under a validator made from their digest (`digest`, hex); 304 when the
+  /// browser's copy is current.
+  static func imageResponse(
+    _ data: Data, type: String, etag digest: String, req: Request, shared: Bool = false
+  ) -> Response {
+    let quoted = "\"\(digest.prefix(32))\""
+    if notModified(req, etag: quoted) { return notModifiedResponse(etag: quoted, shared: shared) }
+    let response = Response(status: .ok, body: .init(data: data))
+    response.headers.replaceOrAdd(name: .contentType, value: type)
     response.headers.replaceOrAdd(name: .eTag, value: quoted)
-    response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+    response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl(shared: shared))
     return response
   }
 }

@@ -41,16 +41,10 @@ struct FundraiserPublicPage: RouteCollection {
     let record = try await published(req)
     let state = try await Self.freshState(record, req: req)
     let campaign = record.campaign
-    let id = try record.requireID()
     let slug = record.publicSlug ?? ""
-    let origin = Self.origin(req)
-    let hasImage =
-      try await FundraiserShareImageRecord.query(on: req.db)
-      .filter(\.$fundraiser.$id == id).count() > 0
-    let imagePath =
-      hasImage
-      ? Routes.publicFundraiserImage.href(["slug": slug])
-      : Routes.publicFundraiserPoster.href(["slug": slug])
+    let origin = req.publicBaseURL
+    let hasImage = try await Self.imageETag(of: record, on: req.db) != nil
+    let imagePath = Routes.publicFundraiserImage.href(["slug": slug])
     let progress = state.progress(target: campaign.target)
     let description = Self.description(campaign, progress: progress)
     let title = String(campaign.purpose.prefix(90))
@@ -126,43 +120,42 @@ struct FundraiserPublicPage: RouteCollection {
             [H.main([.id("main"), .class("container fp-main")], main)]),
         ]
       ).render()
+    // Caches may keep the page but ask each time, so switching it off takes effect at once.
+    let etag = "\"" + hexString(SHA256.hash(data: Data(html.utf8)).prefix(16)) + "\""
+    if FundraiserPosters.notModified(req, etag: etag) {
+      return FundraiserPosters.notModifiedResponse(etag: etag, shared: true)
+    }
     let response = Response(status: .ok, body: .init(string: html))
     response.headers.contentType = .html
-    // Shared links are opened by many; a minute of caching matches the jar's refresh.
-    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
+    response.headers.replaceOrAdd(name: .eTag, value: etag)
+    response.headers.replaceOrAdd(
+      name: .cacheControl, value: FundraiserPosters.cacheControl(shared: true))
     return response
   }
 
   /// The poster in the fundraiser's template, square, with the progress the page shows.
   @Sendable func poster(req: Request) async throws -> Response {
-    let record = try await published(req)
-    let id = try record.requireID()
-    let state = try await JarSnapshots.state(for: record, on: req.db)
-    let photo = try await FundraiserPhotos.photo(for: id, on: req.db)
-    let svg = PosterRenderer.render(
-      FundraiserPosters.input(record, photoHref: photo?.dataURI, state: state),
-      template: record.campaign.template, format: .post)
-    let response = FundraiserPosters.svgResponse(svg, etag: nil)
-    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=60")
-    return response
+    try await FundraiserPosters.posterResponse(
+      published(req), req: req, download: false, shared: true)
   }
 
-  /// The PNG for link previews; 404 until the owner's browser has sent one.
+  /// The PNG for link previews; 404 until the owner's browser has sent one. The digest is read
+  /// first, so a preview bot's revalidation never loads the picture.
   @Sendable func image(req: Request) async throws -> Response {
     let record = try await published(req)
+    guard let digest = try await Self.imageETag(of: record, on: req.db) else {
+      throw Abort(.notFound)
+    }
+    let quoted = "\"\(digest.prefix(32))\""
+    if FundraiserPosters.notModified(req, etag: quoted) {
+      return FundraiserPosters.notModifiedResponse(etag: quoted, shared: true)
+    }
     guard
       let image = try await FundraiserShareImageRecord.query(on: req.db)
         .filter(\.$fundraiser.$id == record.requireID()).first()
     else { throw Abort(.notFound) }
-    let quoted = "\"\(image.etag.prefix(32))\""
-    if FundraiserPosters.notModified(req, etag: quoted) {
-      return FundraiserPosters.notModifiedResponse(etag: quoted)
-    }
-    let response = Response(status: .ok, body: .init(data: image.data))
-    response.headers.replaceOrAdd(name: .contentType, value: "image/png")
-    response.headers.replaceOrAdd(name: .eTag, value: quoted)
-    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
-    return response
+    return FundraiserPosters.imageResponse(
+      image.data, type: "image/png", etag: image.etag, req: req, shared: true)
   }
 
   /// The jar's QR code on its own, black on white with the quiet zone.
@@ -171,13 +164,22 @@ struct FundraiserPublicPage: RouteCollection {
     guard let jar = record.campaign.jar, let code = try? QRCode(jar.link) else {
       throw Abort(.notFound)
     }
+    let etag = "\"qr-" + hexString(SHA256.hash(data: Data(jar.link.utf8)).prefix(12)) + "\""
+    if FundraiserPosters.notModified(req, etag: etag) {
+      return FundraiserPosters.notModifiedResponse(etag: etag, shared: true)
+    }
     let side = code.svgSide(moduleSize: 8)
     let svg =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(side)\" height=\"\(side)\""
       + " viewBox=\"0 0 \(side) \(side)\">" + code.svgGroup(moduleSize: 8) + "</svg>\n"
-    let response = FundraiserPosters.svgResponse(svg, etag: nil)
-    response.headers.replaceOrAdd(name: .cacheControl, value: "public, max-age=300")
-    return response
+    return FundraiserPosters.svgResponse(svg, etag: etag, shared: true)
+  }
+
+  /// The digest of the preview PNG, without loading the picture; nil when there is none.
+  static func imageETag(of record: FundraiserRecord, on db: any Database) async throws -> String? {
+    try await FundraiserShareImageRecord.query(on: db)
+      .filter(\.$fundraiser.$id == record.requireID())
+      .field(\.$id).field(\.$etag).first()?.etag
   }
 
   /// The fundraiser's jar state, asking the jar first when nobody has for a minute. One
@@ -210,13 +212,6 @@ struct FundraiserPublicPage: RouteCollection {
     }
     return "Долучайтеся до збору!"
   }
-
-  /// `scheme://host` of this request, for the absolute addresses link previews need.
-  static func origin(_ req: Request) -> String {
-    let scheme = req.application.config.secureCookies ? "https" : "http"
-    let host = req.headers.first(name: .host).flatMap { SafeHost.validated($0) } ?? "localhost"
-    return "\(scheme)://\(host)"
-  }
 }
 
 /// The random part of a public address: 10 letters and digits, lower case, unguessable enough
@@ -235,19 +230,6 @@ enum PublicSlug {
 
   static func isValid(_ text: String) -> Bool {
     text.count == length && text.allSatisfy { alphabet.contains($0) }
-  }
-}
-
-/// A host header fit to print in a page: a name or address with an optional port, nothing else.
-enum SafeHost {
-  static func validated(_ host: String) -> String? {
-    guard !host.isEmpty, host.count <= 255,
-      host.unicodeScalars.allSatisfy({
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-          || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
-      })
-    else { return nil }
-    return host
   }
 }
 

@@ -126,29 +126,25 @@ struct FundraiserShow: PageView {
           [.class("hint")],
           "Там лише постер, призначення, прогрес і банка. Картинка для прев'ю посилання "
             + "оновлюється, коли ви завантажуєте PNG."),
-        postForm(
-          action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
-          attributes: [.class("fr-public-form")],
-          [
-            H.input([.type("hidden"), .name("public"), .value("0")]),
-            H.button("Закрити сторінку", [.class("button")]),
-          ]),
       ]
     } else {
-      nodes += [
+      nodes.append(
         H.p(
           [.class("muted")],
           "Сторінка збору без входу в акаунт: постер, прогрес банки, кнопка і QR-код. "
-            + "Зручно поширювати в соцмережах."),
-        postForm(
-          action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
-          attributes: [.class("fr-public-form")],
-          [
-            H.input([.type("hidden"), .name("public"), .value("1")]),
-            H.button("Відкрити публічну сторінку", [.class("button button-primary")]),
-          ]),
-      ]
+            + "Зручно поширювати в соцмережах."))
     }
+    let open = publicPath == nil
+    nodes.append(
+      postForm(
+        action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
+        attributes: [.class("fr-public-form")],
+        [
+          H.input([.type("hidden"), .name("public"), .value(open ? "1" : "0")]),
+          H.button(
+            open ? "Відкрити публічну сторінку" : "Закрити сторінку",
+            [.class(open ? "button button-primary" : "button")]),
+        ]))
     return nodes
   }
 

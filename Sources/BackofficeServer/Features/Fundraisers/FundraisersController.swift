@@ -106,28 +106,26 @@ struct FundraisersController: RouteCollection {
   @Sendable func shareImage(req: Request) async throws -> Response {
     let record = try await found(req)
     let id = try record.requireID()
-    guard let body = req.body.data, body.readableBytes > 0 else {
-      throw Abort(.badRequest, reason: "Надішліть PNG постера.")
+    let bytes = req.body.data.map { Data($0.readableBytesView) }
+    let upload: ValidPhoto
+    switch ValidPhoto.check(bytes, maxBytes: req.config.maxUploadBytes) {
+    case nil: throw Abort(.badRequest, reason: "Надішліть PNG постера.")
+    case .failure(let error):
+      if case .tooLarge = error.reason { throw Abort(.payloadTooLarge, reason: error.message) }
+      throw Abort(.unprocessableEntity, reason: error.message)
+    case .success(let valid): upload = valid
     }
-    guard body.readableBytes <= req.config.maxUploadBytes else {
-      throw Abort(.payloadTooLarge, reason: "PNG завеликий.")
-    }
-    let data = Data(body.readableBytesView)
-    guard let info = ImageInfo.read(Array(data)), info.kind == .png,
-      info.dimensions.width == PosterFormat.post.width,
-      [PosterFormat.post, .portrait, .story].contains(where: {
-        $0.height == info.dimensions.height
-      })
+    guard upload.info.kind == .png, upload.info.dimensions.width == PosterFormat.post.width,
+      PosterFormat.allCases.contains(where: { $0.height == upload.info.dimensions.height })
     else {
       throw Abort(.unprocessableEntity, reason: "Очікується PNG постера шириною 1080 px.")
     }
-    let etag = hexString(SHA256.hash(data: data))
     let image =
       try await FundraiserShareImageRecord.query(on: req.db).filter(\.$fundraiser.$id == id)
       .first() ?? FundraiserShareImageRecord()
     image.$fundraiser.id = id
-    image.data = data
-    image.etag = etag
+    image.data = upload.data
+    image.etag = upload.etag
     try await image.save(on: req.db)
     return Response(status: .noContent)
   }
@@ -535,7 +533,7 @@ struct FundraisersController: RouteCollection {
       "\(placement.scale)/\(placement.offsetX)/\(placement.offsetY)", photoTag,
       showProgress ? progress.map { "\($0.collected)/\($0.fraction)" } ?? "-" : "-",
       photoHref.map { inline ? $0 : "" } ?? "",
-      campaign.posterShare.map { $0.link + "\u{1F}" + $0.callToAction } ?? "-",
+      campaign.posterShare?.cacheKey ?? "-",
     ]
     let etag =
       "\""

@@ -24,7 +24,8 @@ struct PosterContrastTests {
       for measured in PosterContrast.lowest(in: layout) {
         #expect(
           measured.ratio >= PosterContrast.minimumRatio,
-          "\(name): \(measured.role) at \((measured.ratio * 100).rounded() / 100):1")
+          "\(name): \(measured.group) \(measured.role) at \((measured.ratio * 100).rounded() / 100):1"
+        )
       }
     }
   }
