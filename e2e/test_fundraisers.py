@@ -542,3 +542,86 @@ def test_public_page_previews_and_shows_progress_without_sign_in(
     expect(owner.get_by_text("Публічну сторінку закрито")).to_be_visible()
     assert visitor.request.get(base + public_path).status == 404
     assert visitor.request.get(image).status == 404
+
+
+LONG_PURPOSE = (
+    "Збираємо на FPV-дрони та РЕБ для розвідник-кулеметник 93 ОМБр «Холодний Яр» " * 8
+)[:500].strip()
+
+
+def test_poster_text_stays_inside_its_measured_boxes(fr_server, jar_stub: JarStub, new_page):
+    """The layout measures every line with the embedded font's metrics and the Swift tests keep
+    those boxes inside the canvas, the story safe zones and apart from the QR card. Here the
+    browser draws each of the 45 posters (500-character purpose, 15-digit target, QR card) with
+    and without its text: every pixel the text changes must lie inside the box it was measured
+    into (`data-bounds` on each <text>)."""
+    jar_stub.jars[JAR_ID] = (99_999_999_999_999, 99_999_999_999_999, "ACTIVE")
+    page = new_page("desktop")
+    base = fr_server.base_url
+    sign_up(page, base)
+    page.goto(base + "/fundraisers/new")
+    page.get_by_label("Призначення збору").fill(LONG_PURPOSE)
+    page.get_by_label("Сума збору (не обов'язково)").fill("999 999 999 999,99")
+    page.get_by_label("Банка збору (не обов'язково)").fill(JAR_LINK)
+    page.locator("label.fr-template").nth(0).click()
+    page.get_by_label("Обрати фото з бібліотеки").set_input_files(
+        files=[{"name": "photo.png", "mimeType": "image/png", "buffer": make_png(480, 320)}]
+    )
+    page.get_by_label("Показувати на постері зібрану суму і прогрес").check()
+    page.get_by_role("button", name="Зберегти").click()
+    page.wait_for_url(re.compile(r"/fundraisers/[0-9a-f-]{36}$"))
+    poster_url = page.url + "/poster.svg"
+    results = page.evaluate(
+        """async (url) => {
+          async function draw(svgText, width, height) {
+            const blob = new Blob([svgText], { type: "image/svg+xml" });
+            const image = new Image();
+            image.src = URL.createObjectURL(blob);
+            await image.decode();
+            const canvas = document.createElement("canvas");
+            canvas.width = width; canvas.height = height;
+            const context = canvas.getContext("2d");
+            context.drawImage(image, 0, 0, width, height);
+            URL.revokeObjectURL(image.src);
+            return context.getImageData(0, 0, width, height).data;
+          }
+          const out = [];
+          for (let template = 1; template <= 15; template++) {
+            for (const [format, height] of [["post", 1080], ["portrait", 1350], ["story", 1920]]) {
+              const svg = await (await fetch(`${url}?template=${template}&format=${format}`)).text();
+              // Plain text edits: parsing the SVG in this page would run into its CSP (the
+              // poster's own <style>).
+              const texts = [...svg.matchAll(/<text [^>]*data-bounds="([^"]+)"/g)];
+              const boxes = texts.map((m) => m[1].split(" ").map(Number));
+              const bare = svg.replace(/<text [^>]*>.*?<\/text>/gs, "");
+              const full = await draw(svg, 1080, height);
+              const without = await draw(bare, 1080, height);
+              let changed = 0, outside = 0, worst = 0, example = null;
+              for (let y = 0; y < height; y++) {
+                for (let x = 0; x < 1080; x++) {
+                  const i = (y * 1080 + x) * 4;
+                  const d = Math.max(Math.abs(full[i] - without[i]),
+                    Math.abs(full[i + 1] - without[i + 1]), Math.abs(full[i + 2] - without[i + 2]));
+                  if (d < 24) continue;
+                  changed++;
+                  // Distance from the pixel's centre to the nearest measured box.
+                  let nearest = Infinity;
+                  for (const [bx, by, bw, bh] of boxes) {
+                    const dx = Math.max(bx - (x + 0.5), 0, x + 0.5 - (bx + bw));
+                    const dy = Math.max(by - (y + 0.5), 0, y + 0.5 - (by + bh));
+                    nearest = Math.min(nearest, Math.hypot(dx, dy));
+                  }
+                  if (nearest > 2) { outside++; if (nearest > worst) { worst = nearest; example = [x, y]; } }
+                }
+              }
+              out.push({ template, format, texts: texts.length, changed, outside, worst, example });
+            }
+          }
+          return out;
+        }""",
+        poster_url,
+    )
+    assert len(results) == 45
+    for result in results:
+        assert result["texts"] >= 4 and result["changed"] > 1000, f"no text drawn: {result}"
+        assert result["outside"] == 0, f"text outside its box: {result}"

@@ -164,8 +164,10 @@ enum PosterDesigns {
           horizontally: .center, in: (0, f.width), top: f.bottom - margin - goal.height))
     }
     return PosterDesign(
+      // The fan's centre lies outside the canvas, below and left of it: at the corner itself
+      // every colour met in one point and showed as a pale blot there.
       background: .conic(
-        center: PosterPoint(x: 0, y: f.height), startAngle: 45,
+        center: PosterPoint(x: -0.25 * f.width, y: f.height + 0.25 * f.width), startAngle: 45,
         stops: stops([(0, 0xFF1493), (0.4, 0xC71585), (1, 0xFFC0CB)])),
       slot: slot, groups: groups)
   }
@@ -253,10 +255,12 @@ enum PosterDesigns {
     groups.append(purpose.placed(left: margin, top: purposeTop))
     return PosterDesign(
       background: .conic(
-        center: PosterPoint(x: 0.73 * f.width, y: 0.44 * f.height), startAngle: -34,
+        center: PosterPoint(x: 1.25 * f.width, y: 0.35 * f.height), startAngle: 90,
+        // The fan opens from outside the right edge: yellow below, blue above, one soft band
+        // between them and no point or edge where the fan closes.
         stops: [
-          GradientStop(location: 0.5, color: PosterColor(red: 255, green: 184, blue: 15)),
-          GradientStop(location: 0.65, color: PosterColor(red: 97, green: 110, blue: 255)),
+          GradientStop(location: 0.19, color: PosterColor(red: 255, green: 184, blue: 15)),
+          GradientStop(location: 0.27, color: PosterColor(red: 97, green: 110, blue: 255)),
         ]),
       slot: slot, groups: groups)
   }

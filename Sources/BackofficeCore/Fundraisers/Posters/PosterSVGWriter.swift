@@ -132,6 +132,15 @@ struct PosterSVGWriter {
     for paragraph in group.paragraphs {
       out += "<text"
       attr("font-size", paragraph.fontSize)
+      // The box the text was measured into (x y width height, after rotation): the browser
+      // test renders the poster with and without its text and checks every glyph stays inside.
+      out += " data-bounds=\""
+      let b = paragraph.bounds
+      for (index, value) in [b.x, b.y, b.width, b.height].enumerated() {
+        if index > 0 { out += " " }
+        number(value)
+      }
+      out += "\""
       out += " text-anchor=\"\(group.style.align.svgAnchor)\" xml:space=\"preserve\">"
       for (line, baseline) in zip(paragraph.lines, paragraph.baselines) {
         out += "<tspan"
