@@ -12,8 +12,11 @@ public enum PosterRenderer {
     let frame = PosterFrame(format)
     let share = input.share.flatMap { PosterShareBlock($0, frame: frame) }
     let designFrame = share.map { frame.ending(at: $0.designBottom) } ?? frame
-    let design = PosterDesigns.design(
-      template, frame: designFrame, content: PosterContent(input))
+    let content = PosterContent(input)
+    var design = PosterDesigns.design(template, frame: designFrame, content: content)
+    if format == .story {
+      design = PosterStoryDesign.design(from: design, frame: designFrame, content: content)
+    }
     return PosterLayout(
       template: template, format: format,
       canvas: PosterRect(x: 0, y: 0, width: frame.width, height: frame.height),

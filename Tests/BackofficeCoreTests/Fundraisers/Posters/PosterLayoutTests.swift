@@ -17,6 +17,23 @@ struct PosterLayoutTests {
     PosterFixtures.layoutInputs.first { $0.name == name }!.input
   }
 
+  @Test(
+    "the story has its own composition: the photo leads across the top, the text in one column",
+    arguments: PosterTemplate.allCases, PosterFixtures.layoutInputs.map(\.name))
+  func storyComposition(template: PosterTemplate, inputName: String) {
+    let layout = PosterRenderer.layout(
+      Self.input(named: inputName), template: template, format: .story)
+    let photo = layout.photoSlot.bounds
+    #expect(photo.height >= 0.4 * 1080, "photo \(photo) is too small to lead")
+    #expect(photo.minY < 0.25 * 1920, "the photo starts in the top quarter")
+    for group in layout.textGroups {
+      #expect(group.bounds.minY >= photo.maxY, "\(group.kind) \(group.bounds) beside the photo")
+      #expect(group.rotation == 0, "\(group.kind) is tilted")
+    }
+    let ordered = layout.textGroups.filter { $0.kind != .share }
+    #expect(ordered.first?.kind == .purpose, "the purpose comes first under the photo")
+  }
+
   @Test("text stays in the text area, readable, without overlaps", arguments: cases)
   func textFits(template: PosterTemplate, format: PosterFormat, inputName: String) {
     let layout = PosterRenderer.layout(
