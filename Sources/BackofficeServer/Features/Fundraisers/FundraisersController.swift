@@ -187,12 +187,16 @@ struct FundraisersController: RouteCollection {
 
     var posterFormat: PosterFormat { format.flatMap(PosterFormat.init(rawValue:)) ?? .post }
 
+    /// A checkbox's value: sent and not "0" (browsers send "on" or the input's value).
+    static func ticked(_ value: String?) -> Bool {
+      value.map { !$0.isEmpty && $0 != "0" } ?? false
+    }
+
     func draft(hasPhoto: Bool) -> CampaignDraft {
       CampaignDraft(
         purpose: purpose ?? "", targetText: target ?? "", jarLinkText: jarLink ?? "",
         hasPhoto: hasPhoto, template: chosenTemplate, imagePlacement: placement,
-        showProgress: showProgress.map { !$0.isEmpty && $0 != "0" } ?? false,
-        showQR: showQR.map { !$0.isEmpty && $0 != "0" } ?? false,
+        showProgress: Self.ticked(showProgress), showQR: Self.ticked(showQR),
         callToAction: callToAction ?? "")
     }
   }
