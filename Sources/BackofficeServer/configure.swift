@@ -43,16 +43,19 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   // are answered before any session work.
   app.middleware = Middlewares()
   app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
-  app.middleware.use(SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies))
-  // Outside the error middleware, so error pages that show a message also clear it, and
-  // cookies decided while rendering an error page are still sent.
-  app.middleware.use(FlashMiddleware(secure: config.secureCookies))
-  app.middleware.use(SessionCookieMiddleware(secure: config.secureCookies))
-  app.middleware.use(AppErrorMiddleware())
-  app.middleware.use(StaticFilesMiddleware(files: app.staticFiles))
-  app.middleware.use(BodyLimitMiddleware(table: app.routeTable, limits: limits))
-  app.middleware.use(SessionMiddleware())
-  app.middleware.use(CSRFMiddleware())
+  app.middleware.use(
+    MiddlewareChain([
+      SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies),
+      // Outside the error middleware, so error pages that show a message also clear it, and
+      // cookies decided while rendering an error page are still sent.
+      FlashMiddleware(secure: config.secureCookies),
+      SessionCookieMiddleware(secure: config.secureCookies),
+      AppErrorMiddleware(),
+      StaticFilesMiddleware(files: app.staticFiles),
+      BodyLimitMiddleware(table: app.routeTable, limits: limits),
+      SessionMiddleware(),
+      CSRFMiddleware(),
+    ]))
 
   app.asyncCommands.use(UserCommand(), as: "user")
   app.asyncCommands.use(CatalogCommand(), as: "catalog")

@@ -1,11 +1,14 @@
 import BackofficeServer
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import Vapor
 
 @main
 enum Entrypoint {
   static func main() async {
+    runTasksOnEventLoops()
     quietOneShotCommands()
     raiseOpenFileLimit()
     var env: Environment
@@ -31,6 +34,19 @@ enum Entrypoint {
       try? await app.asyncShutdown()
       fail("\(error)")
     }
+  }
+
+  /// Swift's tasks (every async middleware, route handler and database call) run on the
+  /// server's event-loop threads instead of Swift's own pool, so a request is not handed from
+  /// one pool to the other and back at every step: that hand-off was a quarter of a cached
+  /// list answer's cost (docs/PERFORMANCE.md). Nothing here blocks a thread: password hashing,
+  /// SQLite's driver and CSV imports run on pools of their own. It must happen before any other
+  /// task starts, so it is the first thing `main` does; `BACKOFFICE_NIO_EXECUTOR=false` keeps
+  /// Swift's pool.
+  static func runTasksOnEventLoops() {
+    let setting = ProcessInfo.processInfo.environment["BACKOFFICE_NIO_EXECUTOR"]?.lowercased()
+    guard !["0", "false", "no"].contains(setting ?? "") else { return }
+    NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
   }
 
   /// A one-shot command (`user create`, `export`, `import`, …) prints its own result and its own
