@@ -14,12 +14,13 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 
   try configureDatabase(app, config: config)
   app.registerMigrations()
-  if case .sqliteFile = config.database {
+  if case .sqliteFile(let path) = config.database {
     do {
       try await app.tuneSQLiteConnections()
     } catch {
       throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
     }
+    if config.directReads { app.directReads = SQLiteDirectReads(path: path, logger: app.logger) }
   }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))

@@ -68,18 +68,23 @@ struct BrowserSessionStore: Sendable {
     return session
   }
 
-  /// The session and its account in one read; nil for an unknown secret.
-  func find(secret: String) async throws -> (session: BrowserSession, user: User)? {
+  static let lookup = ShortRead(
+    """
+    SELECT s.id AS session_id, s.csrf, s.data, s.created_at AS session_created_at,
+      s.last_seen_at, u.id, u.email, u.password_hash, u.locale, u.currency, u.is_admin,
+      u.created_at
+    FROM browser_sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.id = CAST(?1 AS TEXT)
+    """)
+
+  /// The session and its account in one read; nil for an unknown secret. Every page request
+  /// runs it, so on an SQLite file it is a direct read when `direct` is given.
+  func find(secret: String, direct: SQLiteDirectReads? = nil) async throws
+    -> (session: BrowserSession, user: User)?
+  {
     guard
-      let row = try await sql.raw(
-        """
-        SELECT s.id AS session_id, s.csrf, s.data, s.created_at AS session_created_at,
-          s.last_seen_at, u.id, u.email, u.password_hash, u.locale, u.currency, u.is_admin,
-          u.created_at
-        FROM browser_sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = \(bind: BrowserSession.hash(secret))
-        """
-      ).first()
+      let row = try await Self.lookup.first(
+        on: db, direct: direct, [BrowserSession.hash(secret)])
     else { return nil }
     let user = try User.decodeJoined(row)
     let data = try row.decode(column: "data", as: String.self)

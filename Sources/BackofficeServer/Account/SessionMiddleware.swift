@@ -81,7 +81,9 @@ struct SessionMiddleware: AsyncMiddleware {
     var state = SessionState()
     if let secret = request.cookies[BrowserSession.cookieName]?.string {
       let store = BrowserSessionStore(db: request.db)
-      if Self.looksLikeSecret(secret), let found = try await store.find(secret: secret) {
+      if Self.looksLikeSecret(secret),
+        let found = try await store.find(secret: secret, direct: request.application.directReads)
+      {
         if found.session.isExpired(at: request.now) {
           try await store.delete(id: found.session.id)
           state.clearCookie = true

@@ -10,25 +10,21 @@ enum APITokens {
     hexString(SHA256.hash(data: Data(secret.utf8)))
   }
 
+  static let lookup = ShortRead(
+    """
+    SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
+      u.currency, u.is_admin, u.created_at, \(ChangeVersions.columns)
+    FROM api_tokens t JOIN users u ON u.id = t.user_id
+    WHERE t.token_hash = CAST(?1 AS TEXT)
+    """)
+
   /// A token's row, its account and the account's change versions (the read cache's keys),
   /// read with one plain SQL statement: this runs before every API request, so it skips the
-  /// model layer's per-query work.
-  static func account(forHash hash: String, on db: any Database) async throws
-    -> (tokenID: UUID, lastUsedAt: Date?, user: User, versions: [ChangeArea: Int64])?
+  /// model layer's per-query work and, on an SQLite file, the driver's thread hand-off.
+  static func account(forHash hash: String, on db: any Database, direct: SQLiteDirectReads?)
+    async throws -> (tokenID: UUID, lastUsedAt: Date?, user: User, versions: [ChangeArea: Int64])?
   {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "API tokens need an SQL database.")
-    }
-    guard
-      let row = try await sql.raw(
-        """
-        SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-          u.currency, u.is_admin, u.created_at, \(unsafeRaw: ChangeVersions.columns)
-        FROM api_tokens t JOIN users u ON u.id = t.user_id
-        WHERE t.token_hash = \(bind: hash)
-        """
-      ).first()
-    else { return nil }
+    guard let row = try await lookup.first(on: db, direct: direct, [hash]) else { return nil }
     let user = try User.decodeJoined(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
@@ -56,7 +52,10 @@ struct APIAuthMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     if let bearer = request.headers.bearerAuthorization {
       let hash = APITokens.hash(bearer.token)
-      guard let found = try await APITokens.account(forHash: hash, on: request.db) else {
+      guard
+        let found = try await APITokens.account(
+          forHash: hash, on: request.db, direct: request.application.directReads)
+      else {
         throw APIError(.unauthorized, code: "unauthorized", message: "The API token is not valid.")
       }
       request.auth.logout(User.self)

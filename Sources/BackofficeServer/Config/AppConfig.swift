@@ -37,6 +37,9 @@ public struct AppConfig: Sendable {
   public var connections = ConnectionLimits()
   /// Bytes the read cache may hold (`ReadCache`); 0 turns it off.
   public var readCacheBytes: Int = 16 * 1024 * 1024
+  /// Whether the reads every request makes first (API token, browser session, change
+  /// version) run directly on an SQLite file (`SQLiteDirectReads`); off only to measure them.
+  public var directReads = true
 
   public init(
     dataDirectory: String = "./data",
@@ -100,13 +103,16 @@ public struct AppConfig: Sendable {
       }
     }
 
-    if let raw = nonEmpty(environment["BACKOFFICE_SECURE_COOKIES"]) {
+    func flag(_ name: String, _ apply: (Bool) -> Void) {
+      guard let raw = nonEmpty(environment[name]) else { return }
       switch raw.lowercased() {
-      case "1", "true", "yes": config.secureCookies = true
-      case "0", "false", "no": config.secureCookies = false
-      default: problems.append("BACKOFFICE_SECURE_COOKIES must be true or false.")
+      case "1", "true", "yes": apply(true)
+      case "0", "false", "no": apply(false)
+      default: problems.append("\(name) must be true or false.")
       }
     }
+    flag("BACKOFFICE_SECURE_COOKIES") { config.secureCookies = $0 }
+    flag("BACKOFFICE_DIRECT_READS") { config.directReads = $0 }
 
     if let raw = nonEmpty(environment["BACKOFFICE_CATALOG_URL"]) {
       let components = URLComponents(string: raw)

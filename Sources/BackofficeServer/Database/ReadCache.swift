@@ -201,7 +201,8 @@ extension Request {
     } else {
       // Kept for the rest of the request (a page reads the catalog's version for the page and
       // again for its parts): a GET writes nothing, so the version it read still holds.
-      version = try await ChangeVersions.read(area, userID: user, on: db)
+      version = try await ChangeVersions.read(
+        area, userID: user, on: db, direct: application.directReads)
       knownChangeVersions[area] = version
     }
     return try await cache.value(
@@ -210,15 +211,14 @@ extension Request {
 }
 
 enum ChangeVersions {
+  private static let lookup = ShortRead(
+    "SELECT version FROM change_versions WHERE user_id = ?1 AND area = ?2")
+
   /// The account's current version of `area`; 0 before its first change.
-  static func read(_ area: ChangeArea, userID: UUID, on db: any Database) async throws -> Int64 {
-    guard let sql = db as? any SQLDatabase else { return 0 }
-    let row = try await sql.raw(
-      """
-      SELECT version FROM change_versions
-      WHERE user_id = \(bind: userID) AND area = \(bind: area.rawValue)
-      """
-    ).first()
+  static func read(
+    _ area: ChangeArea, userID: UUID, on db: any Database, direct: SQLiteDirectReads? = nil
+  ) async throws -> Int64 {
+    let row = try await lookup.first(on: db, direct: direct, [userID, area.rawValue])
     return try row?.decode(column: "version", as: Int64.self) ?? 0
   }
 

@@ -52,6 +52,38 @@ func withApp<T>(
   }
 }
 
+/// Where a test's data lives: the run's usual store (in-memory SQLite, or PostgreSQL when
+/// `TEST_DATABASE_URL` is set), or a SQLite file in a temporary folder as the server keeps it
+/// (WAL mode, direct reads).
+enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case usual
+  case sqliteFile
+
+  var testDescription: String { rawValue }
+}
+
+/// `withApp` on `store`.
+func withApp<T>(
+  store: TestStore,
+  config: (inout AppConfig) -> Void = { _ in },
+  _ test: (TestApp) async throws -> T
+) async throws -> T {
+  switch store {
+  case .usual:
+    return try await withApp(config: config, test)
+  case .sqliteFile:
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("backoffice-file-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("data.sqlite").path
+    return try await runApp(
+      config: {
+        config(&$0)
+        $0.database = .sqliteFile(path: path)
+      }, test)
+  }
+}
+
 /// A counting semaphore for async code.
 actor AsyncSemaphore {
   private var free: Int

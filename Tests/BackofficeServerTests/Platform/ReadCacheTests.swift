@@ -11,8 +11,10 @@ import Vapor
 /// bypassed the app, not after a write through a second instance.
 @Suite("Read cache", .serialized)
 struct ReadCacheTests {
-  @Test func aRepeatedListIsAnsweredFromMemory() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func aRepeatedListIsAnsweredFromMemory(store: TestStore)
+    async throws
+  {
+    try await withApp(store: store) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -30,8 +32,10 @@ struct ReadCacheTests {
     }
   }
 
-  @Test func everyKindOfProductWriteIsSeenAtOnce() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func everyKindOfProductWriteIsSeenAtOnce(store: TestStore)
+    async throws
+  {
+    try await withApp(store: store) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -94,8 +98,10 @@ struct ReadCacheTests {
 
   /// The version lives in the database and triggers bump it, so a write that never went
   /// through the app (another tool, a restore, a script) is seen as well.
-  @Test func aWriteBehindTheAppsBackIsSeen() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func aWriteBehindTheAppsBackIsSeen(store: TestStore)
+    async throws
+  {
+    try await withApp(store: store) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -118,8 +124,10 @@ struct ReadCacheTests {
     }
   }
 
-  @Test func expenseTotalsFollowEveryWrite() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func expenseTotalsFollowEveryWrite(store: TestStore)
+    async throws
+  {
+    try await withApp(store: store) { t in
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -170,8 +178,10 @@ struct ReadCacheTests {
     }
   }
 
-  @Test func anotherAccountNeverSharesAnEntry() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func anotherAccountNeverSharesAnEntry(store: TestStore)
+    async throws
+  {
+    try await withApp(store: store) { t in
       let alice = t.client()
       try await alice.signUp(email: "alice-cache@example.com")
       let aliceToken = try await alice.createToken()
@@ -220,8 +230,10 @@ struct ReadCacheTests {
 
   /// A rendered page is kept per session (its CSRF token is in every form) and never with a
   /// message that is shown once.
-  @Test func aCachedPageBelongsToOneSessionAndShowsMessagesOnce() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases) func aCachedPageBelongsToOneSessionAndShowsMessagesOnce(
+    store: TestStore
+  ) async throws {
+    try await withApp(store: store) { t in
       let phone = t.client()
       let email = try await phone.signUp(email: "two-devices@example.com")
       _ = try await phone.addProduct(name: "Kettle", db: t.db)
