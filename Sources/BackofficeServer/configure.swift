@@ -21,6 +21,10 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
       throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
     }
     if config.directReads { app.directReads = SQLiteDirectReads(path: path, logger: app.logger) }
+    if config.directWrites {
+      app.directWriter = SQLiteDirectWriter(path: path)
+      app.lifecycle.use(DirectWriterLifecycle())
+    }
   }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))

@@ -40,6 +40,9 @@ public struct AppConfig: Sendable {
   /// Whether the reads every request makes first (API token, browser session, change
   /// version) run directly on an SQLite file (`SQLiteDirectReads`); off only to measure them.
   public var directReads = true
+  /// Whether product creation through the API runs on the direct writer
+  /// (`SQLiteDirectWriter`) on an SQLite file; off only to measure it.
+  public var directWrites = true
 
   public init(
     dataDirectory: String = "./data",
@@ -113,6 +116,7 @@ public struct AppConfig: Sendable {
     }
     flag("BACKOFFICE_SECURE_COOKIES") { config.secureCookies = $0 }
     flag("BACKOFFICE_DIRECT_READS") { config.directReads = $0 }
+    flag("BACKOFFICE_DIRECT_WRITES") { config.directWrites = $0 }
 
     if let raw = nonEmpty(environment["BACKOFFICE_CATALOG_URL"]) {
       let components = URLComponents(string: raw)

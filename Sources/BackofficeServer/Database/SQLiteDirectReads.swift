@@ -95,7 +95,8 @@ final class SQLiteDirectReads: Sendable {
 
     private init(handle: OpaquePointer) { self.handle = handle }
 
-    static func open(path: String) -> Connection? {
+    /// A reading connection, or with `setUp` a writing one set up by those statements.
+    static func open(path: String, setUp: [String] = ["PRAGMA query_only = 1"]) -> Connection? {
       var handle: OpaquePointer?
       let flags =
         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI | SQLITE_OPEN_EXRESCODE
@@ -103,13 +104,25 @@ final class SQLiteDirectReads: Sendable {
         if let handle { sqlite_nio_sqlite3_close_v2(handle) }
         return nil
       }
-      // Reads only: this connection never writes, whatever it is asked.
-      guard sqlite_nio_sqlite3_exec(handle, "PRAGMA query_only = 1", nil, nil, nil) == SQLITE_OK
-      else {
-        sqlite_nio_sqlite3_close_v2(handle)
-        return nil
+      // By default reads only: this connection never writes, whatever it is asked.
+      for statement in setUp {
+        guard sqlite_nio_sqlite3_exec(handle, statement, nil, nil, nil) == SQLITE_OK else {
+          sqlite_nio_sqlite3_close_v2(handle)
+          return nil
+        }
       }
       return Connection(handle: handle)
+    }
+
+    /// Waits up to `milliseconds` for another connection's write lock, sleeping.
+    func waitForLocks(milliseconds: Int32) {
+      if let handle { sqlite_nio_sqlite3_busy_timeout(handle, milliseconds) }
+    }
+
+    /// `rows`, throwing what SQLite answered instead of rows.
+    @discardableResult
+    func run(_ sql: String, _ binds: [SQLiteData] = []) throws -> [DirectRow] {
+      try rows(sql, binds).get()
     }
 
     func close() {

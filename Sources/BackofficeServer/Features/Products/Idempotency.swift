@@ -125,12 +125,12 @@ struct IdempotencyStore {
     }
   }
 
-  private func find(_ key: String) async throws -> IdempotencyRecord? {
+  func find(_ key: String) async throws -> IdempotencyRecord? {
     try await IdempotencyRecord.query(on: db)
       .filter(\.$userID == userID).filter(\.$key == key).first()
   }
 
-  private func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
+  func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
     guard record.requestHash == fingerprint else { throw IdempotencyKey.reused }
     return Outcome(
       answer: StoredAnswer(

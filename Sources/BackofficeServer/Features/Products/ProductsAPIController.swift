@@ -133,17 +133,23 @@ struct ProductsAPIController: RouteCollection {
       "POST /api/v1/products", input.name ?? "", input.type ?? "",
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
     ])
-    let outcome = try await IdempotencyStore(
-      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
-    ).perform(
-      key: key, fingerprint: fingerprint
-    ) { db in
-      let store = ProductStore(db: db, userID: userID)
-      let record = try await store.create(product, photo: photo)
-      let summary = try await store.summary(record, account: account)
-      var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
-      answer.location = Routes.apiProduct.href(id: summary.id)
-      return answer
+    let idempotency = IdempotencyStore(
+      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate)
+    let outcome: IdempotencyStore.Outcome
+    if let writer = req.application.directWriter, photo == nil {
+      outcome = try await DirectProductCreation(
+        writer: writer, userID: userID, now: req.now, account: account
+      ).perform(
+        product, key: key, fingerprint: fingerprint, on: req.eventLoop, fallback: idempotency)
+    } else {
+      outcome = try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
+        let store = ProductStore(db: db, userID: userID)
+        let record = try await store.create(product, photo: photo)
+        let summary = try await store.summary(record, account: account)
+        var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
+        answer.location = Routes.apiProduct.href(id: summary.id)
+        return answer
+      }
     }
     let response = outcome.answer.response(replayed: outcome.replayed)
     // A replay answers with the first answer's body, so its version is the one to name.

@@ -1,0 +1,129 @@
+import BackofficeCore
+import Foundation
+import SQLiteKit
+import SQLiteNIO
+import Vapor
+
+/// Product creation through the API on a SQLite file, as one transaction of the direct writer
+/// (`SQLiteDirectWriter`): the same rows as the model layer writes (the counter, the product,
+/// the idempotency answer and the purge of expired answers; the change-version trigger fires
+/// as for any insert), in plain SQL with kept statements. A test creates through both paths and
+/// compares every column. Creations with a photo take the usual path.
+struct DirectProductCreation {
+  var writer: SQLiteDirectWriter
+  var userID: UUID
+  var now: Date
+  var account: AccountFormat
+
+  private enum Result: Sendable {
+    case created(StoredAnswer)
+    case found(IdempotencyRecord.Stored)
+  }
+
+  private static let encoder = SQLiteDataEncoder()
+
+  private static func values(_ values: [(any Encodable & Sendable)?]) throws -> [SQLiteData] {
+    try values.map { value in try value.map { try encoder.encode($0) } ?? .null }
+  }
+
+  func perform(
+    _ product: Product, key: String?, fingerprint: String, on eventLoop: any EventLoop,
+    fallback store: IdempotencyStore
+  ) async throws -> IdempotencyStore.Outcome {
+    let (userID, now, account) = (userID, now, account)
+    let result: Result
+    do {
+      result = try await writer.transaction(on: eventLoop) { db in
+        if let key,
+          let row = try db.run(
+            """
+            SELECT status, content_type, location, body, request_hash FROM idempotency_keys
+            WHERE user_id = ?1 AND key = CAST(?2 AS TEXT)
+            """, Self.values([userID, key])
+          ).first
+        {
+          return .found(try IdempotencyRecord.Stored(row))
+        }
+        try db.run(
+          """
+          INSERT INTO product_counters (id, user_id, last_number, product_count)
+          VALUES (?1, ?2, 0, 0) ON CONFLICT (user_id) DO NOTHING
+          """, Self.values([UUID(), userID]))
+        guard
+          let number = try db.run(
+            """
+            UPDATE product_counters
+            SET last_number = last_number + 1, product_count = product_count + 1
+            WHERE user_id = ?1 RETURNING last_number
+            """, Self.values([userID])
+          ).first.map({ try $0.decode(column: "last_number", as: Int.self) })
+        else { throw Abort(.internalServerError, reason: "The product counter row is missing.") }
+        let record = ProductRecord(userID: userID, number: number, product: product)
+        let id = UUID()
+        let stamp = Date()
+        record.id = id
+        record.createdAt = stamp
+        record.updatedAt = stamp
+        try db.run(
+          """
+          INSERT INTO products (id, user_id, number, name, name_key, type, type_key, price_minor,
+            tax_minor, photo_etag, version, created_at, updated_at)
+          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12)
+          """,
+          Self.values([
+            id, userID, number, record.name, record.nameKey, record.type, record.typeKey,
+            record.priceMinor, record.taxMinor, record.version, stamp, stamp,
+          ]))
+        let summary = try ProductSummary(record, favorite: false, account: account)
+        var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
+        answer.location = Routes.apiProduct.href(id: summary.id)
+        if let key {
+          try db.run(
+            """
+            INSERT INTO idempotency_keys (id, user_id, key, request_hash, status, content_type,
+              location, body, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """,
+            Self.values([
+              UUID(), userID, key, fingerprint, Int(answer.status.code), answer.contentType,
+              answer.location, answer.body, now,
+            ]))
+          try db.run(
+            "DELETE FROM idempotency_keys WHERE user_id = ?1 AND created_at < ?2",
+            Self.values([userID, now.addingTimeInterval(-IdempotencyKey.retention)]))
+        }
+        return .created(answer)
+      }
+    } catch {
+      // Another server on the same file committed this key first: its answer is the answer.
+      if let key, let found = try? await store.find(key) {
+        return try store.replay(found, fingerprint: fingerprint)
+      }
+      throw error
+    }
+    switch result {
+    case .created(let answer):
+      return IdempotencyStore.Outcome(answer: answer, replayed: false)
+    case .found(let stored):
+      guard stored.requestHash == fingerprint else { throw IdempotencyKey.reused }
+      return IdempotencyStore.Outcome(answer: stored.answer, replayed: true)
+    }
+  }
+}
+
+extension IdempotencyRecord {
+  /// A stored answer as read by the direct writer.
+  struct Stored: Sendable {
+    var requestHash: String
+    var answer: StoredAnswer
+
+    init(_ row: DirectRow) throws {
+      requestHash = try row.decode(column: "request_hash", as: String.self)
+      answer = StoredAnswer(
+        status: HTTPResponseStatus(statusCode: try row.decode(column: "status", as: Int.self)),
+        contentType: try row.decode(column: "content_type", as: String.self),
+        body: try row.decode(column: "body", as: Data.self),
+        location: try row.decode(column: "location", as: String?.self))
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import Fluent
+import Foundation
+import SQLKit
+import SQLiteNIO
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// Product creation through the direct writer writes exactly what the model layer writes,
+/// replays and refuses idempotency keys as it does, and leaves nothing behind when it fails.
+@Suite("SQLite direct writer")
+struct SQLiteDirectWriterTests {
+  /// Every column of `table`'s rows, in `order`, as SQLite holds them.
+  private func rows(_ t: TestApp, _ sql: String) throws -> [DirectRow] {
+    let reads = try #require(t.app.directReads)
+    return try #require(reads.rows(sql, []))
+  }
+
+  private func sameKind(_ a: SQLiteData, _ b: SQLiteData) -> Bool {
+    switch (a, b) {
+    case (.integer, .integer), (.float, .float), (.text, .text), (.blob, .blob), (.null, .null):
+      true
+    default: false
+    }
+  }
+
+  /// Two rows agree: the same columns, every value equal but those in `differing`, which only
+  /// have the same kind (text, number, blob).
+  private func expectSame(_ a: DirectRow, _ b: DirectRow, differing: Set<String>) {
+    #expect(a.names == b.names)
+    for (index, name) in a.names.enumerated() {
+      if differing.contains(name) {
+        #expect(sameKind(a.values[index], b.values[index]), "\(name)")
+      } else {
+        #expect(a.values[index] == b.values[index], "\(name)")
+      }
+    }
+  }
+
+  @Test func creationWritesWhatTheModelLayerWrites() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let writer = try #require(t.app.directWriter)
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let before = try await ChangeVersions.read(.products, userID: user, on: t.db)
+
+      t.app.directWriter = nil
+      let viaModels = try await client.createProduct(
+        token: token, name: "Ёлка Desk-lamp", type: "Office", price: "1694.92", tax: "7.5",
+        key: "first")
+      let middle = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      #expect(middle > before)
+      t.app.directWriter = writer
+      let direct = try await client.createProduct(
+        token: token, name: "Ёлка Desk-lamp", type: "Office", price: "1694.92", tax: "7.5",
+        key: "second")
+
+      let products = try rows(t, "SELECT * FROM products ORDER BY number")
+      try #require(products.count == 2)
+      expectSame(
+        products[0], products[1], differing: ["id", "number", "created_at", "updated_at"])
+      #expect(products[1].values[products[1].names.firstIndex(of: "number")!] == .integer(2))
+
+      let answers = try rows(t, "SELECT * FROM idempotency_keys ORDER BY key")
+      try #require(answers.count == 2)
+      expectSame(answers[0], answers[1], differing: ["id", "key", "body", "location"])
+
+      let counter = try rows(t, "SELECT last_number, product_count FROM product_counters")
+      #expect(counter.first?.values == [.integer(2), .integer(2)])
+      let after = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      // The version triggers fire for the direct writer's rows too.
+      #expect(after > middle)
+
+      // The answers agree too, but for what names the product itself.
+      for field in ["id", "number", "created_at", "updated_at"] {
+        #expect(viaModels[field] != nil && direct[field] != nil, "\(field)")
+      }
+      for field in [
+        "name", "type", "price", "tax", "price_display", "tax_display", "favorite",
+        "version", "image_url",
+      ] {
+        #expect("\(viaModels[field] ?? "nil")" == "\(direct[field] ?? "nil")", "\(field)")
+      }
+      // And the product reads back the same way.
+      let id = try #require(direct["id"] as? String)
+      let read = try await client.productAPI(.GET, "/api/v1/products/\(id)", token: token).json()
+      #expect(read["name"] as? String == "Ёлка Desk-lamp")
+      #expect(read["price"] as? String == "1694.92")
+    }
+  }
+
+  @Test func aRepeatedKeyReplaysAndAChangedRequestIsRefused() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      #expect(t.app.directWriter != nil)
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      var headers = HTTPHeaders()
+      headers.replaceOrAdd(name: "Idempotency-Key", value: "once")
+      let body = productJSON(name: "Lamp")
+      let first = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: body, headers: headers)
+      let again = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: body, headers: headers)
+      #expect(first.status == .created)
+      #expect(again.status == .created)
+      #expect(again.body == first.body)
+      let changed = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: productJSON(name: "Other"),
+        headers: headers)
+      #expect(changed.status == .unprocessableEntity || changed.status == .conflict)
+      #expect(try await ProductRecord.query(on: t.db).count() == 1)
+    }
+  }
+
+  /// Parallel creations, some repeating each other's keys: one product per key, numbers
+  /// without gaps or repeats.
+  @Test func parallelCreationsKeepNumbersAndKeys() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+        for index in 0..<40 {
+          group.addTask {
+            var headers = HTTPHeaders()
+            headers.replaceOrAdd(name: "Idempotency-Key", value: "key-\(index % 20)")
+            return try await client.productAPI(
+              .POST, "/api/v1/products", token: token,
+              body: productJSON(name: "Item \(index % 20)"), headers: headers
+            ).status
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(statuses.allSatisfy { $0 == .created })
+      let numbers = try await ProductRecord.query(on: t.db).all().map(\.number).sorted()
+      #expect(numbers == Array(1...20))
+    }
+  }
+
+  /// A statement that fails mid-transaction leaves nothing of the transaction behind, and the
+  /// writer goes on working.
+  @Test func aFailedTransactionWritesNothing() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let writer = try #require(t.app.directWriter)
+      let client = t.client()
+      try await client.signUp()
+      await #expect(throws: (any Error).self) {
+        try await writer.transaction(on: t.app.eventLoopGroup.next()) { db in
+          try db.run("UPDATE users SET locale = 'xx'")
+          try db.run("INSERT INTO no_such_table VALUES (1)")
+        }
+      }
+      #expect(try await User.query(on: t.db).first()?.locale != "xx")
+      let count = try await writer.transaction(on: t.app.eventLoopGroup.next()) { db in
+        try db.run("SELECT COUNT(*) AS n FROM users").first?.decode(column: "n", as: Int.self)
+      }
+      #expect(count == 1)
+    }
+  }
+
+  @Test func itCanBeTurnedOff() async throws {
+    try await withApp(store: .sqliteFile, config: { $0.directWrites = false }, createsWithoutIt)
+  }
+
+  private func createsWithoutIt(_ t: TestApp) async throws {
+    #expect(t.app.directWriter == nil)
+    let client = t.client()
+    try await client.signUp()
+    let token = try await client.createToken()
+    try await client.createProduct(token: token, name: "Lamp", key: "k")
+    #expect(try await ProductRecord.query(on: t.db).count() == 1)
+  }
+}
