@@ -23,8 +23,8 @@ import VaporCSQLite
 /// reads the newest committed state when it starts, like any other connection's, so a write
 /// the driver has acknowledged is seen by the next direct read.
 ///
-/// When SQLite answers anything but rows (busy during a checkpoint's recovery, a schema
-/// change, a full disk), `rows` returns `nil` and the caller reads the usual way: a direct read
+/// When SQLite answers anything but rows (busy during a checkpoint's recovery, a missing
+/// table, a file that cannot be opened), `rows` returns `nil` and the caller reads the usual way: a direct read
 /// is an optimisation, never the only path.
 final class SQLiteDirectReads: Sendable {
   let path: String
@@ -252,8 +252,13 @@ struct DirectRow: SQLRow, Sendable {
   func decodeNil(column: String) throws -> Bool { try value(column) == .null }
 
   func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
-    try SQLiteDataDecoder().decode(D.self, from: value(column))
+    try Self.decoder.decode(D.self, from: value(column))
   }
+
+  /// The driver's own conversions, made once: each makes a JSON coder when created, which a
+  /// read on every request should not pay for each value.
+  static let decoder = SQLiteDataDecoder()
+  static let encoder = SQLiteDataEncoder()
 }
 
 extension SQLiteDirectReads {
@@ -331,7 +336,7 @@ struct ShortRead: Sendable {
   {
     // Inside a transaction the read must see the transaction's own writes: the driver's.
     if let direct, !db.inTransaction,
-      let values = try? binds.map({ try SQLiteDataEncoder().encode($0) }),
+      let values = try? binds.map({ try DirectRow.encoder.encode($0) }),
       let rows = direct.rows(sql, values)
     {
       return rows

@@ -6,7 +6,7 @@ import Vapor
 /// form decoder; a list endpoint asks for five or six names, and that parsing was an eighth of
 /// a cached list answer's cost. This reads the query once, with the same rules, so every
 /// value (percent and `+` decoding, the last of repeated names, nothing for `name[x]=`) is
-/// exactly what `req.query` gives. Plain queries (no brackets) are read by `parse` below,
+/// exactly what `req.query` gives. Plain queries (no brackets) are read by `parsePlain` below,
 /// which does the decoder's work without its containers; anything else goes through Vapor's
 /// decoder itself. A test compares both over thousands of generated queries.
 struct QueryValues: Decodable, Sendable {

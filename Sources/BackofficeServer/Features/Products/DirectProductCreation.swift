@@ -20,10 +20,8 @@ struct DirectProductCreation {
     case found(IdempotencyRecord.Stored)
   }
 
-  private static let encoder = SQLiteDataEncoder()
-
   private static func values(_ values: [(any Encodable & Sendable)?]) throws -> [SQLiteData] {
-    try values.map { value in try value.map { try encoder.encode($0) } ?? .null }
+    try values.map { value in try value.map { try DirectRow.encoder.encode($0) } ?? .null }
   }
 
   func perform(
@@ -105,8 +103,8 @@ struct DirectProductCreation {
     case .created(let answer):
       return IdempotencyStore.Outcome(answer: answer, replayed: false)
     case .found(let stored):
-      guard stored.requestHash == fingerprint else { throw IdempotencyKey.reused }
-      return IdempotencyStore.Outcome(answer: stored.answer, replayed: true)
+      return try IdempotencyStore.replay(
+        stored.answer, storedFor: stored.requestHash, fingerprint: fingerprint)
     }
   }
 }

@@ -131,12 +131,20 @@ struct IdempotencyStore {
   }
 
   func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
-    guard record.requestHash == fingerprint else { throw IdempotencyKey.reused }
-    return Outcome(
-      answer: StoredAnswer(
+    try Self.replay(
+      StoredAnswer(
         status: HTTPResponseStatus(statusCode: record.status), contentType: record.contentType,
         body: record.body, location: record.location),
-      replayed: true)
+      storedFor: record.requestHash, fingerprint: fingerprint)
+  }
+
+  /// The stored answer again, when the request is the one it was stored for; the same key
+  /// with another request is refused.
+  static func replay(_ answer: StoredAnswer, storedFor requestHash: String, fingerprint: String)
+    throws -> Outcome
+  {
+    guard requestHash == fingerprint else { throw IdempotencyKey.reused }
+    return Outcome(answer: answer, replayed: true)
   }
 
   /// Old answers are dropped on the account's next write instead of by a separate job; a
