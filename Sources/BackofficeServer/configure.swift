@@ -12,24 +12,24 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.config = config
   app.clients = clients
 
+  if case .postgres = config.database {} else if config.serialWrites { app.writeGate = WriteGate() }
   try configureDatabase(app, config: config)
   app.registerMigrations()
   if case .sqliteFile(let path) = config.database {
     do {
-      try await app.tuneSQLiteConnections()
+      try await app.tuneSQLiteConnections(busyTimeout: config.sqliteBusyTimeoutMilliseconds)
     } catch {
       throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
     }
     if config.directReads { app.directReads = SQLiteDirectReads(path: path, logger: app.logger) }
     if config.directWrites {
-      app.directWriter = SQLiteDirectWriter(path: path)
+      app.directWriter = SQLiteDirectWriter(path: path, gate: app.writeGate)
       app.lifecycle.use(DirectWriterLifecycle())
     }
   }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
   app.readCache = ReadCache(maxBytes: config.readCacheBytes)
-  if case .postgres = config.database {} else { app.writeGate = WriteGate() }
   let limits = BodyLimits(maxUploadBytes: config.maxUploadBytes)
   app.routes.defaultMaxBodySize = ByteCount(value: limits.bytes(.standard))
   app.routeTable = RouteTable(Routes.all)
@@ -114,9 +114,14 @@ private func configureServer(_ app: Application, config: AppConfig, limits: Body
 }
 
 private func configureDatabase(_ app: Application, config: AppConfig) throws {
+  /// SQLite's databases write through the app's one gate (`WriteGate`).
+  func gated(_ factory: DatabaseConfigurationFactory) -> any DatabaseConfiguration {
+    guard let gate = app.writeGate else { return factory.make() }
+    return GatedSQLiteConfiguration(base: factory.make(), gate: gate)
+  }
   switch config.database {
   case .sqliteMemory:
-    app.databases.use(.sqlite(.memory), as: .sqlite)
+    app.databases.use(gated(.sqlite(.memory)), as: .sqlite)
   case .sqliteFile(let path):
     let folder = (path as NSString).deletingLastPathComponent
     do {
@@ -129,7 +134,7 @@ private func configureDatabase(_ app: Application, config: AppConfig) throws {
         "Could not create the data folder \(folder): \(error.localizedDescription). "
           + "Set BACKOFFICE_DATA_DIR to a writable folder.")
     }
-    app.databases.use(.sqlite(.file(path)), as: .sqlite)
+    app.databases.use(gated(.sqlite(.file(path))), as: .sqlite)
   case .postgres(let url, let searchPath):
     var configuration: SQLPostgresConfiguration
     do {

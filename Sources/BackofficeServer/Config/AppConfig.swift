@@ -43,6 +43,12 @@ public struct AppConfig: Sendable {
   /// Whether product creation through the API runs on the direct writer
   /// (`SQLiteDirectWriter`) on an SQLite file; off only to measure it.
   public var directWrites = true
+  /// Whether every write to SQLite takes its turn at the one in-process gate (`WriteGate`);
+  /// off only to measure it and to show in tests what it prevents.
+  public var serialWrites = true
+  /// How long an SQLite connection sleeps waiting for another process's write lock (a CLI
+  /// command or a second server on the same file) before answering "database is locked".
+  public var sqliteBusyTimeoutMilliseconds = 5_000
 
   public init(
     dataDirectory: String = "./data",
@@ -117,6 +123,7 @@ public struct AppConfig: Sendable {
     flag("BACKOFFICE_SECURE_COOKIES") { config.secureCookies = $0 }
     flag("BACKOFFICE_DIRECT_READS") { config.directReads = $0 }
     flag("BACKOFFICE_DIRECT_WRITES") { config.directWrites = $0 }
+    flag("BACKOFFICE_SERIAL_WRITES") { config.serialWrites = $0 }
 
     if let raw = nonEmpty(environment["BACKOFFICE_CATALOG_URL"]) {
       let components = URLComponents(string: raw)

@@ -21,6 +21,8 @@ import Vapor
 /// blocks nobody), up to `lockWait`.
 final class SQLiteDirectWriter: Sendable {
   let path: String
+  /// The app's one writer lane, shared with the driver's connections (`WriteGate`).
+  let gate: WriteGate?
   private let thread: NIOThreadPool
   private let connection: NIOLockedValueBox<SQLiteDirectReads.Connection?>
   static let lockWait: Int32 = 10_000
@@ -28,8 +30,9 @@ final class SQLiteDirectWriter: Sendable {
     "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON",
   ]
 
-  init(path: String) {
+  init(path: String, gate: WriteGate?) {
     self.path = path
+    self.gate = gate
     thread = NIOThreadPool(numberOfThreads: 1)
     thread.start()
     connection = NIOLockedValueBox(nil)
@@ -51,25 +54,28 @@ final class SQLiteDirectWriter: Sendable {
   ) async throws -> T {
     let path = path
     let connection = connection
-    return try await thread.runIfActive(eventLoop: eventLoop) {
-      try connection.withLockedValue { kept in
-        if kept == nil {
-          kept = SQLiteDirectReads.Connection.open(path: path, setUp: Self.setUp)
-          kept?.waitForLocks(milliseconds: Self.lockWait)
+    let thread = thread
+    return try await gate.run {
+      try await thread.runIfActive(eventLoop: eventLoop) {
+        try connection.withLockedValue { kept in
+          if kept == nil {
+            kept = SQLiteDirectReads.Connection.open(path: path, setUp: Self.setUp)
+            kept?.waitForLocks(milliseconds: Self.lockWait)
+          }
+          guard let writer = kept else { throw Unavailable() }
+          try writer.run("BEGIN IMMEDIATE")
+          do {
+            let value = try body(writer)
+            try writer.run("COMMIT")
+            return value
+          } catch {
+            // A failed COMMIT leaves the transaction open as well.
+            _ = try? writer.run("ROLLBACK")
+            throw error
+          }
         }
-        guard let writer = kept else { throw Unavailable() }
-        try writer.run("BEGIN IMMEDIATE")
-        do {
-          let value = try body(writer)
-          try writer.run("COMMIT")
-          return value
-        } catch {
-          // A failed COMMIT leaves the transaction open as well.
-          _ = try? writer.run("ROLLBACK")
-          throw error
-        }
-      }
-    }.get()
+      }.get()
+    }
   }
 }
 

@@ -1,30 +1,69 @@
+import Fluent
+import NIOConcurrencyHelpers
+import SQLKit
 import Vapor
 
-/// Lets one write transaction at a time into SQLite from this process, the others waiting in
-/// line without using the processor.
+/// The one writer of a SQLite database in this process: every write transaction, single write
+/// statement, schema change and direct-writer transaction takes its turn here, the others
+/// waiting in line without using the processor.
 ///
-/// SQLite has one writer. The server keeps a connection per event loop, and when two of them
-/// begin writing at once, the one that waits retries in a tight loop (SQLiteNIO's busy handler
-/// does not sleep): under a burst of product creations most of the processor went into those
-/// retries. Waiting here instead costs nothing while the writer works. PostgreSQL locks rows,
-/// not the database, so it has no gate. A second server on the same SQLite file still meets
-/// SQLite's own lock, as before.
-actor WriteGate {
-  private var busy = false
-  private var waiting: [CheckedContinuation<Void, Never>] = []
-
-  /// Runs `work` once every earlier caller's work has finished, in the order they came.
-  func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
-    if busy {
-      await withCheckedContinuation { waiting.append($0) }
-    } else {
-      busy = true
-    }
-    defer {
-      if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
-    }
-    return try await work()
+/// SQLite has one writer. The server keeps a connection per event loop (and the direct writer
+/// one more), and when two of them begin writing at once the one that waits would have to
+/// retry or nap: SQLiteNIO's busy handler retries in a tight loop (under a burst of writes most
+/// of the processor went into those retries), and SQLite's sleeping `busy_timeout` naps up to
+/// 100 ms while its event loop's other requests wait for the connection. Waiting here instead
+/// costs nothing while the writer works, and the connections' sleeping `busy_timeout` is left
+/// only for another process on the same file (a CLI command, a second server).
+///
+/// `GatedDatabase` puts every database of the `.sqlite` id behind the gate, so no feature has
+/// to remember it. PostgreSQL locks rows, not the database: it has no gate.
+final class WriteGate: Sendable {
+  private struct Line {
+    var busy = false
+    var waiting: [CheckedContinuation<Void, Never>] = []
   }
+  private let line = NIOLockedValueBox(Line())
+
+  /// Set while a task holds the gate, so the writes nested in its turn (a transaction's
+  /// statements, a store called from inside another's transaction) do not wait for themselves.
+  @TaskLocal static var held = false
+
+  /// Runs `work` once every earlier caller's work has finished, in the order they came; at once
+  /// when this task already holds the gate.
+  func run<T>(_ work: () async throws -> T) async rethrows -> T {
+    if Self.held { return try await work() }
+    await enter()
+    defer { leave() }
+    return try await Self.$held.withValue(true) { try await work() }
+  }
+
+  private func enter() async {
+    await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+      let now = line.withLockedValue { line in
+        if line.busy {
+          line.waiting.append(turn)
+          return false
+        }
+        line.busy = true
+        return true
+      }
+      if now { turn.resume() }
+    }
+  }
+
+  private func leave() {
+    let next = line.withLockedValue { line -> CheckedContinuation<Void, Never>? in
+      if line.waiting.isEmpty {
+        line.busy = false
+        return nil
+      }
+      return line.waiting.removeFirst()
+    }
+    next?.resume()
+  }
+
+  /// How many callers are waiting for their turn now (for tests).
+  var queued: Int { line.withLockedValue { $0.waiting.count } }
 }
 
 extension Application {
@@ -41,8 +80,177 @@ extension Application {
 
 extension Optional where Wrapped == WriteGate {
   /// `work` through the gate when there is one.
-  func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+  func run<T>(_ work: () async throws -> T) async rethrows -> T {
     guard let gate = self else { return try await work() }
     return try await gate.run(work)
+  }
+}
+
+/// A SQLite configuration whose databases write only through `gate`.
+struct GatedSQLiteConfiguration: DatabaseConfiguration {
+  var base: any DatabaseConfiguration
+  let gate: WriteGate
+
+  var middleware: [any AnyModelMiddleware] {
+    get { base.middleware }
+    set { base.middleware = newValue }
+  }
+
+  func makeDriver(for databases: Databases) -> any DatabaseDriver {
+    Driver(base: base.makeDriver(for: databases), gate: gate)
+  }
+
+  struct Driver: DatabaseDriver {
+    let base: any DatabaseDriver
+    let gate: WriteGate
+
+    func makeDatabase(with context: DatabaseContext) -> any Database {
+      let database = base.makeDatabase(with: context)
+      guard let sql = database as? any Database & SQLDatabase else { return database }
+      return GatedDatabase(base: sql, gate: gate)
+    }
+
+    func shutdown() { base.shutdown() }
+    func shutdownAsync() async { await base.shutdownAsync() }
+  }
+}
+
+/// The driver's database with every write taking its turn at the gate first.
+///
+/// Reads (Fluent reads and aggregates, SQLKit `SELECT`s, raw text that starts with `SELECT`,
+/// `PRAGMA name` or `EXPLAIN`) go straight through. Everything else waits for the gate: Fluent
+/// creates, updates, deletes and schema changes, SQLKit inserts, updates, deletes and any other
+/// statement, raw text that is not a read. A transaction or a `withConnection` block takes the
+/// gate for its whole length before it takes a connection, so a task never holds a connection
+/// while it waits for the gate (that order is what keeps the pool and the gate from waiting on
+/// each other), and the statements inside run without asking again.
+struct GatedDatabase: Database, SQLDatabase {
+  let base: any Database & SQLDatabase
+  let gate: WriteGate
+  /// Whether this is the database a transaction or `withConnection` block was handed, inside
+  /// the gate already. (Fluent calls those blocks from its futures, where the task's
+  /// `WriteGate.held` does not reach.)
+  var holding = false
+
+  var context: DatabaseContext { base.context }
+  var inTransaction: Bool { base.inTransaction }
+
+  private func gated<T>(
+    _ work: @escaping @Sendable () async throws -> T
+  ) -> EventLoopFuture<T> {
+    let gate = gate
+    return base.eventLoop.makeFutureWithTask { try await gate.run(work) }
+  }
+
+  private var passes: Bool { holding || WriteGate.held }
+
+  func execute(
+    query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> Void
+  ) -> EventLoopFuture<Void> {
+    switch query.action {
+    case .read, .aggregate:
+      return base.execute(query: query, onOutput: onOutput)
+    case .create, .update, .delete, .custom:
+      if passes { return base.execute(query: query, onOutput: onOutput) }
+      let base = base
+      return gated { try await base.execute(query: query, onOutput: onOutput).get() }
+    }
+  }
+
+  func execute(schema: DatabaseSchema) -> EventLoopFuture<Void> {
+    if passes { return base.execute(schema: schema) }
+    let base = base
+    return gated { try await base.execute(schema: schema).get() }
+  }
+
+  func execute(enum: DatabaseEnum) -> EventLoopFuture<Void> {
+    if passes { return base.execute(enum: `enum`) }
+    let base = base
+    return gated { try await base.execute(enum: `enum`).get() }
+  }
+
+  func transaction<T>(
+    _ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>
+  ) -> EventLoopFuture<T> {
+    let gate = gate
+    if passes {
+      return base.transaction { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+    }
+    let base = base
+    return base.eventLoop.makeFutureWithTask {
+      try await gate.run {
+        try await base.transaction { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+          .get()
+      }
+    }
+  }
+
+  func withConnection<T>(
+    _ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>
+  ) -> EventLoopFuture<T> {
+    let gate = gate
+    if passes {
+      return base.withConnection { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+    }
+    let base = base
+    return base.eventLoop.makeFutureWithTask {
+      try await gate.run {
+        try await base.withConnection { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+          .get()
+      }
+    }
+  }
+
+  static func wrap(_ database: any Database, gate: WriteGate, holding: Bool) -> any Database {
+    guard let sql = database as? any Database & SQLDatabase else { return database }
+    return GatedDatabase(base: sql, gate: gate, holding: holding)
+  }
+
+  // SQLDatabase
+
+  var dialect: any SQLDialect { base.dialect }
+  var version: (any SQLDatabaseReportedVersion)? { base.version }
+  var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+  func execute(
+    sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
+  ) -> EventLoopFuture<Void> {
+    if passes || isRead(query) { return base.execute(sql: query, onRow) }
+    let base = base
+    return gated { try await base.execute(sql: query, onRow) }
+  }
+
+  func execute(
+    sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
+  ) async throws {
+    if passes || isRead(query) { return try await base.execute(sql: query, onRow) }
+    try await gate.run { try await base.execute(sql: query, onRow) }
+  }
+
+  func withSession<R>(
+    _ closure: @escaping @Sendable (any SQLDatabase) async throws -> R
+  ) async throws -> R {
+    if passes { return try await base.withSession(closure) }
+    return try await gate.run { try await base.withSession(closure) }
+  }
+
+  /// Whether `query` only reads. Unknown expressions count as writes: the gate is the safe side.
+  func isRead(_ query: any SQLExpression) -> Bool {
+    switch query {
+    case is SQLSelect, is SQLUnion: return true
+    case is SQLQueryString, is SQLRaw:
+      var serializer = SQLSerializer(database: self)
+      query.serialize(to: &serializer)
+      return Self.readsOnly(serializer.sql)
+    default: return false
+    }
+  }
+
+  /// Whether raw SQL text is a read: `SELECT …`, `EXPLAIN …`, or a pragma that sets nothing.
+  static func readsOnly(_ text: String) -> Bool {
+    let words = text.drop { $0.isWhitespace || $0 == "(" }.prefix(8).uppercased()
+    if words.hasPrefix("SELECT") || words.hasPrefix("EXPLAIN") { return true }
+    if words.hasPrefix("PRAGMA") { return !text.contains("=") }
+    return false
   }
 }

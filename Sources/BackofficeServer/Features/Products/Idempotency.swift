@@ -76,8 +76,6 @@ struct IdempotencyStore {
   var db: any Database
   var userID: UUID
   var now: Date
-  /// The write's turn on SQLite (`Application.writeGate`).
-  var gate: WriteGate? = nil
 
   struct Outcome {
     var answer: StoredAnswer
@@ -90,7 +88,7 @@ struct IdempotencyStore {
   ) async throws -> Outcome {
     guard let key else {
       let db = db
-      let answer = try await gate.run { try await db.transaction { try await work($0) } }
+      let answer = try await db.transaction { try await work($0) }
       return Outcome(answer: answer, replayed: false)
     }
     if let found = try await find(key) { return try replay(found, fingerprint: fingerprint) }
@@ -98,24 +96,22 @@ struct IdempotencyStore {
     let now = now
     do {
       let db = db
-      let answer = try await gate.run {
-        try await db.transaction { db in
-          let answer = try await work(db)
-          let record = IdempotencyRecord()
-          record.userID = userID
-          record.key = key
-          record.requestHash = fingerprint
-          record.status = Int(answer.status.code)
-          record.contentType = answer.contentType
-          record.location = answer.location
-          record.body = answer.body
-          record.createdAt = now
-          try await record.create(on: db)
-          // In the same transaction: one commit, and the index on (user_id, created_at) reads
-          // only the expired answers.
-          try await Self.purgeExpired(userID: userID, now: now, on: db)
-          return answer
-        }
+      let answer = try await db.transaction { db in
+        let answer = try await work(db)
+        let record = IdempotencyRecord()
+        record.userID = userID
+        record.key = key
+        record.requestHash = fingerprint
+        record.status = Int(answer.status.code)
+        record.contentType = answer.contentType
+        record.location = answer.location
+        record.body = answer.body
+        record.createdAt = now
+        try await record.create(on: db)
+        // In the same transaction: one commit, and the index on (user_id, created_at) reads
+        // only the expired answers.
+        try await Self.purgeExpired(userID: userID, now: now, on: db)
+        return answer
       }
       return Outcome(answer: answer, replayed: false)
     } catch {

@@ -134,7 +134,7 @@ struct ProductsAPIController: RouteCollection {
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
     ])
     let idempotency = IdempotencyStore(
-      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate)
+      db: req.db, userID: userID, now: req.now)
     let outcome: IdempotencyStore.Outcome
     if let writer = req.application.directWriter, photo == nil {
       outcome = try await DirectProductCreation(

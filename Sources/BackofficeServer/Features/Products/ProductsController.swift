@@ -160,7 +160,7 @@ struct ProductsController: RouteCollection {
       photo?.sha256 ?? "",
     ])
     let outcome = try await IdempotencyStore(
-      db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
+      db: req.db, userID: userID, now: req.now
     ).perform(
       key: key, fingerprint: fingerprint
     ) { db in

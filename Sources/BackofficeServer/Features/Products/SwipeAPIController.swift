@@ -100,7 +100,7 @@ struct SwipeAPIController: RouteCollection {
     let outcome: IdempotencyStore.Outcome
     do {
       outcome = try await IdempotencyStore(
-        db: req.db, userID: userID, now: req.now, gate: req.application.writeGate
+        db: req.db, userID: userID, now: req.now
       ).perform(
         key: key, fingerprint: fingerprint
       ) { db in
