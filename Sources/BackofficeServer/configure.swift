@@ -13,6 +13,9 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.clients = clients
 
   if case .postgres = config.database {} else if config.serialWrites { app.writeGate = WriteGate() }
+  if case .sqliteFile(let path) = config.database, config.directReads {
+    app.directReads = SQLiteDirectReads(path: path, logger: app.logger)
+  }
   try configureDatabase(app, config: config)
   app.registerMigrations()
   if case .sqliteFile(let path) = config.database {
@@ -21,7 +24,6 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
     } catch {
       throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
     }
-    if config.directReads { app.directReads = SQLiteDirectReads(path: path, logger: app.logger) }
     if config.directWrites {
       app.directWriter = SQLiteDirectWriter(path: path, gate: app.writeGate)
       app.lifecycle.use(DirectWriterLifecycle())
@@ -114,10 +116,10 @@ private func configureServer(_ app: Application, config: AppConfig, limits: Body
 }
 
 private func configureDatabase(_ app: Application, config: AppConfig) throws {
-  /// SQLite's databases write through the app's one gate (`WriteGate`).
+  /// SQLite's databases write through the app's one gate (`WriteGate`) and carry its direct
+  /// reads.
   func gated(_ factory: DatabaseConfigurationFactory) -> any DatabaseConfiguration {
-    guard let gate = app.writeGate else { return factory.make() }
-    return GatedSQLiteConfiguration(base: factory.make(), gate: gate)
+    GatedSQLiteConfiguration(base: factory.make(), gate: app.writeGate, direct: app.directReads)
   }
   switch config.database {
   case .sqliteMemory:

@@ -28,7 +28,7 @@ import VaporCSQLite
 /// is an optimisation, never the only path.
 final class SQLiteDirectReads: Sendable {
   let path: String
-  private let idle = NIOLockedValueBox<[Connection]>([])
+  private let idle = NIOLockedValueBox<(connections: [Connection], served: Int)>(([], 0))
   private let logger: Logger
   /// Connections kept open between requests; more are opened when more callers read at once.
   static let maxIdle = 8
@@ -39,7 +39,7 @@ final class SQLiteDirectReads: Sendable {
   }
 
   deinit {
-    for connection in idle.withLockedValue({ $0 }) { connection.close() }
+    for connection in idle.withLockedValue({ $0.connections }) { connection.close() }
   }
 
   /// The rows `sql` returns with `binds` (`?1`, `?2`, … in SQLite's syntax), or `nil` when
@@ -59,23 +59,27 @@ final class SQLiteDirectReads: Sendable {
   }
 
   /// How many connections are open and idle now (for tests).
-  var idleCount: Int { idle.withLockedValue { $0.count } }
+  var idleCount: Int { idle.withLockedValue { $0.connections.count } }
+
+  /// How many reads were answered directly so far (for tests).
+  var served: Int { idle.withLockedValue { $0.served } }
 
   /// How often the idle connections prepared `sql` again after its first preparation (for
   /// tests: a kept statement is only worth keeping if this stays 0).
   func repreparations(of sql: String) -> Int {
-    idle.withLockedValue { $0.reduce(0) { $0 + $1.repreparations(of: sql) } }
+    idle.withLockedValue { $0.connections.reduce(0) { $0 + $1.repreparations(of: sql) } }
   }
 
   private func take() -> Connection? {
-    if let connection = idle.withLockedValue({ $0.popLast() }) { return connection }
+    if let connection = idle.withLockedValue({ $0.connections.popLast() }) { return connection }
     return Connection.open(path: path)
   }
 
   private func give(_ connection: Connection) {
     let kept = idle.withLockedValue { idle in
-      guard idle.count < Self.maxIdle else { return false }
-      idle.append(connection)
+      idle.served += 1
+      guard idle.connections.count < Self.maxIdle else { return false }
+      idle.connections.append(connection)
       return true
     }
     if !kept { connection.close() }
@@ -363,5 +367,36 @@ extension Application {
   var directReads: SQLiteDirectReads? {
     get { storage[DirectReadsKey.self] }
     set { storage[DirectReadsKey.self] = newValue }
+  }
+}
+
+/// A short read written with SQLKit (a statement with binds, a select builder's query), made
+/// directly (`SQLiteDirectReads`) when the database is the app's SQLite file and not inside a
+/// transaction, through the driver otherwise.
+///
+/// Only for reads that take well under a millisecond (an indexed page, a count from an index):
+/// a direct read runs on the request's own thread. Whole-table reads (exports, backups) go
+/// through the driver, which runs them on its own pool.
+enum DirectQuery {
+  static func rows(_ query: any SQLExpression, on db: any Database) async throws -> [any SQLRow] {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "This read needs an SQL database.")
+    }
+    if let direct = (db as? GatedDatabase)?.direct, !db.inTransaction {
+      var serializer = SQLSerializer(database: sql)
+      query.serialize(to: &serializer)
+      if let values = try? serializer.binds.map({ try DirectRow.encoder.encode($0) }),
+        let rows = direct.rows(serializer.sql, values)
+      {
+        return rows
+      }
+    }
+    let rows = NIOLockedValueBox<[any SQLRow]>([])
+    try await sql.execute(sql: query) { row in rows.withLockedValue { $0.append(row) } }
+    return rows.withLockedValue { $0 }
+  }
+
+  static func first(_ query: any SQLExpression, on db: any Database) async throws -> (any SQLRow)? {
+    try await rows(query, on: db).first
   }
 }

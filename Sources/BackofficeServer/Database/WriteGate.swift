@@ -86,10 +86,12 @@ extension Optional where Wrapped == WriteGate {
   }
 }
 
-/// A SQLite configuration whose databases write only through `gate`.
+/// A SQLite configuration whose databases write only through `gate` (when there is one) and
+/// carry the app's direct reads.
 struct GatedSQLiteConfiguration: DatabaseConfiguration {
   var base: any DatabaseConfiguration
-  let gate: WriteGate
+  let gate: WriteGate?
+  let direct: SQLiteDirectReads?
 
   var middleware: [any AnyModelMiddleware] {
     get { base.middleware }
@@ -97,17 +99,18 @@ struct GatedSQLiteConfiguration: DatabaseConfiguration {
   }
 
   func makeDriver(for databases: Databases) -> any DatabaseDriver {
-    Driver(base: base.makeDriver(for: databases), gate: gate)
+    Driver(base: base.makeDriver(for: databases), gate: gate, direct: direct)
   }
 
   struct Driver: DatabaseDriver {
     let base: any DatabaseDriver
-    let gate: WriteGate
+    let gate: WriteGate?
+    let direct: SQLiteDirectReads?
 
     func makeDatabase(with context: DatabaseContext) -> any Database {
       let database = base.makeDatabase(with: context)
       guard let sql = database as? any Database & SQLDatabase else { return database }
-      return GatedDatabase(base: sql, gate: gate)
+      return GatedDatabase(base: sql, gate: gate, direct: direct)
     }
 
     func shutdown() { base.shutdown() }
@@ -126,7 +129,10 @@ struct GatedSQLiteConfiguration: DatabaseConfiguration {
 /// each other), and the statements inside run without asking again.
 struct GatedDatabase: Database, SQLDatabase {
   let base: any Database & SQLDatabase
-  let gate: WriteGate
+  /// Nil when the gate is turned off (`BACKOFFICE_SERIAL_WRITES=false`): everything passes.
+  let gate: WriteGate?
+  /// The app's direct reads of the same file (`DirectQuery`), nil in memory.
+  let direct: SQLiteDirectReads?
   /// Whether this is the database a transaction or `withConnection` block was handed, inside
   /// the gate already. (Fluent calls those blocks from its futures, where the task's
   /// `WriteGate.held` does not reach.)
@@ -142,7 +148,7 @@ struct GatedDatabase: Database, SQLDatabase {
     return base.eventLoop.makeFutureWithTask { try await gate.run(work) }
   }
 
-  private var passes: Bool { holding || WriteGate.held }
+  private var passes: Bool { gate == nil || holding || WriteGate.held }
 
   func execute(
     query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> Void
@@ -174,12 +180,12 @@ struct GatedDatabase: Database, SQLDatabase {
   ) -> EventLoopFuture<T> {
     let gate = gate
     if passes {
-      return base.transaction { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+      return base.transaction { closure(GatedDatabase.wrap($0, like: self)) }
     }
     let base = base
     return base.eventLoop.makeFutureWithTask {
       try await gate.run {
-        try await base.transaction { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+        try await base.transaction { closure(GatedDatabase.wrap($0, like: self)) }
           .get()
       }
     }
@@ -190,20 +196,21 @@ struct GatedDatabase: Database, SQLDatabase {
   ) -> EventLoopFuture<T> {
     let gate = gate
     if passes {
-      return base.withConnection { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+      return base.withConnection { closure(GatedDatabase.wrap($0, like: self)) }
     }
     let base = base
     return base.eventLoop.makeFutureWithTask {
       try await gate.run {
-        try await base.withConnection { closure(GatedDatabase.wrap($0, gate: gate, holding: true)) }
+        try await base.withConnection { closure(GatedDatabase.wrap($0, like: self)) }
           .get()
       }
     }
   }
 
-  static func wrap(_ database: any Database, gate: WriteGate, holding: Bool) -> any Database {
+  /// A transaction's or `withConnection` block's database, inside the gate already.
+  static func wrap(_ database: any Database, like outer: GatedDatabase) -> any Database {
     guard let sql = database as? any Database & SQLDatabase else { return database }
-    return GatedDatabase(base: sql, gate: gate, holding: holding)
+    return GatedDatabase(base: sql, gate: outer.gate, direct: outer.direct, holding: true)
   }
 
   // SQLDatabase

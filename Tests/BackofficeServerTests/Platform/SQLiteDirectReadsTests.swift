@@ -171,3 +171,75 @@ struct SQLiteDirectReadsTests {
     }
   }
 }
+
+/// The product listing's reads (pages, filtered totals, category chips, favourites) run
+/// directly on a SQLite file and answer exactly what the driver answers.
+@Suite("SQLite direct reads: product listing")
+struct DirectProductListingTests {
+  @Test func everyPageFilterAndSortAnswersWhatTheDriverAnswers() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let direct = try #require(t.app.directReads)
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let names = [
+        "Lamp", "lamp shade", "Écran", "ecran 2", "Desk", "Zebra", "Ärmel", "a", "Lampe",
+      ]
+      let types = ["Product", "service", "Service", "Furniture"]
+      var ids: [String] = []
+      for (index, name) in names.enumerated() {
+        let created = try await client.createProduct(
+          token: token, name: name, type: types[index % types.count],
+          price: "\(index % 3).\(index)9", tax: "\(index * 2)")
+        ids.append(try #require(created["id"] as? String))
+      }
+      for id in ids.prefix(4) {
+        let marked = try await client.productAPI(.PUT, "/api/v1/favorites/\(id)", token: token)
+        #expect(marked.status.code < 300)
+      }
+      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let gated = try #require(t.db as? GatedDatabase)
+      let viaDriver = ProductStore(
+        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), userID: user)
+      let viaDirect = ProductStore(db: t.db, userID: user)
+
+      func same(_ a: ProductStore.Slice, _ b: ProductStore.Slice) {
+        #expect(a.total == b.total)
+        #expect(a.favorites == b.favorites)
+        #expect(a.items.count == b.items.count)
+        for (x, y) in zip(a.items, b.items) {
+          #expect(x.id == y.id && x.number == y.number && x.name == y.name)
+          #expect(x.nameKey == y.nameKey && x.type == y.type && x.typeKey == y.typeKey)
+          #expect(x.priceMinor == y.priceMinor && x.taxMinor == y.taxMinor)
+          #expect(x.photoETag == y.photoETag && x.version == y.version)
+          #expect(x.createdAt == y.createdAt && x.updatedAt == y.updatedAt)
+        }
+      }
+
+      let before = direct.served
+      var compared = 0
+      for search in ["", "l", "LAMP", "ecr", "é", "zz", "%", "a"] {
+        for typeKey in [nil, "", "service", "product", "nothing"] {
+          for sort in ProductStore.Sort.allCases {
+            for (page, per) in [(1, 3), (2, 3), (4, 3), (1, 50), (Int.max, 20)] {
+              let filter = ProductStore.Filter(search: search, typeKey: typeKey, sort: sort)
+              same(
+                try await viaDirect.list(filter, page: page, per: per),
+                try await viaDriver.list(filter, page: page, per: per))
+              compared += 1
+            }
+          }
+        }
+      }
+      #expect(try await viaDirect.chips() == (try await viaDriver.chips()))
+      for (page, per) in [(1, 2), (2, 2), (3, 2), (1, 10)] {
+        same(
+          try await viaDirect.favorites(page: page, per: per),
+          try await viaDriver.favorites(page: page, per: per))
+      }
+      // The direct side really read directly (pages, filtered totals past the end, chips).
+      #expect(direct.served - before >= compared)
+      #expect(try await viaDirect.list(.init(), page: 1, per: 50).items.count == names.count)
+    }
+  }
+}

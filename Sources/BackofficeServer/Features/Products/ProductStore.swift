@@ -52,11 +52,11 @@ struct ProductStore {
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow else { return Slice(items: [], total: try await total(filter), favorites: []) }
-    let rows = try await sql.raw(
+    let rows = try await DirectQuery.rows(
       Self.pageStatement(
         conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
-        userID: userID, per: per, offset: offset)
-    ).all()
+        userID: userID, per: per, offset: offset),
+      on: db)
     guard let first = rows.first else {
       return Slice(items: [], total: try await total(filter), favorites: [])
     }
@@ -153,9 +153,9 @@ struct ProductStore {
   /// filtered count reads an index alone, never the rows.
   private func total(_ filter: Filter) async throws -> Int {
     if filter.isWholeCatalog { return try await count() }
-    let row = try await sql.raw(
-      "SELECT COUNT(*) AS total FROM products p WHERE \(conditions(filter))"
-    ).first()
+    let row = try await DirectQuery.first(
+      "SELECT COUNT(*) AS total FROM products p WHERE \(conditions(filter))" as SQLQueryString,
+      on: db)
     return try row?.decode(column: "total", as: Int.self) ?? 0
   }
 
@@ -198,7 +198,8 @@ struct ProductStore {
       var type: String
       var count: Int
     }
-    let rows = try await Self.chipsQuery(try sql, userID: userID).all(decoding: Row.self)
+    let rows = try await DirectQuery.rows(Self.chipsQuery(try sql, userID: userID).query, on: db)
+      .map { try $0.decode(model: Row.self) }
     var counts: [String: Int] = [:]
     for row in rows { counts[row.type, default: 0] += row.count }
     return ProductTypes.chips(fromCounts: counts)
@@ -220,9 +221,8 @@ struct ProductStore {
       .count(\.$userID)
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
-    let rows = try await sql.raw(
-      Self.favoritesStatement(userID: userID, per: per, offset: offset)
-    ).all()
+    let rows = try await DirectQuery.rows(
+      Self.favoritesStatement(userID: userID, per: per, offset: offset), on: db)
     let items = try rows.map { try Self.record($0, userID: userID) }
     return Slice(items: items, total: total, favorites: Set(items.compactMap(\.id)))
   }
