@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import (
+    ARTIFACTS,
     DESKTOP,
     PHONE,
     PageFactory,
@@ -157,6 +158,29 @@ def test_de_de_account_types_12_50_and_sees_euros(new_page: PageFactory, base_ur
     page.goto(base_url + "/expenses?month=2025-11")
     assert scroll_width(page) <= PHONE["width"]
     shot(page, "expenses-list-phone")
+
+    # On a phone the list is the first thing under the buttons: its first expense is on the
+    # first screen, the filters are folded under one line, the totals and chart below.
+    page.goto(base_url + "/expenses")
+    first = rows(page).first.bounding_box()
+    assert first and first["y"] + first["height"] <= PHONE["height"], first
+    fold = page.locator("details.filter-fold")
+    expect(fold).not_to_have_attribute("open", "")
+    expect(page.get_by_label("Title contains", exact=True)).to_be_hidden()
+    totals = page.locator(".expense-totals").bounding_box()
+    assert totals and totals["y"] > first["y"], (totals, first)
+    page.screenshot(path=str(ARTIFACTS / "expenses-list-first-screen-phone.png"))
+    fold.locator("summary").click()
+    expect(page.get_by_label("Title contains", exact=True)).to_be_visible()
+    # On a wide screen the filters are open and the totals sit beside the list.
+    at_desktop(page)
+    page.goto(base_url + "/expenses")
+    expect(page.get_by_label("Title contains", exact=True)).to_be_visible()
+    totals = page.locator(".expense-totals").bounding_box()
+    first = rows(page).first.bounding_box()
+    assert totals and first and totals["x"] > first["x"] + first["width"] - 1, (totals, first)
+    shot(page, "expenses-list-wide")
+    at_phone(page)
 
     page.goto(base_url + "/")
     expect(page.locator("#home-expenses")).to_be_visible()

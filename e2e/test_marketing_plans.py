@@ -79,6 +79,18 @@ def test_build_save_reopen_and_send_a_plan(page: Page, base_url: str, tmp_path: 
     titles = page.locator(".mk-option-title").all_inner_texts()
     assert titles == ["Facebook", "Linkedin", "Twitter", "Instagram", "Google AdWords", "SEO"]
     both_sizes(page, "step2-channels")
+    # On a phone the step links show numbers, but each is still named by its step.
+    at_phone(page)
+    steps = page.get_by_role("navigation", name="Plan steps")
+    expect(steps.get_by_role("link", name=re.compile("Targeting"))).to_be_visible()
+    expect(steps.get_by_role("link", name=re.compile("Channels"))).to_be_visible()
+    # The action bar that sticks to the bottom of the screen sits above the tab bar.
+    page.evaluate("window.scrollTo(0, 0)")
+    bar = page.locator(".mk-actionbar").bounding_box()
+    tabs = page.get_by_role("navigation", name="Main").bounding_box()
+    assert bar and tabs and bar["y"] + bar["height"] <= tabs["y"] + 0.5, (bar, tabs)
+    expect(page.locator(".mk-actionbar").get_by_role("link", name="Back")).to_be_in_viewport()
+    at_desktop(page)
 
     page.get_by_role("link", name="Facebook").click()
     expect(page.get_by_role("heading", name="Select one package for Facebook")).to_be_visible()

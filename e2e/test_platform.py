@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import APIResponse, Page, Response, expect
 
 from conftest import (
+    ARTIFACTS,
     DEFAULT_PASSWORD,
     DESKTOP,
     PHONE,
@@ -112,13 +113,14 @@ def test_account_lifecycle(page: Page, base_url: str, console_errors: list[str])
     expect(page.get_by_text("Welcome to Backoffice.")).to_be_visible()
     expect(page.locator("h1")).to_have_text("Overview")
     nav = page.get_by_role("navigation", name="Main")
-    for name in ("Home", "Settings"):
-        expect(nav.get_by_role("link", name=name, exact=True)).to_be_in_viewport()
+    account = page.get_by_role("navigation", name="Account")
+    expect(nav.get_by_role("link", name="Home", exact=True)).to_be_in_viewport()
+    expect(account.get_by_role("link", name="Settings", exact=True)).to_be_in_viewport()
     expect(page.get_by_role("button", name="Sign out", exact=True)).to_be_in_viewport()
     assert scroll_width(page) <= DESKTOP["width"]
     shot(page, "home-desktop")
 
-    nav.get_by_role("link", name="Settings", exact=True).click()
+    account.get_by_role("link", name="Settings", exact=True).click()
     wait_for_path(page, "/settings")
     expect(page.locator("h1")).to_have_text("Settings")
     for section in SETTINGS_SECTIONS:
@@ -213,6 +215,30 @@ def test_closed_sign_up_creates_no_account(
 # ---------------------------------------------------------------- layout
 
 
+AREAS = ["Home", "Products", "Expenses", "Ad payments", "Marketing plans", "Fundraisers"]
+
+
+def assert_phone_navigation(page: Page, current: str | None) -> None:
+    """Every area, Settings and Sign out visible inside the 375 px screen as it is now."""
+    nav = page.get_by_role("navigation", name="Main")
+    account = page.get_by_role("navigation", name="Account")
+    targets = [nav.get_by_role("link", name=area, exact=True) for area in AREAS]
+    targets += [account.get_by_role("link", name="Settings", exact=True),
+                account.get_by_role("button", name="Sign out", exact=True)]
+    for target in targets:
+        expect(target).to_be_visible()
+        box = target.bounding_box()
+        assert box, target
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5, box
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    marked = nav.locator('[aria-current="page"]')
+    if current is None:
+        expect(marked).to_have_count(0)
+    else:
+        expect(marked).to_have_text(current)
+
+
 def test_phone_layout(new_page: PageFactory, base_url: str, console_errors: list[str]) -> None:
     page = new_page("phone")
     for path in ("/sign-in", "/sign-up"):
@@ -225,20 +251,43 @@ def test_phone_layout(new_page: PageFactory, base_url: str, console_errors: list
     assert scroll_width(page) <= PHONE["width"], "home scrolls sideways"
     shot(page, "home-phone")
 
-    # Every nav link can be brought into view, whether the nav wraps or scrolls.
-    nav = page.get_by_role("navigation", name="Main")
-    expect(nav).to_be_visible()
-    links = nav.get_by_role("link")
-    assert links.count() >= 2
-    for index in range(links.count()):
-        link = links.nth(index)
-        link.scroll_into_view_if_needed()
-        expect(link).to_be_in_viewport()
-    nav.get_by_role("link", name="Settings", exact=True).click()
+    # Every area, Settings and Sign out are on the phone's screen at once, without scrolling
+    # in any direction, each at least 44 px square; the areas stay at the bottom edge.
+    assert_phone_navigation(page, current="Home")
+    for area in AREAS[1:]:
+        page.get_by_role("navigation", name="Main").get_by_role("link", name=area).click()
+        expect(page.get_by_role("navigation", name="Main").get_by_role("link", name=area)
+               ).to_have_attribute("aria-current", "page")
+        assert_phone_navigation(page, current=area)
+        assert scroll_width(page) <= PHONE["width"], f"{area} scrolls sideways"
+        if area == "Products":
+            # The floating add button floats above the tab bar, not over it.
+            fab = page.locator("a.fab").bounding_box()
+            bar = page.get_by_role("navigation", name="Main").bounding_box()
+            assert fab and bar and fab["y"] + fab["height"] <= bar["y"], (fab, bar)
+        page.screenshot(path=str(ARTIFACTS / f"nav-{area.lower().replace(' ', '-')}-phone.png"))
+    page.get_by_role("navigation", name="Account").get_by_role(
+        "link", name="Settings", exact=True).click()
     wait_for_path(page, "/settings")
     expect(page.locator("h1")).to_have_text("Settings")
+    assert_phone_navigation(page, current=None)
     assert scroll_width(page) <= PHONE["width"], "settings scrolls sideways"
     shot(page, "settings-phone")
+
+    # At the bottom of a long page the last of the page is above the tab bar, not under it.
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    bar = page.get_by_role("navigation", name="Main").bounding_box()
+    footer = page.locator(".site-footer").bounding_box()
+    assert bar and footer and footer["y"] + footer["height"] <= bar["y"] + 1, (footer, bar)
+    assert_phone_navigation(page, current=None)
+
+    # Wider than a phone, the areas are a row in the header again.
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    bar = page.get_by_role("navigation", name="Main").bounding_box()
+    assert bar and bar["y"] < 80, bar
+    shot(page, "settings-desktop-nav")
+    page.set_viewport_size(PHONE)
 
     sign_out(page)
     assert console_errors == []

@@ -175,6 +175,17 @@ def test_add_with_photo_favourite_and_search(new_page: PageFactory, base_url: st
     page.reload()
     expect(page.locator("#favorites").get_by_text("Nord CE 3 Lite")).to_be_visible()
     shot(page, "products-listing-phone")
+    # The search box shows its whole hint on the phone.
+    room = page.locator("#product-q").evaluate(
+        """input => {
+            const style = getComputedStyle(input);
+            const context = document.createElement("canvas").getContext("2d");
+            context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+            const free = input.clientWidth - parseFloat(style.paddingLeft)
+                - parseFloat(style.paddingRight);
+            return free - context.measureText(input.placeholder).width;
+        }""")
+    assert room >= 0, f"the search hint is cut by {-room:.0f} px"
     assert scroll_width(page) <= 375
 
     # More products, then search by prefix: one request once typing pauses.
@@ -351,6 +362,12 @@ def test_offline_products_wait_in_the_outbox_and_sync_once(
     expect(outbox).to_contain_text("You are offline.")
     expect(outbox.get_by_text("Offline kettle")).to_be_visible()
     expect(outbox.get_by_text("Offline mug")).to_be_visible()
+    # Waiting items read like saved ones: the type as its chip writes it, the price with the
+    # account's currency.
+    expect(outbox.locator('[data-outbox-id]').filter(has_text="Offline kettle")).to_contain_text(
+        "Kitchen · $25.50")
+    expect(outbox.locator('[data-outbox-id]').filter(has_text="Offline mug")).to_contain_text(
+        "Kitchen · $7.00")
     online_first = page.locator(".product-card").filter(has_text="Online first")
     expect(online_first).to_be_visible()
     # Its photo comes from the service worker's cache.

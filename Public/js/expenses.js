@@ -5,6 +5,11 @@
 const form = document.querySelector("form[data-expense-form]");
 if (form) enhance(form);
 
+// The list's filters are folded on a phone, so the list is the first thing there; a wider
+// screen has room to show them open.
+const fold = document.querySelector("details[data-wide-open]");
+if (fold && window.matchMedia("(min-width: 601px)").matches) fold.open = true;
+
 function enhance(form) {
   const title = form.querySelector("#field-title");
   const titleFeedback = form.querySelector("#field-title-feedback");

@@ -126,6 +126,36 @@ async function renderOutbox() {
   }
 }
 
+// A waiting product's type as the category chips write it: each word capitalised unless it
+// already has a capital ("service" → "Service", "iPhone" stays).
+function typeTitle(type) {
+  return String(type || "")
+    .trim()
+    .split(/(\s+)/)
+    .map((word) => (/\p{Lu}/u.test(word) ? word : word.charAt(0).toLocaleUpperCase() + word.slice(1)))
+    .join("");
+}
+
+// A typed price ("19.99", "19,99" in de-DE) as an amount in the account's currency, the way
+// the listing shows saved ones; as typed when it is not a number.
+function priceText(typed) {
+  const text = String(typed || "").trim();
+  if (!text) return "";
+  const locale = pageRoot?.dataset.locale || "en-US";
+  const currency = pageRoot?.dataset.currency;
+  try {
+    const decimal = (1.5).toLocaleString(locale).charAt(1);
+    const plain = text.replace(/[\s\u00a0\u202f]/g, "").split(decimal === "," ? "." : ",").join("").replace(decimal, ".");
+    const amount = Number(plain);
+    if (!currency || !/^\d+(\.\d+)?$/.test(plain) || !Number.isFinite(amount)) {
+      return currency ? `${text} ${currency}` : text;
+    }
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount);
+  } catch {
+    return currency ? `${text} ${currency}` : text;
+  }
+}
+
 function outboxItem(item, refused) {
   const media = item.photo
     ? el("img", { src: item.photo, alt: "", width: "48", height: "48", class: "outbox-thumb" })
@@ -133,7 +163,7 @@ function outboxItem(item, refused) {
   if (!item.photo) media.innerHTML = icon("placeholder");
   const text = el("div", { class: "outbox-text" }, [
     el("strong", { class: "outbox-name", text: item.name || "(no name)" }),
-    el("span", { class: "muted small", text: [item.type, item.price].filter(Boolean).join(" · ") }),
+    el("span", { class: "muted small", text: [typeTitle(item.type), priceText(item.price)].filter(Boolean).join(" · ") }),
   ]);
   if (!refused) {
     return el("li", { class: "outbox-item", "data-outbox-id": item.id }, [

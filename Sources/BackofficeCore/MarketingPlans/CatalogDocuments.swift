@@ -41,6 +41,16 @@ public struct TargetingDocument: Hashable, Sendable, Codable {
     self.targets = targets
   }
 
+  /// The name the targeting document gives the channel document `id` ("Twitter"), if any.
+  public func channelName(of id: String) -> String? {
+    for target in targets {
+      if let reference = target.availableChannels.first(where: { $0.channelID == id }) {
+        return reference.channel
+      }
+    }
+    return nil
+  }
+
   /// Channel document ids in order of first appearance, each once.
   public var channelIDs: [String] {
     var seen = Set<String>()
@@ -171,11 +181,18 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
     case monthlyFees = "monthly_fees"
   }
 
-  /// Decodes the JSON bytes of a channel document; `documentID` (the channel id) labels errors.
-  public static func decode(_ data: Data, documentID: String) throws(CatalogDocumentError)
-    -> ChannelDocument
+  /// Decodes the JSON bytes of a channel document; `name` (the channel's name in the
+  /// targeting document), or else `documentID`, labels errors.
+  public static func decode(_ data: Data, documentID: String, name: String? = nil)
+    throws(CatalogDocumentError) -> ChannelDocument
   {
-    try decodeDocument(ChannelDocument.self, data, kind: .channel, documentID: documentID)
+    do {
+      return try decodeDocument(ChannelDocument.self, data, kind: .channel, documentID: documentID)
+    } catch {
+      var named = error
+      named.name = name
+      throw named
+    }
   }
 }
 
@@ -191,18 +208,27 @@ public struct CatalogDocumentError: Error, Hashable, Sendable, CustomStringConve
   public var path: String
   /// What is wrong there, e.g. "is not a number".
   public var problem: String
+  /// What people call the document ("Twitter"), when it is known.
+  public var name: String?
 
-  public init(kind: Kind, documentID: String, path: String, problem: String) {
+  public init(
+    kind: Kind, documentID: String, path: String, problem: String, name: String? = nil
+  ) {
     self.kind = kind
     self.documentID = documentID
     self.path = path
     self.problem = problem
+    self.name = name
   }
 
-  /// "channel document 0af1…: monthly_fees[2].price is not a number"
+  /// "channel “Twitter”: monthly_fees[2].price is not a number", or with the document's id
+  /// when it has no name: "targeting document b22f…: [0].target is not a string".
   public var message: String {
     let subject = path.isEmpty ? "the document" : path
-    return "\(kind.rawValue) document \(documentID): \(subject) \(problem)"
+    let document =
+      name.map { "\(kind.rawValue) \u{201C}\($0)\u{201D}" }
+      ?? "\(kind.rawValue) document \(documentID)"
+    return "\(document): \(subject) \(problem)"
   }
 
   public var description: String { message }

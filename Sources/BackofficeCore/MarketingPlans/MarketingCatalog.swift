@@ -77,7 +77,8 @@ public struct MarketingCatalog: Hashable, Sendable, Codable {
     for id in targeting.channelIDs {
       guard let data = documents[id] else { continue }  // reported by `assemble` with its target
       do {
-        channels[id] = try ChannelDocument.decode(data, documentID: id)
+        channels[id] = try ChannelDocument.decode(
+          data, documentID: id, name: targeting.channelName(of: id))
       } catch {
         throw .invalidDocument(error)
       }
@@ -121,7 +122,9 @@ public struct MarketingTarget: Hashable, Sendable, Codable {
   public var subtitle: String { "Target based on \(name)" }
 
   /// "5 available channels"
-  public var availableChannelsText: String { "\(channels.count) available channels" }
+  public var availableChannelsText: String {
+    "\(channels.count) available \(Plural.english(channels.count, one: "channel", other: "channels"))"
+  }
 }
 
 /// A channel as a target names it.

@@ -79,6 +79,13 @@ public enum MoneyFormat {
     return (parts.negative ? "-" : "") + grouped(parts, fractionDigits: places, locale: locale)
   }
 
+  /// A whole count with the locale's grouping: "1,005" (en-US), "1 005" (uk-UA), "1005" where
+  /// the locale groups only from five digits (es-ES).
+  public static func count(_ value: Int, locale: BackofficeLocale) -> String {
+    number(
+      DecimalDigits(minor: Int64(clamping: value), scale: 0), fractionDigits: 0, locale: locale)
+  }
+
   /// The API/CSV form: dot decimal, no grouping, exactly `fractionDigits` decimals: "12.50",
   /// "-0.10", "1234.00".
   public static func decimalString(_ amount: Decimal, fractionDigits: Int = 2) -> String {

@@ -29,6 +29,7 @@ struct SettingsShow: PageView {
     let displayLocale = BackofficeLocale.resolve(locale)
     return H.group([
       H.h1("Settings"),
+      newTokenNode,
       H.section(
         [.class("card"), .aria(.labelledby, "profile")],
         [
@@ -140,6 +141,23 @@ struct SettingsShow: PageView {
       ])
   }
 
+  /// A token's secret right after it is created: at the top of the page, where the form's
+  /// answer opens, since it is never shown again.
+  var newTokenNode: HTMLNode {
+    guard let newToken else { return H.empty }
+    return H.div(
+      [.class("flash flash-success new-token"), .role("status")],
+      [
+        H.p(
+          [],
+          "Token \u{201C}\(newToken.name)\u{201D} created. Copy it now: it will not be shown again."
+        ),
+        H.code([.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
+        H.button(
+          "Copy", [.type("button"), .class("button"), .data("copy-target", "new-token")]),
+      ])
+  }
+
   func tokensSection(context: PageContext) -> HTMLNode {
     var nodes: [HTMLNode] = [
       H.h2("API tokens", [.id("tokens")]),
@@ -148,20 +166,6 @@ struct SettingsShow: PageView {
         "Scripts and apps use a token as Authorization: Bearer <token> for /api/v1. "
           + "Treat it like a password."),
     ]
-    if let newToken {
-      nodes.append(
-        H.div(
-          [.class("flash flash-success new-token"), .role("status")],
-          [
-            H.p(
-              [],
-              "Token \u{201C}\(newToken.name)\u{201D} created. Copy it now: it will not be shown again."
-            ),
-            H.code([.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
-            H.button(
-              "Copy", [.type("button"), .class("button"), .data("copy-target", "new-token")]),
-          ]))
-    }
     if tokens.isEmpty {
       nodes.append(H.p([.class("empty-inline")], "No tokens yet."))
     } else {

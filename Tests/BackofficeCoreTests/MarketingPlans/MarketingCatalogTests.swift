@@ -109,7 +109,7 @@ struct MarketingCatalogTests {
       _ = try MarketingCatalog.decode(documents: broken)
       Issue.record("a broken channel document was accepted")
     } catch {
-      #expect(error.message == "channel document s: monthly_fees[0].price is not a number")
+      #expect(error.message == "channel \u{201C}SEO\u{201D}: monthly_fees[0].price is not a number")
     }
   }
 

@@ -34,6 +34,23 @@ struct APITokenTests {
     }
   }
 
+  /// The one-time secret opens the page the form answers with, right under its heading, not
+  /// below every other section.
+  @Test func theNewSecretIsAtTheTopOfThePage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/settings")
+      let page = try await client.post("/settings/tokens", form: [("name", "Shop")])
+      #expect(page.status == .created)
+      let body = page.body
+      let secret = try #require(body.range(of: #"id="new-token""#))
+      let heading = try #require(body.range(of: "<h1>Settings</h1>"))
+      let profile = try #require(body.range(of: #"id="profile""#))
+      #expect(heading.upperBound <= secret.lowerBound && secret.upperBound <= profile.lowerBound)
+    }
+  }
+
   @Test func missingOrUnknownTokenIsUnauthorizedInTheEnvelope() async throws {
     try await withApp { t in
       for headers: HTTPHeaders in [[:], ["Authorization": "Bearer bo_nothing"]] {

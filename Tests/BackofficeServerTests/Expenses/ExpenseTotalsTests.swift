@@ -114,7 +114,8 @@ struct ExpenseTotalsTests {
         ExpenseFilter(text: "gift"),
       ]
       for filter in filters {
-        let expected = ExpenseTotals(expenses: expenses.filter { Self.matches($0, filter) })
+        let expected = ExpenseTotals(
+          expenses: expenses.filter { Self.matches($0, filter, recorded: t.clock.now) })
         let actual = try await store.totals(filter)
         #expect(actual == expected, "\(filter)")
         #expect(actual.count > 0, "\(filter) selects nothing; the test would prove little")
@@ -127,11 +128,12 @@ struct ExpenseTotalsTests {
     }
   }
 
-  /// The same filter in Swift, to compare against the SQL WHERE clause.
-  static func matches(_ expense: Expense, _ filter: ExpenseFilter) -> Bool {
+  /// The same filter in Swift, to compare against the SQL WHERE clause. An undated expense
+  /// counts on the day it was `recorded`.
+  static func matches(_ expense: Expense, _ filter: ExpenseFilter, recorded: Date) -> Bool {
     if let category = filter.category, expense.category != category { return false }
     if let period = filter.period(in: ExpenseDate.utc) {
-      guard let date = expense.date else { return false }
+      let date = expense.date ?? recorded
       if let lower = period.lower, date < lower { return false }
       if let upper = period.upper, date >= upper { return false }
     }
@@ -300,7 +302,33 @@ struct ExpenseFilterPageTests {
       let now = ExpenseMonth(containing: t.clock.now, timeZone: ExpenseDate.utc)
       let page = try await client.get("/expenses")
       #expect(page.body.contains(">\(now.title(locale: .enUS))</h2>"))
-      #expect(page.body.contains("No dated expenses in this month."))
+      #expect(page.body.contains("No expenses in this month."))
+    }
+  }
+
+  /// An expense added without a date counts in the month it was recorded: list, totals, chart
+  /// and the API's month filter; not in the month before.
+  @Test func anUndatedExpenseCountsInTheMonthItWasRecorded() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.addExpense(title: "No date", amount: "7", db: t.db)
+      try await client.addExpense(
+        title: "Long ago", amount: "9", date: "2020-01-01T10:00", db: t.db)
+      let month = ExpenseMonth(containing: t.clock.now, timeZone: ExpenseDate.utc)
+      let page = try await client.get("/expenses?month=\(month)")
+      #expect(page.body.contains("No date"))
+      #expect(!page.body.contains("Long ago"))
+      #expect(!page.body.contains("No expenses in this month."))
+      #expect(page.body.contains("chart-row"))
+      let before = try await client.get("/expenses?month=\(try #require(month.previous))")
+      #expect(!before.body.contains("No date"))
+      let january = try await client.get("/expenses?month=2020-01")
+      #expect(january.body.contains("Long ago") && !january.body.contains("No date"))
+      let token = try await client.createToken()
+      let api = try await client.send(
+        .GET, "/api/v1/expenses?month=\(month)", headers: ["Authorization": "Bearer \(token)"])
+      #expect(api.body.contains("No date") && !api.body.contains("Long ago"))
     }
   }
 
@@ -315,7 +343,8 @@ struct ExpenseFilterPageTests {
       try await client.addExpense(title: "Undated", amount: "7", db: t.db)
       let home = try await client.get("/")
       #expect(home.body.contains(#"id="home-expenses""#))
-      #expect(home.body.contains("<strong>13,05\u{00A0}€</strong> · 2 expenses"))
+      // The undated one was recorded today, so it counts in this month; the old one does not.
+      #expect(home.body.contains("<strong>20,05\u{00A0}€</strong> · 3 expenses"))
       let month = ExpenseMonth(containing: t.clock.now, timeZone: ExpenseDate.utc)
       #expect(home.body.contains(#"href="/expenses?month=\#(month)""#))
     }

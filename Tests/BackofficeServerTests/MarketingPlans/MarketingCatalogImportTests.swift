@@ -75,11 +75,11 @@ struct MarketingCatalogImportTests {
       #expect(response.body.contains("The catalog was not imported:"))
       #expect(
         response.body.contains(
-          "0af1bfee844a7003cec5.json: channel document 0af1bfee844a7003cec5: monthly_fees[0].price is not a number"
+          "0af1bfee844a7003cec5.json: channel \u{201C}Facebook\u{201D}: monthly_fees[0].price is not a number"
         ))
       #expect(
         response.body.contains(
-          "66a8bfaafccc4b2c2a9a.json: channel document 66a8bfaafccc4b2c2a9a: the document is not valid JSON"
+          "66a8bfaafccc4b2c2a9a.json: channel \u{201C}Twitter\u{201D}: the document is not valid JSON"
         ))
       #expect(
         response.body.contains(

@@ -166,18 +166,31 @@ struct MarketingCatalogRefreshTests {
       stub.set(.status(500), for: "2499f739821b5ab3dcd6")
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         let update = try await refreshKeepsTheCatalog(t) {
-          $0 == .error(message: "HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6")
+          $0
+            == .error(
+              message:
+                "channel \u{201C}Google AdWords\u{201D}: HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6"
+            )
         }
         #expect(
           update.message(locale: .enUS).hasPrefix(
-            "Refresh failed: HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6. Keeping the catalog from "
+            "Refresh failed: channel \u{201C}Google AdWords\u{201D}: HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6. Keeping the catalog from "
           ))
         let client = t.client()
         try await client.signUp()
         let page = try await client.get("/marketing")
         #expect(
           page.body.contains(
-            "Catalog refresh failed: HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6"))
+            "Catalog refresh failed: channel \u{201C}Google AdWords\u{201D}: HTTP 500 from \(stub.baseURL)2499f739821b5ab3dcd6"
+          ))
+        // Refreshed from the catalog page: the failure is said once (the banner), not also in
+        // a message and in the status line.
+        try await client.get("/marketing/catalog")
+        let refreshed = try await client.post("/marketing/catalog/refresh")
+        #expect(refreshed.status == .seeOther)
+        let catalog = try await client.get("/marketing/catalog")
+        #expect(catalog.body.components(separatedBy: "HTTP 500 from").count == 2)
+        #expect(catalog.body.contains("Google AdWords"))
         #expect(!page.body.contains("Offline data from"))
       }
     }
@@ -189,7 +202,10 @@ struct MarketingCatalogRefreshTests {
     try await CatalogStubServer.with(documents: documents) { stub in
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         _ = try await refreshKeepsTheCatalog(t) {
-          $0 == .error(message: "HTTP 404 from \(stub.baseURL)9789d17ffaf4432dcce0")
+          $0
+            == .error(
+              message:
+                "channel \u{201C}SEO\u{201D}: HTTP 404 from \(stub.baseURL)9789d17ffaf4432dcce0")
         }
       }
     }
@@ -206,7 +222,7 @@ struct MarketingCatalogRefreshTests {
           $0
             == .error(
               message:
-                "channel document 9789d17ffaf4432dcce0: monthly_fees[0].price is not a number")
+                "channel \u{201C}SEO\u{201D}: monthly_fees[0].price is not a number")
         }
       }
       stub.set(.body("<html>not json</html>"), for: MarketingCatalog.targetingDocumentID)

@@ -75,7 +75,8 @@ struct MarketingPlanPagesTests {
         page.body.contains(
           #"<span class="mk-chip">Twitter</span><span class="mk-chip mk-chip-more">+2 more</span>"#)
       )
-      #expect(page.body.contains("1 available channels"))
+      #expect(page.body.contains("1 available channel<"))
+      #expect(!page.body.contains("1 available channels"))
       #expect(page.body.contains("Selected: 0 option(s)"))
       #expect(
         page.body.contains(
@@ -203,6 +204,24 @@ struct MarketingPlanPagesTests {
       try await plan.toggle("Industry")
       // Linkedin is still reached through Company; SEO is not.
       #expect(try await plan.selection(t).chosenPackageIDs == [Self.linkedin: "linkedin_0"])
+    }
+  }
+
+  /// The steps before Review show what the plan costs so far, and it follows every choice.
+  @Test func channelStepsShowARunningTotal() async throws {
+    try await withApp { t in
+      let plan = try await newPlan(t)
+      try await plan.toggle("Events")  // Facebook, Twitter
+      let none = try await plan.client.get("\(plan.base)/channels")
+      #expect(none.body.contains("Monthly total so far: <strong>0.00</strong>"))
+      try await plan.choose("facebook_1", in: Self.facebook)
+      let one = try await plan.client.get("\(plan.base)/channels")
+      #expect(
+        one.body.contains(
+          "Monthly total so far: <strong>€200.00</strong> \u{00B7} 1 package(s) selected from 1 channel(s)"
+        ))
+      let channel = try await plan.client.get("\(plan.base)/channels/\(Self.facebook)")
+      #expect(channel.body.contains("Monthly total so far: <strong>€200.00</strong>"))
     }
   }
 

@@ -54,12 +54,35 @@ struct ExpenseIndex: PageView {
               ]),
           ]),
         undoBanner(context: context),
-        filters(),
+        filterFold(locale: locale),
+        // The list comes first (on a phone, the first thing under the buttons); the totals
+        // and the chart follow it, or sit beside it on a wide screen (app.css).
         H.div(
-          [.class("expense-overview")],
-          [totalsCard(locale: locale), chartCard(locale: locale)]),
-        list(context: context),
-        pagination(),
+          [.class("expense-layout")],
+          [
+            H.div([.class("expense-main")], [list(context: context), pagination()]),
+            H.div(
+              [.class("expense-overview")],
+              [totalsCard(locale: locale), chartCard(locale: locale)]),
+          ]),
+      ])
+  }
+
+  /// The filters, folded under one line that says what they select; open when one of them is
+  /// wrong (and on wide screens, where `expenses.js` opens it).
+  func filterFold(locale: BackofficeLocale) -> HTMLNode {
+    H.details(
+      [.class("card filter-fold"), .data("wide-open", "")]
+        + (model.filterErrors.isEmpty ? [] : [.open]),
+      [
+        H.summary(
+          [],
+          [
+            H.span([.class("filter-fold-title")], [H.text("Filters")]),
+            H.span(
+              [.class("muted small filter-fold-summary")], [H.text(filterSummary(locale: locale))]),
+          ]),
+        filters(),
       ])
   }
 
@@ -88,7 +111,7 @@ struct ExpenseIndex: PageView {
     return H.form(
       [
         .method("get"), .action(Routes.expenses.href()),
-        .class("card expense-filters"), .role("search"),
+        .class("expense-filters"), .role("search"),
         .aria(.label, "Filter expenses"),
       ],
       [
@@ -229,7 +252,7 @@ struct ExpenseIndex: PageView {
             link(month.next, "›", "Next month"),
           ]),
         model.chart.totals.count == 0
-          ? H.p([.class("muted chart-empty")], "No dated expenses in this month.")
+          ? H.p([.class("muted chart-empty")], "No expenses in this month.")
           : H.figure([.class("chart-figure")], [model.chart.render(locale: locale)]),
       ])
   }

@@ -277,9 +277,22 @@ struct ExpenseStore: Sendable {
       query.where("category", .equal, category.rawValue)
     }
     if let period = filter.period(in: Self.timeZone) {
-      query.where("spent_at", .isNot, SQLLiteral.null)
-      if let lower = period.lower { query.where("spent_at", .greaterThanOrEqual, lower) }
-      if let upper = period.upper { query.where("spent_at", .lessThan, upper) }
+      // A dated expense counts on its date; an undated one on the day it was recorded, so
+      // one added today without a date is in this month's list, totals and chart.
+      query.where { either in
+        either.where { dated in
+          dated.where("spent_at", .isNot, SQLLiteral.null)
+          if let lower = period.lower { dated.where("spent_at", .greaterThanOrEqual, lower) }
+          if let upper = period.upper { dated.where("spent_at", .lessThan, upper) }
+          return dated
+        }
+        .orWhere { undated in
+          undated.where("spent_at", .is, SQLLiteral.null)
+          if let lower = period.lower { undated.where("created_at", .greaterThanOrEqual, lower) }
+          if let upper = period.upper { undated.where("created_at", .lessThan, upper) }
+          return undated
+        }
+      }
     }
     let key = filter.searchKey
     if !key.isEmpty {

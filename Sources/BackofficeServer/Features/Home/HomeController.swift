@@ -48,7 +48,7 @@ struct HomeIndex: PageView {
                 "Set your locale and currency so amounts and dates look the way you write them."),
               H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
             ]),
-          model.products.card(),
+          model.products.card(locale: context.locale),
           model.expenses?.card(locale: context.locale) ?? H.empty,
           AdPaymentsHome.card(count: model.adPaymentCount),
           MarketingHomeCard.render(model.marketing),

@@ -16,6 +16,16 @@ enum MarketingFetchFailure: Error, Hashable, Sendable {
     case .error(let message): .error(message: message)
     }
   }
+
+  /// The same failure said of one channel: "channel “Twitter”: HTTP 500 from …".
+  func about(channel name: String?) -> Self {
+    guard let name else { return self }
+    let subject = "channel \u{201C}\(name)\u{201D}"
+    switch self {
+    case .offline(let reason): return .offline(reason: "\(subject): \(reason)")
+    case .error(let message): return .error(message: "\(subject): \(message)")
+    }
+  }
 }
 
 /// Time limits for one document, as the original app had them: `request` is the longest wait
@@ -84,7 +94,14 @@ struct MarketingCatalogClient: Sendable {
       var documents = [targetingID: targetingData]
       try await withThrowingTaskGroup(of: (String, Data).self) { group in
         for id in targeting.channelIDs {
-          group.addTask { (id, try await get(baseURL + id)) }
+          let name = targeting.channelName(of: id)
+          group.addTask {
+            do {
+              return (id, try await get(baseURL + id))
+            } catch let failure as MarketingFetchFailure {
+              throw failure.about(channel: name)
+            }
+          }
         }
         for try await (id, data) in group {
           documents[id] = data

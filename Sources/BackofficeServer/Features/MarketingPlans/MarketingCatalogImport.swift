@@ -88,7 +88,8 @@ enum MarketingCatalogImport {
         continue
       }
       do throws(CatalogDocumentError) {
-        _ = try ChannelDocument.decode(documents[id] ?? Data(), documentID: id)
+        _ = try ChannelDocument.decode(
+          documents[id] ?? Data(), documentID: id, name: targeting.channelName(of: id))
       } catch {
         problems.append(Problem(file: label(id), message: error.message))
       }

@@ -150,8 +150,9 @@ struct MarketingCatalogPage: PageView {
       let when = MarketingFormat.dateTime(at, locale: locale)
       switch stored.status {
       case .ok: lastAttempt = "\(when): succeeded"
-      case .offline(let reason): lastAttempt = "\(when): offline (\(reason))"
-      case .error(let message): lastAttempt = "\(when): failed (\(message))"
+      // What went wrong is in the banner above; said once.
+      case .offline: lastAttempt = "\(when): offline"
+      case .error: lastAttempt = "\(when): failed"
       }
     } else {
       lastAttempt = "never"

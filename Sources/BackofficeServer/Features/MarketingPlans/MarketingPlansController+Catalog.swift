@@ -17,7 +17,8 @@ extension MarketingPlansController {
   @Sendable func refreshCatalog(req: Request) async throws -> Response {
     let update = try await MarketingCatalogRefresh.run(app: req.application)
     let locale = try MarketingPlanQueries.locale(req)
-    req.flash(update.succeeded ? .success : .error, update.message(locale: locale))
+    // A failure is said once, by the catalog page's banner; a flash would repeat it.
+    if update.succeeded { req.flash(.success, update.message(locale: locale)) }
     return req.redirect(to: Routes.marketingCatalog.href())
   }
 

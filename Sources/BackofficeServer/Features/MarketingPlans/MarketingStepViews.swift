@@ -156,6 +156,7 @@ struct MarketingChannelsPage: PageView {
                 ])
             ])
         }))
+    body.append(marketingRunningTotal(selection, in: catalog, locale: context.locale))
     body.append(
       H.div(
         [.class("mk-actionbar")],
@@ -239,6 +240,7 @@ struct MarketingChannelPage: PageView {
             ])
         }))
     let hasChoice = selection.chosenPackageID(forChannel: channel.id) != nil
+    body.append(marketingRunningTotal(selection, in: stored.catalog, locale: context.locale))
     body.append(
       H.div(
         [.class("mk-actionbar")],
@@ -256,4 +258,19 @@ struct MarketingChannelPage: PageView {
         ]))
     return H.group(body)
   }
+}
+
+/// The plan's monthly cost so far, on the steps before Review: "Monthly total so far: €345.00 ·
+/// 2 package(s) selected from 2 channel(s)", one sum per currency.
+func marketingRunningTotal(
+  _ selection: PlanSelection, in catalog: MarketingCatalog, locale: BackofficeLocale
+) -> HTMLNode {
+  let totals = PlanTotals(selection.chosenPackages(in: catalog))
+  return H.p(
+    [.class("mk-running-total"), .id("mk-running-total"), .aria(.live, "polite")],
+    [
+      H.text("Monthly total so far: "),
+      H.strong([], [H.text(totals.formatted(locale: locale))]),
+      H.text(" \u{00B7} " + totals.countsText),
+    ])
 }

@@ -68,7 +68,7 @@ struct ProductIndex: PageView, ReadCacheable {
         OutboxSettings.statusNode,
         OutboxSettings.iconTemplates,
         accountTotal > 0 ? searchForm : H.empty,
-        accountTotal > 0 ? chipsNode : H.empty,
+        accountTotal > 0 ? chipsNode(locale: context.locale) : H.empty,
         favoritesNode(context: context),
         H.section(
           [.class("product-results"), .aria(.labelledby, "products-heading")],
@@ -108,7 +108,27 @@ struct ProductIndex: PageView, ReadCacheable {
             filter.sort == .newest
               ? H.empty
               : H.input([.type("hidden"), .name("sort"), .value(filter.sort.rawValue)]),
-            H.button("Search", [.class("button")]),
+            // A magnifier alone on a phone, so the search box keeps room for its whole hint.
+            H.button(
+              [.type("submit"), .class("button search-submit"), .aria(.label, "Search")],
+              [
+                H.svg(
+                  [
+                    .viewBox("0 0 24 24"), .width("20"), .height("20"), .aria(.hidden, "true"),
+                    .focusable("false"),
+                  ],
+                  [
+                    H.circle([
+                      .cx("10.5"), .cy("10.5"), .r("6.5"), .fill("none"),
+                      .stroke("currentColor"), .strokeWidth("2.2"),
+                    ]),
+                    H.path([
+                      .d("M15.5 15.5L21 21"), .stroke("currentColor"), .strokeWidth("2.2"),
+                      .strokeLinejoin("round"),
+                    ]),
+                  ]),
+                H.span([.class("search-submit-text")], [H.text("Search")]),
+              ]),
           ]),
         H.div(
           [
@@ -118,13 +138,16 @@ struct ProductIndex: PageView, ReadCacheable {
       ])
   }
 
-  var chipsNode: HTMLNode {
+  func chipsNode(locale: BackofficeLocale) -> HTMLNode {
     var links: [HTMLNode] = [
-      chipLink(title: "All", count: accountTotal, key: nil, selected: filter.typeKey == nil)
+      chipLink(
+        title: "All", count: accountTotal, key: nil, selected: filter.typeKey == nil,
+        locale: locale)
     ]
     links += chips.map { chip in
       chipLink(
-        title: chip.title, count: chip.count, key: chip.key, selected: chip.key == filter.typeKey)
+        title: chip.title, count: chip.count, key: chip.key, selected: chip.key == filter.typeKey,
+        locale: locale)
     }
     return H.nav(
       [.class("categories"), .aria(.labelledby, "categories-heading")],
@@ -134,12 +157,14 @@ struct ProductIndex: PageView, ReadCacheable {
       ])
   }
 
-  func chipLink(title: String, count: Int, key: String?, selected: Bool) -> HTMLNode {
+  func chipLink(
+    title: String, count: Int, key: String?, selected: Bool, locale: BackofficeLocale
+  ) -> HTMLNode {
     H.a(
       href(typeKey: .some(key)),
       [.class(selected ? "chip chip-selected" : "chip")]
         + (selected ? [.aria(.current, "true")] : []),
-      [H.text(title), H.span([.class("chip-count")], String(count))])
+      [H.text(title), H.span([.class("chip-count")], MoneyFormat.count(count, locale: locale))])
   }
 
   // MARK: favourites
@@ -218,7 +243,10 @@ struct ProductIndex: PageView, ReadCacheable {
     }
     return H.group([
       head,
-      H.p([.class("muted list-count")], "\(matching) product\(matching == 1 ? "" : "s")"),
+      H.p(
+        [.class("muted list-count")],
+        MoneyFormat.count(matching, locale: context.locale) + " "
+          + Plural.english(matching, one: "product", other: "products")),
       H.ul([.class("product-grid")], cards.map { card($0, context: context) }),
       pagination,
     ])
@@ -262,7 +290,7 @@ struct ProductIndex: PageView, ReadCacheable {
                   Routes.productEdit.href(id: product.id), [.title(product.name)],
                   text: product.name)
               ]),
-            H.p([.class("product-type")], product.type),
+            H.p([.class("product-type")], typeTitle(product.type)),
             H.p([.class("product-price")], product.priceText),
             H.span([.class("tax-chip")], "Tax: \(product.taxText)"),
           ]),
@@ -273,6 +301,13 @@ struct ProductIndex: PageView, ReadCacheable {
             : "Add \u{201C}\(product.name)\u{201D} to favourites",
           content: [ProductCardParts.heartIcon], className: "heart"),
       ])
+  }
+
+  /// A product's type as its category chip reads ("service" under the chip "Service").
+  func typeTitle(_ type: String) -> String {
+    let key = SearchNormalizer.normalize(type)
+    return chips.first { $0.key == key }?.title
+      ?? ProductTypes.capitalized(type.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   var pagination: HTMLNode {
@@ -367,6 +402,8 @@ enum ProductCardParts {
 struct OutboxSettings: Sendable, Equatable {
   var accountID: UUID
   var locale: BackofficeLocale
+  /// The account's currency, for the prices of products still waiting on the device.
+  var currency: String = "USD"
 
   var attributes: [Attr] {
     [
@@ -374,6 +411,7 @@ struct OutboxSettings: Sendable, Equatable {
       .data("outbox-api", Routes.apiProductCreate.href()),
       .data("outbox-form", Routes.productNew.href()),
       .data("locale", locale.identifier),
+      .data("currency", currency),
       .data("route-list", Routes.products.href()),
       .data("route-edit", Routes.productEdit.template),
       .data("route-favorite", Routes.productFavorite.template),

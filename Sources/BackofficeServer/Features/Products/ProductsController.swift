@@ -21,7 +21,8 @@ struct ProductsController: RouteCollection {
 
   static func outbox(_ req: Request) throws -> OutboxSettings {
     let user = try req.user
-    return OutboxSettings(accountID: try user.requireID(), locale: .resolve(user.locale))
+    return OutboxSettings(
+      accountID: try user.requireID(), locale: .resolve(user.locale), currency: user.currency)
   }
 
   // MARK: listing

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 
@@ -13,7 +14,7 @@ struct ProductsHome: Sendable {
       favorites: try await ProductFavorite.query(on: db).filter(\.$userID == userID).count())
   }
 
-  func card() -> HTMLNode {
+  func card(locale: BackofficeLocale) -> HTMLNode {
     H.div(
       [.class("card"), .id("home-products")],
       [
@@ -21,10 +22,12 @@ struct ProductsHome: Sendable {
         H.p(
           [.class("home-figure")],
           [
-            H.strong([], [H.text(String(count))]),
-            H.text(count == 1 ? " product" : " products"),
+            H.strong([], [H.text(MoneyFormat.count(count, locale: locale))]),
+            H.text(" " + Plural.english(count, one: "product", other: "products")),
             favorites > 0
-              ? H.text(", \(favorites) favourite\(favorites == 1 ? "" : "s")") : H.empty,
+              ? H.text(
+                ", \(MoneyFormat.count(favorites, locale: locale)) "
+                  + Plural.english(favorites, one: "favourite", other: "favourites")) : H.empty,
           ]),
         count == 0
           ? H.p([.class("muted")], "Add your products with their price, tax and a photo.")

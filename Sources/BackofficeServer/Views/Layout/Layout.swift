@@ -44,7 +44,7 @@ enum NavSection: String, CaseIterable, Sendable {
     case .expenses: "Expenses"
     case .adPayments: "Ad payments"
     case .marketingPlans: "Marketing plans"
-    case .fundraisers: "Збори"
+    case .fundraisers: "Fundraisers"
     }
   }
 
@@ -122,25 +122,32 @@ enum Layout {
       H.a(Routes.home.href(), [.class("brand")], text: appName)
     ]
     if context.signedIn {
-      let links = (NavSection.areas + [.settings]).map { item in
+      // The areas: a row in the header on wider screens, a tab bar along the bottom edge of a
+      // phone (app.css). The account's links stay at the top on every screen.
+      let areas = NavSection.areas.map { item in
         H.a(
           item.href,
           item == section ? [.aria(.current, "page")] : [],
           text: item.label)
       }
+      inner.append(H.nav([.aria(.label, "Main"), .class("main-nav")], areas))
       inner.append(
         H.nav(
-          [.aria(.label, "Main"), .class("main-nav")],
-          links + [
+          [.aria(.label, "Account"), .class("account-nav")],
+          [
+            H.a(
+              NavSection.settings.href,
+              section == .settings ? [.aria(.current, "page")] : [],
+              text: NavSection.settings.label),
             postForm(
               action: Routes.signOut.href(), csrf: context.csrf,
               attributes: [.class("inline-form sign-out")],
-              [H.button("Sign out", [.class("link-button")])])
+              [H.button("Sign out", [.class("link-button")])]),
           ]))
     } else {
       inner.append(
         H.nav(
-          [.aria(.label, "Account"), .class("main-nav")],
+          [.aria(.label, "Account"), .class("account-nav")],
           [H.a(Routes.signIn.href(), text: "Sign in")]
             + (context.signupOpen ? [H.a(Routes.signUp.href(), text: "Create account")] : [])))
     }
