@@ -274,6 +274,13 @@ def test_phone_layout(new_page: PageFactory, base_url: str, console_errors: list
     assert scroll_width(page) <= PHONE["width"], "settings scrolls sideways"
     shot(page, "settings-phone")
 
+    # A new token's secret, shown once, is on the first screen of the page that follows.
+    page.get_by_label("New token name").fill("Phone script")
+    page.get_by_role("button", name="Create token").click()
+    expect(page.locator("#new-token")).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Copy", exact=True)).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "settings-new-token-phone.png"))
+
     # At the bottom of a long page the last of the page is above the tab bar, not under it.
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     bar = page.get_by_role("navigation", name="Main").bounding_box()

@@ -28,6 +28,30 @@ struct ProductPageTests {
     }
   }
 
+  /// A card writes its type as the category chip does, and counts are grouped the locale's
+  /// way with the word in the right number.
+  @Test func cardsWriteTypesAsTheirChipAndCountsAreGrouped() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.createProduct(token: token, name: "Repair", type: "service")
+      try await client.createProduct(token: token, name: "Install", type: "Service")
+      try await client.createProduct(token: token, name: "Cable", type: "Service")
+      let page = try await client.get("/products")
+      #expect(
+        page.allMatches(#"<p class="product-type">([^<]+)</p>"#) == [
+          "Service", "Service", "Service",
+        ])
+      #expect(page.body.contains(#"<p class="muted list-count">3 products</p>"#))
+
+      let home = ProductsHome(count: 1_005, favorites: 1).card(locale: .enUS).render()
+      #expect(home.contains("<strong>1,005</strong> products, 1 favourite"))
+      let ukrainian = ProductsHome(count: 1, favorites: 2_000).card(locale: .ukUA).render()
+      #expect(ukrainian.contains("<strong>1</strong> product, 2\u{00A0}000 favourites"))
+    }
+  }
+
   @Test func addShowsUploadSuccessfulAndTheCardInTheAccountsFormat() async throws {
     try await withApp { t in
       let client = t.client()
