@@ -199,7 +199,9 @@ final class SQLiteDirectReads: Sendable {
         return sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
       case .float(let number): return sqlite_nio_sqlite3_bind_double(statement, index, number)
       case .text(let text):
-        return sqlite_nio_sqlite3_bind_text(statement, index, text, -1, transient)
+        // With its length, as the driver binds it: text may hold NUL characters.
+        return sqlite_nio_sqlite3_bind_text64(
+          statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
       case .blob(let buffer):
         return buffer.withUnsafeReadableBytes { bytes in
           sqlite_nio_sqlite3_bind_blob(
@@ -216,11 +218,9 @@ final class SQLiteDirectReads: Sendable {
       case SQLITE_FLOAT:
         return .float(sqlite_nio_sqlite3_column_double(statement, column))
       case SQLITE_TEXT:
+        // Read as the driver reads text (up to a NUL character), so both answer alike.
         guard let text = sqlite_nio_sqlite3_column_text(statement, column) else { return .text("") }
-        let length = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
-        return .text(
-          String(
-            decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self))
+        return .text(String(cString: text))
       case SQLITE_BLOB:
         let length = Int(sqlite_nio_sqlite3_column_bytes(statement, column))
         var buffer = ByteBufferAllocator().buffer(capacity: length)

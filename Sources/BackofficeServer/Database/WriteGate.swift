@@ -137,6 +137,8 @@ struct GatedDatabase: Database, SQLDatabase {
   /// the gate already. (Fluent calls those blocks from its futures, where the task's
   /// `WriteGate.held` does not reach.)
   var holding = false
+  /// Whether this is a `readTransaction`'s database, which must not write.
+  var readOnly = false
 
   var context: DatabaseContext { base.context }
   var inTransaction: Bool { base.inTransaction }
@@ -157,6 +159,7 @@ struct GatedDatabase: Database, SQLDatabase {
     case .read, .aggregate:
       return base.execute(query: query, onOutput: onOutput)
     case .create, .update, .delete, .custom:
+      if readOnly { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
       if passes { return base.execute(query: query, onOutput: onOutput) }
       let base = base
       return gated { try await base.execute(query: query, onOutput: onOutput).get() }
@@ -164,6 +167,7 @@ struct GatedDatabase: Database, SQLDatabase {
   }
 
   func execute(schema: DatabaseSchema) -> EventLoopFuture<Void> {
+    if readOnly { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
     if passes { return base.execute(schema: schema) }
     let base = base
     return gated { try await base.execute(schema: schema).get() }
@@ -210,7 +214,24 @@ struct GatedDatabase: Database, SQLDatabase {
   /// A transaction's or `withConnection` block's database, inside the gate already.
   static func wrap(_ database: any Database, like outer: GatedDatabase) -> any Database {
     guard let sql = database as? any Database & SQLDatabase else { return database }
-    return GatedDatabase(base: sql, gate: outer.gate, direct: outer.direct, holding: true)
+    return GatedDatabase(
+      base: sql, gate: outer.gate, direct: outer.direct, holding: true, readOnly: outer.readOnly)
+  }
+
+  /// A transaction that only reads, without waiting for the gate: in WAL mode it reads one
+  /// consistent snapshot however long it takes, while writers go on. A write inside it fails
+  /// with `ReadOnlyTransaction` (taking the gate while holding a connection could deadlock).
+  func readTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (any Database) async throws -> T
+  ) async throws -> T {
+    var inner = self
+    inner.readOnly = true
+    let reader = inner
+    return try await base.transaction { db in
+      guard let sql = db as? any Database & SQLDatabase else { return try await body(db) }
+      return try await body(
+        GatedDatabase(base: sql, gate: reader.gate, direct: reader.direct, readOnly: true))
+    }
   }
 
   // SQLDatabase
@@ -222,7 +243,9 @@ struct GatedDatabase: Database, SQLDatabase {
   func execute(
     sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) -> EventLoopFuture<Void> {
-    if passes || isRead(query) { return base.execute(sql: query, onRow) }
+    let read = isRead(query)
+    if readOnly && !read { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
+    if passes || read { return base.execute(sql: query, onRow) }
     let base = base
     return gated { try await base.execute(sql: query, onRow) }
   }
@@ -230,7 +253,9 @@ struct GatedDatabase: Database, SQLDatabase {
   func execute(
     sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) async throws {
-    if passes || isRead(query) { return try await base.execute(sql: query, onRow) }
+    let read = isRead(query)
+    if readOnly && !read { throw ReadOnlyTransaction() }
+    if passes || read { return try await base.execute(sql: query, onRow) }
     try await gate.run { try await base.execute(sql: query, onRow) }
   }
 
@@ -257,7 +282,29 @@ struct GatedDatabase: Database, SQLDatabase {
   static func readsOnly(_ text: String) -> Bool {
     let words = text.drop { $0.isWhitespace || $0 == "(" }.prefix(8).uppercased()
     if words.hasPrefix("SELECT") || words.hasPrefix("EXPLAIN") { return true }
-    if words.hasPrefix("PRAGMA") { return !text.contains("=") }
+    // `PRAGMA name = value` and `PRAGMA name(value)` change things, and so do a few bare
+    // names; any other bare name only reads.
+    if words.hasPrefix("PRAGMA") {
+      let name = text.lowercased()
+      let acting = ["optimize", "wal_checkpoint", "incremental_vacuum"]
+      return !text.contains("=") && !text.contains("(") && !acting.contains { name.contains($0) }
+    }
     return false
+  }
+}
+
+/// A write inside `Database.readTransaction`.
+struct ReadOnlyTransaction: Error, CustomStringConvertible {
+  var description: String { "A read-only transaction cannot write." }
+}
+
+extension Database {
+  /// A transaction for reads that need one consistent view (a backup): on SQLite it does not
+  /// hold up writers (`GatedDatabase.readTransaction`); elsewhere a plain transaction.
+  func readTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (any Database) async throws -> T
+  ) async throws -> T {
+    if let gated = self as? GatedDatabase { return try await gated.readTransaction(body) }
+    return try await transaction(body)
   }
 }

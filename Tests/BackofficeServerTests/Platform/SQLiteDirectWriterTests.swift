@@ -38,7 +38,10 @@ struct SQLiteDirectWriterTests {
     }
   }
 
-  @Test func creationWritesWhatTheModelLayerWrites() async throws {
+  /// Names as people type them, and one with a NUL character inside, which both paths must
+  /// store whole (the driver binds text with its length).
+  @Test(arguments: ["Ёлка Desk-lamp", "ab\u{0}cd"])
+  func creationWritesWhatTheModelLayerWrites(name: String) async throws {
     try await withApp(store: .sqliteFile) { t in
       let writer = try #require(t.app.directWriter)
       let client = t.client()
@@ -49,20 +52,24 @@ struct SQLiteDirectWriterTests {
 
       t.app.directWriter = nil
       let viaModels = try await client.createProduct(
-        token: token, name: "Ёлка Desk-lamp", type: "Office", price: "1694.92", tax: "7.5",
-        key: "first")
+        token: token, name: name, type: "Office", price: "1694.92", tax: "7.5", key: "first")
       let middle = try await ChangeVersions.read(.products, userID: user, on: t.db)
       #expect(middle > before)
       t.app.directWriter = writer
       let direct = try await client.createProduct(
-        token: token, name: "Ёлка Desk-lamp", type: "Office", price: "1694.92", tax: "7.5",
-        key: "second")
+        token: token, name: name, type: "Office", price: "1694.92", tax: "7.5", key: "second")
 
       let products = try rows(t, "SELECT * FROM products ORDER BY number")
       try #require(products.count == 2)
       expectSame(
         products[0], products[1], differing: ["id", "number", "created_at", "updated_at"])
       #expect(products[1].values[products[1].names.firstIndex(of: "number")!] == .integer(2))
+      // Byte for byte (text is read up to a NUL, as the driver reads it; its bytes are not).
+      let stored = try rows(t, "SELECT hex(name) AS bytes FROM products ORDER BY number")
+      #expect(stored.count == 2 && stored[0].values == stored[1].values)
+      #expect(
+        stored.first?.values == [.text(Data(name.utf8).map { String(format: "%02X", $0) }.joined())]
+      )
 
       let answers = try rows(t, "SELECT * FROM idempotency_keys ORDER BY key")
       try #require(answers.count == 2)
@@ -87,7 +94,11 @@ struct SQLiteDirectWriterTests {
       // And the product reads back the same way.
       let id = try #require(direct["id"] as? String)
       let read = try await client.productAPI(.GET, "/api/v1/products/\(id)", token: token).json()
-      #expect(read["name"] as? String == "Ёлка Desk-lamp")
+      let modelID = try #require(viaModels["id"] as? String)
+      let readModel = try await client.productAPI(
+        .GET, "/api/v1/products/\(modelID)", token: token
+      ).json()
+      #expect(read["name"] as? String == readModel["name"] as? String)
       #expect(read["price"] as? String == "1694.92")
     }
   }

@@ -186,6 +186,8 @@ struct WriteGateTests {
     for write in [
       "INSERT INTO x VALUES (1)", "UPDATE x SET a = 1", "DELETE FROM x", "BEGIN",
       "BEGIN IMMEDIATE", "COMMIT", "CREATE TABLE x (a)", "PRAGMA journal_mode = WAL",
+      "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA optimize(0x10002)",
+      "PRAGMA optimize", "pragma wal_checkpoint",
       "WITH a AS (SELECT 1) DELETE FROM x", "REPLACE INTO x VALUES (1)", "", "VACUUM",
     ] {
       #expect(!GatedDatabase.readsOnly(write), "\(write)")
@@ -258,6 +260,57 @@ struct WriteGateTests {
         let timeout = try await t.app.sqlitePragma("busy_timeout", on: loop)
         #expect(timeout == "5000")
       }
+    }
+  }
+}
+
+/// A backup reads one consistent snapshot without holding writers up, and cannot write.
+@Suite("One writer for SQLite: reading transactions")
+struct ReadTransactionTests {
+  @Test(arguments: TestStore.allCases)
+  func aBackupDoesNotWaitForTheGateAndCannotWrite(store: TestStore) async throws {
+    try await withApp(store: store) { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.createProduct(token: token, name: "Lamp")
+      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      guard let gate = t.app.writeGate else { return }  // PostgreSQL: a plain transaction
+
+      // While a writer holds the gate, the export still runs to the end.
+      let entered = AsyncStream<Void>.makeStream()
+      let release = AsyncStream<Void>.makeStream()
+      let holder = Task {
+        await gate.run {
+          entered.continuation.yield()
+          for await _ in release.stream { break }
+        }
+      }
+      for await _ in entered.stream { break }
+      // Raced against a minute, so an export that waits fails instead of hanging the run.
+      let db = t.db
+      let now = t.clock.now
+      let backup = try await withThrowingTaskGroup(of: AccountBackup?.self) { group in
+        group.addTask { try await AccountBackup.export(userID: user, on: db, now: now) }
+        group.addTask {
+          try await Task.sleep(for: .seconds(60))
+          release.continuation.yield()  // lets a waiting export finish, so the group can end
+          return nil
+        }
+        let first = try await group.next() ?? nil
+        group.cancelAll()
+        return first
+      }
+      release.continuation.yield()
+      #expect(backup?.products.items.map(\.name) == ["Lamp"], "the export waited for the gate")
+      await holder.value
+
+      await #expect(throws: ReadOnlyTransaction.self) {
+        try await t.db.readTransaction { db in
+          try await LoginAttempt(key: "read-only", attemptedAt: Date()).create(on: db)
+        }
+      }
+      #expect(try await LoginAttempt.query(on: t.db).filter(\.$key == "read-only").count() == 0)
     }
   }
 }

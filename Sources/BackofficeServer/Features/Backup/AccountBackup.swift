@@ -339,8 +339,11 @@ extension AccountBackup {
   /// Everything the account `userID` has, in a stable order (products by number, everything
   /// else oldest first).
   static func export(userID: UUID, on db: any Database, now: Date) async throws -> AccountBackup {
-    // One transaction, so a server busy with the account meanwhile still gives a consistent file.
-    try await db.transaction { db in try await exportConsistent(userID: userID, on: db, now: now) }
+    // One transaction, so a server busy with the account meanwhile still gives a consistent
+    // file; a reading one, so writers are not held up while it runs.
+    try await db.readTransaction { db in
+      try await exportConsistent(userID: userID, on: db, now: now)
+    }
   }
 
   private static func exportConsistent(userID: UUID, on db: any Database, now: Date) async throws
