@@ -20,7 +20,8 @@ struct SettingsTests {
       #expect(user.currency == "UAH")
       let page = try await client.get("/settings")
       #expect(page.body.contains("Locale and currency saved."))
-      #expect(page.body.contains(#"<html lang="uk">"#))
+      // The page's text is still English: `lang` names the language, not the locale.
+      #expect(page.body.contains(#"<html lang="en">"#))
     }
   }
 

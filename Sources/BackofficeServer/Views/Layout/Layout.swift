@@ -68,6 +68,8 @@ enum NavSection: String, CaseIterable, Sendable {
 
 enum Layout {
   static let appName = "Backoffice"
+  /// The language of the interface's text (`<html lang>`).
+  static let uiLanguage = "en"
 
   static func render(
     title: String, section: NavSection?, scripts: [String], refreshWithoutScript: Int? = nil,
@@ -112,9 +114,11 @@ enum Layout {
           [H.p([], "\(appName) — your small-business back office.")]),
       ])
 
-    let lang = String(context.locale.identifier.prefix(2))
+    // The language the page's text is in, not the locale (which only decides how numbers and
+    // dates are written): the interface is English, and the Ukrainian fundraiser texts carry
+    // `lang="uk"` on their own elements.
     return "<!DOCTYPE html>"
-      + H.html([.lang(lang)], [head, body]).render()
+      + H.html([.lang(uiLanguage)], [head, body]).render()
   }
 
   static func header(section: NavSection?, context: PageContext) -> HTMLNode {
