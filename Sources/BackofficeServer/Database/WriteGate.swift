@@ -20,7 +20,7 @@ import Vapor
 final class WriteGate: Sendable {
   private struct Line {
     var busy = false
-    var waiting: [CheckedContinuation<Void, Never>] = []
+    var waiting: [@Sendable () -> Void] = []
   }
   private let line = NIOLockedValueBox(Line())
 
@@ -32,34 +32,48 @@ final class WriteGate: Sendable {
   /// when this task already holds the gate.
   func run<T>(_ work: () async throws -> T) async rethrows -> T {
     if Self.held { return try await work() }
-    await enter()
+    await withCheckedContinuation { turn in whenFree { turn.resume() } }
     defer { leave() }
     return try await Self.$held.withValue(true) { try await work() }
   }
 
-  private func enter() async {
-    await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
-      let now = line.withLockedValue { line in
-        if line.busy {
-          line.waiting.append(turn)
-          return false
-        }
-        line.busy = true
-        return true
-      }
-      if now { turn.resume() }
+  /// The same for work written with futures: `work` starts when the caller's turn has come,
+  /// and the turn ends when its future completes.
+  func run<T: Sendable>(
+    on eventLoop: any EventLoop, _ work: @escaping @Sendable () -> EventLoopFuture<T>
+  ) -> EventLoopFuture<T> {
+    let result = eventLoop.makePromise(of: T.self)
+    whenFree {
+      let future = work()
+      future.whenComplete { _ in self.leave() }
+      result.completeWith(future)
     }
+    return result.futureResult
   }
 
+  /// Calls `go` now if nobody holds the gate, or when every earlier caller has left.
+  private func whenFree(_ go: @escaping @Sendable () -> Void) {
+    let now = line.withLockedValue { line in
+      if line.busy {
+        line.waiting.append(go)
+        return false
+      }
+      line.busy = true
+      return true
+    }
+    if now { go() }
+  }
+
+  /// Ends the current turn, handing the gate to the next caller in line.
   private func leave() {
-    let next = line.withLockedValue { line -> CheckedContinuation<Void, Never>? in
+    let next = line.withLockedValue { line -> (@Sendable () -> Void)? in
       if line.waiting.isEmpty {
         line.busy = false
         return nil
       }
       return line.waiting.removeFirst()
     }
-    next?.resume()
+    next?()
   }
 
   /// How many callers are waiting for their turn now (for tests).
@@ -143,14 +157,21 @@ struct GatedDatabase: Database, SQLDatabase {
   var context: DatabaseContext { base.context }
   var inTransaction: Bool { base.inTransaction }
 
-  private func gated<T>(
-    _ work: @escaping @Sendable () async throws -> T
+  private var passes: Bool { gate == nil || holding || WriteGate.held }
+
+  /// `work` on the driver's database, after waiting for the gate unless this task or block
+  /// already holds it.
+  private func inTurn<T: Sendable>(
+    _ work: @escaping @Sendable (any Database & SQLDatabase) -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
-    let gate = gate
-    return base.eventLoop.makeFutureWithTask { try await gate.run(work) }
+    guard let gate, !passes else { return work(base) }
+    let base = base
+    return gate.run(on: base.eventLoop) { work(base) }
   }
 
-  private var passes: Bool { gate == nil || holding || WriteGate.held }
+  private var refused: EventLoopFuture<Void> {
+    base.eventLoop.makeFailedFuture(ReadOnlyTransaction())
+  }
 
   func execute(
     query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> Void
@@ -159,56 +180,32 @@ struct GatedDatabase: Database, SQLDatabase {
     case .read, .aggregate:
       return base.execute(query: query, onOutput: onOutput)
     case .create, .update, .delete, .custom:
-      if readOnly { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
-      if passes { return base.execute(query: query, onOutput: onOutput) }
-      let base = base
-      return gated { try await base.execute(query: query, onOutput: onOutput).get() }
+      if readOnly { return refused }
+      return inTurn { $0.execute(query: query, onOutput: onOutput) }
     }
   }
 
   func execute(schema: DatabaseSchema) -> EventLoopFuture<Void> {
-    if readOnly { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
-    if passes { return base.execute(schema: schema) }
-    let base = base
-    return gated { try await base.execute(schema: schema).get() }
+    if readOnly { return refused }
+    return inTurn { $0.execute(schema: schema) }
   }
 
   func execute(enum: DatabaseEnum) -> EventLoopFuture<Void> {
-    if passes { return base.execute(enum: `enum`) }
-    let base = base
-    return gated { try await base.execute(enum: `enum`).get() }
+    inTurn { $0.execute(enum: `enum`) }
   }
 
-  func transaction<T>(
+  // `T: Sendable`, as the SQLite driver's own database declares it: what crosses to the
+  // writer's turn must be safe to send.
+  func transaction<T: Sendable>(
     _ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
-    let gate = gate
-    if passes {
-      return base.transaction { closure(GatedDatabase.wrap($0, like: self)) }
-    }
-    let base = base
-    return base.eventLoop.makeFutureWithTask {
-      try await gate.run {
-        try await base.transaction { closure(GatedDatabase.wrap($0, like: self)) }
-          .get()
-      }
-    }
+    inTurn { $0.transaction { closure(GatedDatabase.wrap($0, like: self)) } }
   }
 
-  func withConnection<T>(
+  func withConnection<T: Sendable>(
     _ closure: @escaping @Sendable (any Database) -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
-    let gate = gate
-    if passes {
-      return base.withConnection { closure(GatedDatabase.wrap($0, like: self)) }
-    }
-    let base = base
-    return base.eventLoop.makeFutureWithTask {
-      try await gate.run {
-        try await base.withConnection { closure(GatedDatabase.wrap($0, like: self)) }
-          .get()
-      }
-    }
+    inTurn { $0.withConnection { closure(GatedDatabase.wrap($0, like: self)) } }
   }
 
   /// A transaction's or `withConnection` block's database, inside the gate already.
@@ -224,13 +221,10 @@ struct GatedDatabase: Database, SQLDatabase {
   func readTransaction<T: Sendable>(
     _ body: @escaping @Sendable (any Database) async throws -> T
   ) async throws -> T {
-    var inner = self
-    inner.readOnly = true
-    let reader = inner
-    return try await base.transaction { db in
-      guard let sql = db as? any Database & SQLDatabase else { return try await body(db) }
-      return try await body(
-        GatedDatabase(base: sql, gate: reader.gate, direct: reader.direct, readOnly: true))
+    var reader = self
+    reader.readOnly = true
+    return try await base.transaction { [reader] db in
+      try await body(GatedDatabase.wrap(db, like: reader))
     }
   }
 
@@ -243,19 +237,17 @@ struct GatedDatabase: Database, SQLDatabase {
   func execute(
     sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) -> EventLoopFuture<Void> {
-    let read = isRead(query)
-    if readOnly && !read { return base.eventLoop.makeFailedFuture(ReadOnlyTransaction()) }
-    if passes || read { return base.execute(sql: query, onRow) }
-    let base = base
-    return gated { try await base.execute(sql: query, onRow) }
+    if isRead(query) { return base.execute(sql: query, onRow) }
+    if readOnly { return refused }
+    return inTurn { $0.execute(sql: query, onRow) }
   }
 
   func execute(
     sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) async throws {
-    let read = isRead(query)
-    if readOnly && !read { throw ReadOnlyTransaction() }
-    if passes || read { return try await base.execute(sql: query, onRow) }
+    if isRead(query) { return try await base.execute(sql: query, onRow) }
+    if readOnly { throw ReadOnlyTransaction() }
+    if passes { return try await base.execute(sql: query, onRow) }
     try await gate.run { try await base.execute(sql: query, onRow) }
   }
 

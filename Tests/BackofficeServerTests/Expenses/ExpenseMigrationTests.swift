@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 import SQLKit
@@ -22,7 +23,26 @@ struct ExpenseMigrationTests {
         ).all().map { try $0.decode(column: "name", as: String.self) }
       }
       #expect(names.contains("expenses_user_spent_at"))
+      #expect(names.contains("expenses_user_counted_on"))
       #expect(names.contains("expenses_user_category"))
+    }
+  }
+
+  /// A month takes dated expenses by date and undated ones by the day they were recorded; it
+  /// must search a range of the index on that day, not walk every expense of the account.
+  @Test func aMonthsTotalsSearchARangeOfTheIndex() async throws {
+    try await withApp { t in
+      guard !isPostgresRun else { return }  // PostgreSQL plans by its statistics
+      let sql = try #require(t.db as? any SQLDatabase)
+      let store = ExpenseStore(db: t.db, userID: UUID())
+      let query = try store.totalsQuery(ExpenseFilter(month: ExpenseMonth(year: 2026, month: 1)))
+      let explain = SQLList([SQLRaw("EXPLAIN QUERY PLAN"), query.query], separator: SQLRaw(" "))
+      let rows = try await sql.raw("\(explain)").all()
+      let plan = try rows.map { try $0.decode(column: "detail", as: String.self) }
+        .joined(separator: "\n")
+      #expect(
+        plan.contains("USING INDEX expenses_user_counted_on (user_id=? AND <expr>>? AND <expr><?)"),
+        "\(plan)")
     }
   }
 

@@ -28,5 +28,6 @@ extension Application {
     migrations.add(M084_CreateChangeVersions())
     migrations.add(M085_IndexIdempotencyKeyAges())
     migrations.add(M086_AddFundraiserSharing())
+    migrations.add(M087_IndexExpenseDays())
   }
 }

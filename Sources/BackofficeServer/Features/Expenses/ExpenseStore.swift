@@ -69,6 +69,22 @@ struct ExpenseStore: Sendable {
   /// whole billions of cents and the rest, the two parts are summed separately (neither sum
   /// can overflow before there are 92 billion rows) and Swift combines them exactly.
   func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
+    let lines = try await totalsQuery(filter).all().map { row -> ExpenseTotals.Line in
+      let label = try row.decode(column: "category", as: String.self)
+      let high = try row.decode(column: "line_high", as: String.self)
+      let low = try row.decode(column: "line_low", as: String.self)
+      guard let amount = Self.amount(highText: high, lowText: low) else {
+        throw Abort(.internalServerError, reason: "Unreadable expense sum \(high)/\(low)")
+      }
+      return ExpenseTotals.Line(
+        category: ExpenseCategory(rawValue: label) ?? .default, amount: amount,
+        count: try row.decode(column: "line_count", as: Int.self))
+    }
+    return ExpenseTotals(lines: lines)
+  }
+
+  /// The `GROUP BY` statement `totals` reads.
+  func totalsQuery(_ filter: ExpenseFilter) throws -> SQLSelectBuilder {
     let split = Self.splitCents
     let query = try sql.select()
       .column("category")
@@ -85,19 +101,7 @@ struct ExpenseStore: Sendable {
       )
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
-    query.groupBy("category")
-    let lines = try await query.all().map { row -> ExpenseTotals.Line in
-      let label = try row.decode(column: "category", as: String.self)
-      let high = try row.decode(column: "line_high", as: String.self)
-      let low = try row.decode(column: "line_low", as: String.self)
-      guard let amount = Self.amount(highText: high, lowText: low) else {
-        throw Abort(.internalServerError, reason: "Unreadable expense sum \(high)/\(low)")
-      }
-      return ExpenseTotals.Line(
-        category: ExpenseCategory(rawValue: label) ?? .default, amount: amount,
-        count: try row.decode(column: "line_count", as: Int.self))
-    }
-    return ExpenseTotals(lines: lines)
+    return query.groupBy("category")
   }
 
   /// The account's expense `id`, unless it is deleted.
@@ -267,6 +271,11 @@ struct ExpenseStore: Sendable {
     }
   }
 
+  /// The day an expense counts on in a period: its date, or when it was recorded if it has
+  /// none. Written as the index on it (M087) is, so the database searches that index.
+  static let countedOn = SQLFunction(
+    "COALESCE", args: SQLIdentifier("spent_at"), SQLIdentifier("created_at"))
+
   /// The owner, not deleted, and `filter`: the WHERE clause every list, total and export
   /// shares.
   private func narrow(_ query: SQLSelectBuilder, to filter: ExpenseFilter) {
@@ -279,20 +288,10 @@ struct ExpenseStore: Sendable {
     if let period = filter.period(in: Self.timeZone) {
       // A dated expense counts on its date; an undated one on the day it was recorded, so
       // one added today without a date is in this month's list, totals and chart.
-      query.where { either in
-        either.where { dated in
-          dated.where("spent_at", .isNot, SQLLiteral.null)
-          if let lower = period.lower { dated.where("spent_at", .greaterThanOrEqual, lower) }
-          if let upper = period.upper { dated.where("spent_at", .lessThan, upper) }
-          return dated
-        }
-        .orWhere { undated in
-          undated.where("spent_at", .is, SQLLiteral.null)
-          if let lower = period.lower { undated.where("created_at", .greaterThanOrEqual, lower) }
-          if let upper = period.upper { undated.where("created_at", .lessThan, upper) }
-          return undated
-        }
+      if let lower = period.lower {
+        query.where(Self.countedOn, .greaterThanOrEqual, SQLBind(lower))
       }
+      if let upper = period.upper { query.where(Self.countedOn, .lessThan, SQLBind(upper)) }
     }
     let key = filter.searchKey
     if !key.isEmpty {

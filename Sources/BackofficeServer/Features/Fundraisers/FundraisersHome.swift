@@ -62,11 +62,6 @@ struct FundraisersHome: Sendable {
 
   /// "1 збір", "3 збори", "5 зборів".
   static func noun(_ count: Int) -> String {
-    let lastTwo = count % 100
-    let last = count % 10
-    if (11...14).contains(lastTwo) { return "зборів" }
-    if last == 1 { return "збір" }
-    if (2...4).contains(last) { return "збори" }
-    return "зборів"
+    Plural.ukrainian(count, one: "збір", few: "збори", many: "зборів")
   }
 }

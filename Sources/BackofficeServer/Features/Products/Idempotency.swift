@@ -87,7 +87,6 @@ struct IdempotencyStore {
     _ work: @escaping @Sendable (any Database) async throws -> StoredAnswer
   ) async throws -> Outcome {
     guard let key else {
-      let db = db
       let answer = try await db.transaction { try await work($0) }
       return Outcome(answer: answer, replayed: false)
     }
@@ -95,7 +94,6 @@ struct IdempotencyStore {
     let userID = userID
     let now = now
     do {
-      let db = db
       let answer = try await db.transaction { db in
         let answer = try await work(db)
         let record = IdempotencyRecord()
