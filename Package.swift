@@ -20,6 +20,8 @@ let package = Package(
     // MARK: core — Foundation only, shared with future Apple clients
     .target(
       name: "BackofficeCore",
+      // The interface's texts, one catalogue per language (docs/languages.md).
+      resources: [.copy("Resources/Localization")],
       swiftSettings: swiftSettings
     ),
 

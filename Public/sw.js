@@ -18,6 +18,7 @@ const OFFLINE_PAGE = "/offline.html";
 const SHELL_FILES = [
   "/css/app.css",
   "/js/app.js",
+  "/js/i18n.js",
   "/js/products.js",
   "/js/products-outbox.js",
   "/favicon.svg",

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 import Vapor
 
@@ -55,7 +56,11 @@ extension RoutesBuilder {
     _ route: AppRoute,
     use handler: @escaping @Sendable (Request) async throws -> some AsyncResponseEncodable
   ) -> Vapor.Route {
-    on(route.method, route.pathComponents, body: .stream, use: handler)
+    on(route.method, route.pathComponents, body: .stream) { request in
+      // Every text the handler produces (pages, flashes, validation, API errors) is in the
+      // request's interface language.
+      try await UILanguage.$current.withValue(request.uiLanguage) { try await handler(request) }
+    }
   }
 }
 

@@ -61,6 +61,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
       StaticFilesMiddleware(files: app.staticFiles),
       BodyLimitMiddleware(table: app.routeTable, limits: limits),
       SessionMiddleware(),
+      LanguageMiddleware(),
       CSRFMiddleware(),
     ]))
 

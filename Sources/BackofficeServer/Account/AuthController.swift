@@ -125,6 +125,7 @@ struct AuthController: RouteCollection {
     let user = User(
       email: email, passwordHash: try await req.password.async.hash(password),
       locale: locale.identifier, currency: locale.defaultCurrency)
+    user.uiLanguage = req.uiLanguage.rawValue
     do {
       try await Accounts.create(user, on: req.db)
     } catch let error as DatabaseError where error.isConstraintFailure {

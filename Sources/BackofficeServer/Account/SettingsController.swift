@@ -44,6 +44,7 @@ struct SettingsController: RouteCollection {
       email: user.email,
       otherSessions: otherSessions,
       locale: user.locale,
+      language: req.uiLanguage.rawValue,
       currency: user.currency,
       tokens: tokens.compactMap { token in
         token.id.map {
@@ -57,6 +58,8 @@ struct SettingsController: RouteCollection {
   }
 
   struct LocaleForm: Content {
+    /// Absent from older forms and clients: the language then stays as it is.
+    var language: String?
     var locale: String?
     var currency: String?
   }
@@ -67,6 +70,10 @@ struct SettingsController: RouteCollection {
     let localeID = form.locale ?? ""
     let currency = (form.currency ?? "").trimmingCharacters(in: .whitespaces).uppercased()
     var errors: [String: String] = [:]
+    let language = form.language.map { UILanguage(rawValue: $0) }
+    if language == .some(nil) {
+      errors["language"] = L("settings.language.invalid")
+    }
     if BackofficeLocale(identifier: localeID) == nil {
       errors["locale"] = "Choose one of the listed locales."
     }
@@ -75,6 +82,7 @@ struct SettingsController: RouteCollection {
     }
     guard errors.isEmpty else {
       let view = try await model(req) {
+        $0.language = form.language ?? $0.language
         $0.locale = localeID
         $0.currency = currency
         $0.localeErrors = errors
@@ -83,6 +91,7 @@ struct SettingsController: RouteCollection {
     }
     user.locale = localeID
     user.currency = currency
+    if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
     try await user.save(on: req.db)
     req.flash(.success, "Locale and currency saved.")
     return req.redirect(to: Routes.settings.href())

@@ -14,6 +14,8 @@ struct SettingsShow: PageView {
   /// Other browsers signed in to this account now.
   var otherSessions: Int = 0
   var locale: String
+  /// The interface language's code, as chosen or as it follows the browser.
+  var language: String = UILanguage.en.rawValue
   var currency: String
   var tokens: [TokenRow]
   var localeErrors: [String: String] = [:]
@@ -50,6 +52,11 @@ struct SettingsShow: PageView {
             action: Routes.settingsLocale.href(), csrf: context.csrf,
             attributes: [.class("stack")],
             [
+              SelectView(
+                name: "language", label: L("settings.language"),
+                options: UILanguage.allCases.map { ($0.rawValue, $0.nativeName) },
+                selected: language, error: localeErrors["language"]
+              ).render(),
               SelectView(
                 name: "locale", label: "Locale",
                 options: BackofficeLocale.supported.map { ($0.identifier, $0.displayName) },

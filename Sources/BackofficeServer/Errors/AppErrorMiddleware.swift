@@ -1,3 +1,4 @@
+import BackofficeCore
 import Vapor
 
 /// Turns every error into a response once: the JSON envelope under `/api`, an HTML page
@@ -38,6 +39,12 @@ struct AppErrorMiddleware: AsyncMiddleware {
   }
 
   private func response(for error: any Error, request: Request) async -> Response {
+    await UILanguage.$current.withValue(request.uiLanguage) {
+      await localizedResponse(for: error, request: request)
+    }
+  }
+
+  private func localizedResponse(for error: any Error, request: Request) async -> Response {
     let status: HTTPResponseStatus
     let code: String
     let message: String

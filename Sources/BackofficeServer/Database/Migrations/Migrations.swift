@@ -29,5 +29,6 @@ extension Application {
     migrations.add(M085_IndexIdempotencyKeyAges())
     migrations.add(M086_AddFundraiserSharing())
     migrations.add(M087_IndexExpenseDays())
+    migrations.add(M088_AddUserLanguage())
   }
 }

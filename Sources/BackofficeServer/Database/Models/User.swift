@@ -11,6 +11,8 @@ final class User: Model, Authenticatable, @unchecked Sendable {
   @Field(key: "password_hash") var passwordHash: String
   @Field(key: "locale") var locale: String
   @Field(key: "currency") var currency: String
+  /// The interface's language ("en", "uk"); nil follows the browser's `Accept-Language`.
+  @OptionalField(key: "ui_language") var uiLanguage: String?
   /// May change what every account shares (the marketing catalog). The first account created
   /// on a server is one; `backoffice user create --admin` makes more.
   @Field(key: "is_admin") var isAdmin: Bool

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Plot
 
 /// A page: a title, the navigation section it belongs to, and its main content.
@@ -17,12 +18,15 @@ extension PageView {
   var scripts: [String] { [] }
   var refreshWithoutScript: Int? { nil }
 
+  /// The whole page, its texts in `context.language`.
   func render(context: PageContext) -> String {
-    Layout.render(
-      title: title, section: section, scripts: scripts, refreshWithoutScript: refreshWithoutScript,
-      context: context
-    ) {
-      content(context: context)
+    UILanguage.$current.withValue(context.language) {
+      Layout.render(
+        title: title, section: section, scripts: scripts,
+        refreshWithoutScript: refreshWithoutScript, context: context
+      ) {
+        content(context: context)
+      }
     }
   }
 }
@@ -38,13 +42,13 @@ enum NavSection: String, CaseIterable, Sendable {
 
   var label: String {
     switch self {
-    case .home: "Home"
-    case .settings: "Settings"
-    case .products: "Products"
-    case .expenses: "Expenses"
-    case .adPayments: "Ad payments"
-    case .marketingPlans: "Marketing plans"
-    case .fundraisers: "Fundraisers"
+    case .home: L("nav.home")
+    case .settings: L("nav.settings")
+    case .products: L("nav.products")
+    case .expenses: L("nav.expenses")
+    case .adPayments: L("nav.ad_payments")
+    case .marketingPlans: L("nav.marketing_plans")
+    case .fundraisers: L("nav.fundraisers")
     }
   }
 
@@ -68,8 +72,6 @@ enum NavSection: String, CaseIterable, Sendable {
 
 enum Layout {
   static let appName = "Backoffice"
-  /// The language of the interface's text (`<html lang>`).
-  static let uiLanguage = "en"
 
   static func render(
     title: String, section: NavSection?, scripts: [String], refreshWithoutScript: Int? = nil,
@@ -87,6 +89,10 @@ enum Layout {
         H.title([], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
         H.link([.rel("stylesheet"), .href("/css/app.css")]),
         H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
+        // The texts scripts show, in the page's language (read by /js/i18n.js).
+        H.script(
+          [.type("application/json"), .id("ui-text")],
+          [.raw(ScriptTexts.json(context.language))]),
         H.script([.type("module"), .src("/js/app.js")], []),
       ]
         + scripts.map { H.script([.type("module"), .src("/js/\($0)")], []) }
@@ -104,21 +110,20 @@ enum Layout {
     let body = H.body(
       [],
       [
-        H.a("#main", [.class("skip-link")], text: "Skip to content"),
+        H.a("#main", [.class("skip-link")], text: L("layout.skip_to_content")),
         header(section: section, context: context),
         H.main(
           [.id("main"), .class("container")],
           [flashes(context.flashes), content()]),
         H.footer(
           [.class("site-footer container")],
-          [H.p([], "\(appName) — your small-business back office.")]),
+          [H.p([], L("layout.footer", ["app": appName]))]),
       ])
 
     // The language the page's text is in, not the locale (which only decides how numbers and
-    // dates are written): the interface is English, and the Ukrainian fundraiser texts carry
-    // `lang="uk"` on their own elements.
+    // dates are written).
     return "<!DOCTYPE html>"
-      + H.html([.lang(uiLanguage)], [head, body]).render()
+      + H.html([.lang(context.language.rawValue)], [head, body]).render()
   }
 
   static func header(section: NavSection?, context: PageContext) -> HTMLNode {
@@ -134,10 +139,10 @@ enum Layout {
           item == section ? [.aria(.current, "page")] : [],
           text: item.label)
       }
-      inner.append(H.nav([.aria(.label, "Main"), .class("main-nav")], areas))
+      inner.append(H.nav([.aria(.label, L("nav.main")), .class("main-nav")], areas))
       inner.append(
         H.nav(
-          [.aria(.label, "Account"), .class("account-nav")],
+          [.aria(.label, L("nav.account")), .class("account-nav")],
           [
             H.a(
               NavSection.settings.href,
@@ -146,14 +151,15 @@ enum Layout {
             postForm(
               action: Routes.signOut.href(), csrf: context.csrf,
               attributes: [.class("inline-form sign-out")],
-              [H.button("Sign out", [.class("link-button")])]),
+              [H.button(L("nav.sign_out"), [.class("link-button")])]),
           ]))
     } else {
       inner.append(
         H.nav(
-          [.aria(.label, "Account"), .class("account-nav")],
-          [H.a(Routes.signIn.href(), text: "Sign in")]
-            + (context.signupOpen ? [H.a(Routes.signUp.href(), text: "Create account")] : [])))
+          [.aria(.label, L("nav.account")), .class("account-nav")],
+          [H.a(Routes.signIn.href(), text: L("nav.sign_in"))]
+            + (context.signupOpen
+              ? [H.a(Routes.signUp.href(), text: L("nav.create_account"))] : [])))
     }
     return H.header([.class("site-header")], [H.div([.class("container header-inner")], inner)])
   }

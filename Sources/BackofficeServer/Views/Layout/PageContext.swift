@@ -8,6 +8,8 @@ struct PageContext: Sendable {
   var flashes: [FlashMessage]
   var path: String
   var locale: BackofficeLocale
+  /// The language of the page's text; `locale` only decides how numbers and dates are written.
+  var language: UILanguage = .en
   var signupOpen: Bool = true
   /// The account may change what all accounts share (the marketing catalog).
   var isAdmin: Bool = false
@@ -16,13 +18,14 @@ struct PageContext: Sendable {
 
   init(
     userEmail: String? = nil, csrf: String = "", flashes: [FlashMessage] = [], path: String = "/",
-    locale: BackofficeLocale = .resolve("en-US")
+    locale: BackofficeLocale = .resolve("en-US"), language: UILanguage = .en
   ) {
     self.userEmail = userEmail
     self.csrf = csrf
     self.flashes = flashes
     self.path = path
     self.locale = locale
+    self.language = language
   }
 
   /// Takes the pending flash messages out of the session.
@@ -33,6 +36,7 @@ struct PageContext: Sendable {
     self.flashes = request.takeFlashes()
     self.path = request.url.path
     self.locale = BackofficeLocale.resolve(user?.locale ?? "en-US")
+    self.language = request.uiLanguage
     self.signupOpen = request.config.signupOpen
     self.isAdmin = user?.isAdmin ?? false
   }
@@ -79,6 +83,7 @@ extension PageContext {
   var renderKey: String? {
     guard flashes.isEmpty else { return nil }
     return ReadCache.key(
-      userEmail ?? "", csrf, path, locale.identifier, String(signupOpen), String(isAdmin))
+      userEmail ?? "", csrf, path, locale.identifier, language.rawValue, String(signupOpen),
+      String(isAdmin))
   }
 }
