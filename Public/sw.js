@@ -19,6 +19,7 @@ const SHELL_FILES = [
   "/css/app.css",
   "/js/app.js",
   "/js/i18n.js",
+  "/js/offline.js",
   "/js/products.js",
   "/js/products-outbox.js",
   "/favicon.svg",

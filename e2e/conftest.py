@@ -237,13 +237,13 @@ class PageFactory:
         self.pages: list[Page] = []
         self.console_errors: list[str] = []
 
-    def __call__(self, viewport: str = "desktop", storage_state=None) -> Page:
+    def __call__(self, viewport: str = "desktop", storage_state=None, locale: str = "en-US") -> Page:
         phone = viewport == "phone"
         context = self.browser.new_context(
             viewport=PHONE if phone else DESKTOP,
             is_mobile=phone,
             has_touch=phone,
-            locale="en-US",
+            locale=locale,
             storage_state=storage_state,
         )
         context.set_default_timeout(TIMEOUT_MS)

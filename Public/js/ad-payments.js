@@ -1,6 +1,8 @@
 // Ad payments: live checks on the add/edit form and search-as-you-type on the list.
 // Both pages work without this file; the server stays the authority on every rule.
 
+import { t, tn } from "./i18n.js";
+
 const DEBOUNCE_MS = 300;
 
 function debounce(fn, wait) {
@@ -59,10 +61,17 @@ function enhanceForm(form) {
     const paragraph = document.createElement("p");
     const link = document.createElement("a");
     link.href = first.href;
-    link.textContent = `\u201C${first.name}\u201D`;
-    paragraph.append("This URL is already saved as ", link);
-    if (others.length > 1) paragraph.append(` and ${others.length - 1} more`);
-    paragraph.append(". You can still save it.");
+    link.textContent = t("ad_payments.quoted_name", { name: first.name });
+    // The sentence as the server writes it, with the link where its {link} mark is.
+    const sentence = others.length > 1
+      ? tn("ad_payments.duplicate.saved_as_more", others.length - 1)
+      : t("ad_payments.duplicate.saved_as");
+    const mark = sentence.indexOf("{link}");
+    if (mark < 0) {
+      paragraph.append(sentence, " ", link);
+    } else {
+      paragraph.append(sentence.slice(0, mark), link, sentence.slice(mark + "{link}".length));
+    }
     box.append(paragraph);
     box.hidden = false;
   }

@@ -1,4 +1,13 @@
 // Enhancements shared by every page. Pages work without this file.
+import { t } from "./i18n.js";
+
+// The offline page (served by the service worker, the same for everyone) speaks the language
+// of the last page seen.
+try {
+  localStorage.setItem("ui-language", document.documentElement.lang || "en");
+} catch {
+  // Storage may be unavailable (private mode); the offline page then follows the browser.
+}
 
 // "Copy" buttons copy the text of the element named by data-copy-target.
 document.addEventListener("click", async (event) => {
@@ -9,7 +18,7 @@ document.addEventListener("click", async (event) => {
   try {
     await navigator.clipboard.writeText(target.textContent.trim());
     const label = button.textContent;
-    button.textContent = "Copied";
+    button.textContent = t("app.copied");
     setTimeout(() => { button.textContent = label; }, 2000);
   } catch {
     // Clipboard access can be refused; selecting the text lets the user copy by hand.

@@ -1,11 +1,13 @@
 // Fundraisers: the live poster preview (drag and zoom the photo with mouse, touch or keys),
-// template thumbnails that follow the typed text, the format switch and "Завантажити PNG".
+// template thumbnails that follow the typed text, the format switch and "Download PNG".
 // Every page works without this file: the form posts, posters are plain <img> and SVG links.
 //
 // How the preview is drawn: the server renders the poster SVG (the source of truth) and this
 // script places it into the page. Text, template, format and the progress switch ask the
 // server again (debounced). Moving and zooming the photo only change the <image> element's
 // transform, with the same matrix the server writes, so dragging never waits for the network.
+
+import { t } from "./i18n.js";
 
 const XLINK = "http://www.w3.org/1999/xlink";
 
@@ -176,8 +178,8 @@ function setUpForm(form) {
     const over = length - limit;
     counter.textContent =
       over > 0
-        ? `${length} / ${limit} символів: приберіть ${over}`
-        : `${length} / ${limit} символів`;
+        ? t("fundraisers.form.purpose_count_over", { count: length, max: limit, over })
+        : t("fundraisers.form.purpose_count", { count: length, max: limit });
     counter.classList.toggle("fr-count-over", over > 0);
   }
   count();
@@ -332,7 +334,7 @@ function setUpPoster(button) {
   button.addEventListener("click", async () => {
     const { svgUrl, filename, width, height, error } = button.dataset;
     button.disabled = true;
-    status.textContent = "Створюємо PNG…";
+    status.textContent = t("fundraisers.show.png_creating");
     try {
       const blob = await rasterize(svgUrl, Number(width), Number(height));
       const url = URL.createObjectURL(blob);

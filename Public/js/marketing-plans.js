@@ -9,6 +9,8 @@
 //   new one.
 // - "Copy summary" and "Print" appear only when scripts run.
 
+import { t } from "./i18n.js";
+
 const main = () => document.getElementById("main");
 
 function csrfOf(form) {
@@ -119,10 +121,7 @@ async function saveEmail(form) {
   if (saved.status === 412) {
     // Someone changed the plan meanwhile: nothing was saved and what was typed stays; the
     // "Save email details" button then shows both versions side by side.
-    showConflict(
-      "This plan was changed since you opened it, so this was not saved. Press \u201CSave email " +
-        "details\u201D to compare with what is saved now.",
-    );
+    showConflict(t("marketing.email.autosave_conflict"));
     return false;
   }
   if (saved.status === 422) {
@@ -150,7 +149,7 @@ async function saveEmail(form) {
     const omitted = summary.mailto.omitted_packages;
     note.textContent = summary.mailto.shortened
       ? note.dataset.template?.replace("{n}", omitted) ??
-        `The mail app link holds a shortened summary (${omitted} left out).`
+        t("marketing.email.mailto_shortened_short", { omitted })
       : "";
     note.hidden = !summary.mailto.shortened;
   }

@@ -3,6 +3,8 @@
 // twice (a retry after a lost answer, two tabs at once) still creates one product; an item is
 // deleted only after the server confirmed it, or when the user discards it.
 
+import { t } from "./i18n.js";
+
 const DB_NAME = "backoffice-outbox";
 const STORE = "products";
 const DB_VERSION = 1;
@@ -245,7 +247,7 @@ export class Outbox extends EventTarget {
       item.status = "refused";
       item.error = {
         status: response.status,
-        message: body?.error?.message || `The server refused it (${response.status}).`,
+        message: body?.error?.message || t("products.outbox.server_refused", { status: response.status }),
         fields: body?.error?.fields || {},
       };
       await withStore("readwrite", (store) => request(store.put(item)));

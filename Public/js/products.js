@@ -2,6 +2,7 @@
 // offline outbox. Every page works without this file; it only makes them quicker and lets
 // Add Product work offline.
 
+import { t, tn } from "./i18n.js";
 import { Outbox, csrfToken, newKey } from "./products-outbox.js";
 
 const SEARCH_DELAY_MS = 300;
@@ -23,10 +24,6 @@ function el(tag, attributes = {}, children = []) {
   }
   for (const child of children) if (child) node.append(child);
   return node;
-}
-
-function plural(count, one, many) {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 const pageRoot = document.querySelector(".products-page, .product-form-page");
@@ -88,33 +85,35 @@ async function renderOutbox() {
 
   if (pending.length > 0) {
     let note;
-    if (!navigator.onLine) note = "You are offline. They will be uploaded when the connection returns.";
-    else if (outbox.blocked) note = "Sign in again to upload them.";
+    if (!navigator.onLine) note = t("products.outbox.offline");
+    else if (outbox.blocked) note = t("products.outbox.sign_in_again");
     else if (outbox.nextTryAt) {
       const seconds = Math.max(1, Math.round((outbox.nextTryAt - Date.now()) / 1000));
-      note = `The server could not be reached. Trying again in ${seconds} s.`;
-    } else note = "Uploading…";
+      note = t("products.outbox.retry_in", { seconds });
+    } else note = t("products.outbox.uploading");
     children.push(
       el("div", { class: "outbox-summary" }, [
         el("p", {}, [
-          el("strong", { class: "outbox-count", text: `${plural(pending.length, "product", "products")} waiting to sync` }),
+          el("strong", { class: "outbox-count", text: tn("products.outbox.waiting", pending.length) }),
           el("span", { class: "outbox-note", text: note }),
         ]),
-        el("button", { type: "button", class: "button", "data-outbox-sync": "", text: "Sync now" }),
+        el("button", { type: "button", class: "button", "data-outbox-sync": "", text: t("products.outbox.sync_now") }),
       ]),
       el("ul", { class: "outbox-list" }, pending.map((item) => outboxItem(item, false))),
     );
   }
   if (refused.length > 0) {
     children.push(
-      el("h2", { class: "outbox-heading", text: `${plural(refused.length, "product", "products")} could not be uploaded` }),
-      el("p", { class: "muted small", text: "The server refused these. Fix them or discard them." }),
+      el("h2", { class: "outbox-heading", text: tn("products.outbox.refused_heading", refused.length) }),
+      el("p", { class: "muted small", text: t("products.outbox.refused_note") }),
       el("ul", { class: "outbox-list" }, refused.map((item) => outboxItem(item, true))),
     );
   }
   if (uploaded.length > 0 && pending.length === 0) {
-    const what = uploaded.length === 1 ? `\u201C${uploaded[0]}\u201D is` : `${uploaded.length} products are`;
-    children.push(el("p", { class: "outbox-done", text: `Upload Successful: ${what} on the server.` }));
+    const done = uploaded.length === 1
+      ? t("products.outbox.done_one", { name: uploaded[0] })
+      : tn("products.outbox.done_many", uploaded.length);
+    children.push(el("p", { class: "outbox-done", text: done }));
   }
   section.replaceChildren(...children);
   section.hidden = children.length === 0;
@@ -162,19 +161,19 @@ function outboxItem(item, refused) {
     : el("span", { class: "outbox-thumb product-placeholder", "aria-hidden": "true" });
   if (!item.photo) media.innerHTML = icon("placeholder");
   const text = el("div", { class: "outbox-text" }, [
-    el("strong", { class: "outbox-name", text: item.name || "(no name)" }),
+    el("strong", { class: "outbox-name", text: item.name || t("products.outbox.no_name") }),
     el("span", { class: "muted small", text: [typeTitle(item.type), priceText(item.price)].filter(Boolean).join(" · ") }),
   ]);
   if (!refused) {
     return el("li", { class: "outbox-item", "data-outbox-id": item.id }, [
       media,
       text,
-      el("span", { class: "outbox-badge", text: "Waiting" }),
+      el("span", { class: "outbox-badge", text: t("products.outbox.waiting_badge") }),
     ]);
   }
   const messages = Object.values(item.error?.fields || {});
   text.append(
-    el("ul", { class: "outbox-errors" }, (messages.length ? messages : [item.error?.message || "Refused."]).map(
+    el("ul", { class: "outbox-errors" }, (messages.length ? messages : [item.error?.message || t("products.outbox.refused")]).map(
       (message) => el("li", { text: message }),
     )),
   );
@@ -185,15 +184,15 @@ function outboxItem(item, refused) {
       el("a", {
         class: "button",
         href: `${pageRoot.dataset.outboxForm}#outbox=${encodeURIComponent(item.id)}`,
-        text: "Fix",
-        "aria-label": `Fix \u201C${item.name}\u201D`,
+        text: t("products.outbox.fix"),
+        "aria-label": t("products.outbox.fix_label", { name: item.name }),
       }),
       el("button", {
         type: "button",
         class: "button button-danger",
         "data-outbox-discard": item.id,
-        text: "Discard",
-        "aria-label": `Discard \u201C${item.name}\u201D`,
+        text: t("products.outbox.discard"),
+        "aria-label": t("products.outbox.discard_label", { name: item.name }),
       }),
     ]),
   ]);
@@ -211,7 +210,7 @@ document.addEventListener("click", async (event) => {
   // Two steps, like the other destructive buttons: the first click asks.
   if (discard.dataset.confirming !== "yes") {
     discard.dataset.confirming = "yes";
-    discard.textContent = "Yes, discard";
+    discard.textContent = t("products.outbox.discard_confirm");
     return;
   }
   await outbox.discard(discard.dataset.outboxDiscard);
@@ -276,7 +275,9 @@ function setFavoriteState(productID, on) {
     const button = form.querySelector("button");
     if (!button.hasAttribute("aria-pressed")) continue; // the favourites row's remove buttons
     const name = form.dataset.name;
-    const label = on ? `Remove \u201C${name}\u201D from favourites` : `Add \u201C${name}\u201D to favourites`;
+    const label = on
+      ? t("products.favorite.remove", { name })
+      : t("products.favorite.add", { name });
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.setAttribute("aria-label", label);
     button.title = label;
@@ -311,11 +312,13 @@ document.addEventListener("submit", async (event) => {
     });
     if (!response.ok) throw new Error(String(response.status));
     if (!isToggle && !on) form.closest("li")?.remove();
-    announce(on ? `\u201C${form.dataset.name}\u201D added to favourites.` : `\u201C${form.dataset.name}\u201D removed from favourites.`);
+    announce(on
+      ? t("products.favorite.added", { name: form.dataset.name })
+      : t("products.favorite.removed", { name: form.dataset.name }));
     refreshFavorites();
   } catch {
     setFavoriteState(productID, !on);
-    announce(navigator.onLine ? "The favourite could not be saved. Try again." : "You are offline. Try again when connected.");
+    announce(navigator.onLine ? t("products.favorite.failed") : t("products.favorite.offline"));
   } finally {
     favoriteBusy.delete(productID);
   }
@@ -362,7 +365,7 @@ function bindListing() {
       body = await response.json();
     } catch (error) {
       if (error.name === "AbortError" || mine !== sequence) return;
-      results.replaceChildren(el("p", { class: "search-empty", text: navigator.onLine ? "Search failed. Try again." : "You are offline." }));
+      results.replaceChildren(el("p", { class: "search-empty", text: navigator.onLine ? t("products.search.failed") : t("products.search.offline") }));
       results.hidden = false;
       return;
     }
@@ -372,7 +375,7 @@ function bindListing() {
 
   function renderResults(term, body) {
     if (body.items.length === 0) {
-      results.replaceChildren(el("p", { class: "search-empty", text: "Not found" }));
+      results.replaceChildren(el("p", { class: "search-empty", text: t("products.search.not_found") }));
       results.hidden = false;
       return;
     }
@@ -380,7 +383,9 @@ function bindListing() {
     const all = el("p", { class: "search-all" }, [
       el("a", {
         href: `${location.pathname}?${new URLSearchParams({ q: term })}`,
-        text: body.total > body.items.length ? `Show all ${body.total} results` : "Show these in the grid",
+        text: body.total > body.items.length
+          ? t("products.search.show_all", { total: body.total })
+          : t("products.search.show_these"),
       }),
     ]);
     results.replaceChildren(list, all);
@@ -418,8 +423,8 @@ function searchItem(product) {
     ]),
   ]);
   const label = product.favorite
-    ? `Remove \u201C${product.name}\u201D from favourites`
-    : `Add \u201C${product.name}\u201D to favourites`;
+    ? t("products.favorite.remove", { name: product.name })
+    : t("products.favorite.add", { name: product.name });
   const button = el("button", {
     type: "submit",
     class: "heart",
@@ -640,11 +645,11 @@ function bindForm() {
       const fields = item.error?.fields || {};
       const unknown = Object.keys(fields).filter((key) => !["name", "type", "price", "tax", "photo"].includes(key));
       showStatus(
-        "This product was saved on this device but the server refused it. Fix it and upload again." +
+        t("products.form.fix_status") +
           (unknown.length ? " " + unknown.map((key) => fields[key]).join(" ") : ""),
         "info",
       );
-      if (submit) submit.textContent = "Save and upload";
+      if (submit) submit.textContent = t("products.form.save_and_upload");
       form.querySelector("#field-name").focus();
     });
   };
@@ -704,16 +709,16 @@ function bindForm() {
       form.querySelector("#photo-crop").hidden = true;
       showFieldErrors(form, {});
       freshKey();
-      if (submit) submit.textContent = "Upload Product";
+      if (submit) submit.textContent = t("products.form.upload");
       showStatus(
-        "Internet unavailable! Product saved on this device. It will be uploaded when the connection returns.",
+        t("products.form.saved_offline"),
         "info",
         true,
       );
       form.querySelector("#field-name").focus();
       if (navigator.onLine) outbox.sync();
     } catch {
-      showStatus("The product could not be saved on this device. Try again.", "error");
+      showStatus(t("products.form.save_failed"), "error");
     } finally {
       delete form.dataset.submitting;
       if (submit) submit.disabled = false;

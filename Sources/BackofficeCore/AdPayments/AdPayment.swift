@@ -20,15 +20,16 @@ public enum AdPaymentField: String, CaseIterable, Hashable, Sendable, Codable {
   case url
 }
 
-/// Why an ad payment draft cannot be saved. Messages are shown to people exactly as written.
+/// Why an ad payment draft cannot be saved. Messages are shown to people exactly as written,
+/// in the interface language of the moment (`UILanguage.current`).
 public enum AdPaymentValidationError: Error, Hashable, Sendable, CaseIterable {
   case blankName
   case invalidURL
 
   public var message: String {
     switch self {
-    case .blankName: "Name cannot be blank."
-    case .invalidURL: "Please enter a valid URL (e.g., https://www.example.com)"
+    case .blankName: L("ad_payments.validation.name_blank")
+    case .invalidURL: L("ad_payments.validation.url_invalid")
     }
   }
 

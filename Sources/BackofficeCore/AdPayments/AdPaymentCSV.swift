@@ -5,27 +5,52 @@ import Foundation
 /// Reading and writing the CSV text itself is the CSV library's job (the server's); this maps
 /// between CSV fields and entries.
 public enum AdPaymentCSV {
-  /// The header row Backoffice writes, and the columns an import needs.
-  public static let header = ["name", "url"]
+  /// The header row Backoffice writes, in the interface language (`name,url` in English), and
+  /// the columns an import needs.
+  public static var header: [String] { [L("ad_payments.csv.name"), L("ad_payments.csv.url")] }
+
+  /// Every spelling a column is recognised by on import, whatever the interface language: the
+  /// header of each language (so a file exported in one imports in the other) and `name`/`url`,
+  /// which every earlier version wrote and read. Compared as `columns(inHeader:)` compares.
+  static func accepted() -> (name: Set<String>, url: Set<String>) {
+    var name: Set<String> = ["name"]
+    var url: Set<String> = ["url"]
+    for language in UILanguage.allCases {
+      let written = UILanguage.$current.withValue(language) { header }
+      name.insert(normalizedColumn(written[0]))
+      url.insert(normalizedColumn(written[1]))
+    }
+    return (name, url)
+  }
+
+  /// A header field as columns are compared: without byte-order marks and surrounding
+  /// whitespace, in lower case.
+  static func normalizedColumn(_ field: String) -> String {
+    var scalars = field.unicodeScalars
+    scalars.removeAll { $0 == "\u{FEFF}" }
+    return AdPaymentDraft.trimmed(String(scalars)).lowercased()
+  }
 
   /// Where the `name` and `url` columns are in an imported header, or nil when either is
-  /// missing. Matching ignores letter case, surrounding whitespace, a byte-order mark and extra
-  /// columns, so a file saved by a spreadsheet (`Name,URL,Notes`) still imports.
+  /// missing. Each column may be written in any interface language (`name`/`url`,
+  /// `назва`/`посилання`, see `accepted()`). Matching ignores letter case, surrounding
+  /// whitespace, a byte-order mark and extra columns, so a file saved by a spreadsheet
+  /// (`Name,URL,Notes`) still imports.
   public static func columns(inHeader header: [String]) -> AdPaymentCSVColumns? {
-    let names = header.map { field in
-      var scalars = field.unicodeScalars
-      scalars.removeAll { $0 == "\u{FEFF}" }
-      return AdPaymentDraft.trimmed(String(scalars)).lowercased()
-    }
-    guard let name = names.firstIndex(of: "name"), let url = names.firstIndex(of: "url") else {
+    let names = header.map(normalizedColumn)
+    let accepted = accepted()
+    guard let name = names.firstIndex(where: accepted.name.contains),
+      let url = names.firstIndex(where: accepted.url.contains)
+    else {
       return nil
     }
     return AdPaymentCSVColumns(name: name, url: url)
   }
 
   /// Shown when `columns(inHeader:)` is nil.
-  public static let missingHeaderMessage =
-    "The first row must be the header name,url."
+  public static var missingHeaderMessage: String {
+    L("ad_payments.csv.missing_header", ["header": header.joined(separator: ",")])
+  }
 
   /// The fields of `entry` for export, in `header` order.
   ///

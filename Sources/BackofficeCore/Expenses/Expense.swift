@@ -213,25 +213,30 @@ public struct ExpenseDraft: Hashable, Sendable {
   }
 }
 
-/// The English messages of the expense rules, in one place. The public ones are also shown by
-/// the browser (the server hands them over), so both sides say the same thing.
+/// The messages of the expense rules, in one place, in the interface language. The public ones
+/// are also shown by the browser (the server hands them over), so both sides say the same thing.
 public enum ExpenseMessages {
-  public static let titleMissing = "Title must be filled!"
-  public static let amountMissing = "Amount must be filled!"
+  public static var titleMissing: String { L("expenses.validation.title_missing") }
+  public static var amountMissing: String { L("expenses.validation.amount_missing") }
   /// The green footer under a title or amount that is filled in.
-  public static let approved = "Approved!"
-  public static let categoryUnknown = "Choose a category: \(ExpenseCategory.choices)."
-  public static let dateInvalid =
-    "Enter the date as 2025-11-22 or 2025-11-22T15:05, or leave it empty."
+  public static var approved: String { L("expenses.validation.approved") }
+  public static var categoryUnknown: String {
+    L("expenses.validation.category_unknown", ["choices": ExpenseCategory.choices])
+  }
+  public static var dateInvalid: String { L("expenses.validation.date_invalid") }
   /// The form's "Date (optional)" switch is on but no date was picked.
-  public static let dateMissing = "Pick a date and time, or switch “Date (optional)” off."
-  public static let monthInvalid = "Enter the month as 2025-11."
-  public static let dayInvalid = "Enter the day as 2025-11-22."
-  public static let rangeReversed = "The last day is before the first day."
-  public static let monthAndRange = "Choose a month or a range of days, not both."
-  static let tooLarge =
-    "The amount is too large: use at most \(AmountParser.maxIntegerDigits) digits "
-    + "before the decimals."
+  public static var dateMissing: String {
+    L("expenses.validation.date_missing", ["switch": dateSwitch])
+  }
+  /// The label of the form's switch for a date.
+  public static var dateSwitch: String { L("expenses.form.has_date") }
+  public static var monthInvalid: String { L("expenses.validation.month_invalid") }
+  public static var dayInvalid: String { L("expenses.validation.day_invalid") }
+  public static var rangeReversed: String { L("expenses.validation.range_reversed") }
+  public static var monthAndRange: String { L("expenses.validation.month_and_range") }
+  static var tooLarge: String {
+    L("money.amount.too_large", ["digits": String(AmountParser.maxIntegerDigits)])
+  }
   /// Amounts must stay below 10^15, the parser's limit for typed amounts.
   static let limit = Decimal(sign: .plus, exponent: AmountParser.maxIntegerDigits, significand: 1)
 
@@ -241,22 +246,19 @@ public enum ExpenseMessages {
   }
 
   static func notPositive(example: String) -> String {
-    "Amount must be more than 0, e.g. \(example)."
+    L("expenses.validation.not_positive", ["example": example])
   }
 
   static func noGrouping(example: String) -> String {
-    "Type the amount without thousands separators or spaces, e.g. \(example)."
+    L("expenses.validation.no_grouping", ["example": example])
   }
 
   static func notDecimalString(example: String) -> String {
-    "Amount must be a number with a dot before the decimals, e.g. \(example)."
+    L("expenses.validation.not_decimal_string", ["example": example])
   }
 
   static func tooManyDecimals(_ places: Int, example: String) -> String {
-    switch places {
-    case 0: return "Amount must be a whole number, e.g. \(example)."
-    case 1: return "Amount can have at most 1 decimal, e.g. \(example)."
-    default: return "Amount can have at most \(places) decimals, e.g. \(example)."
-    }
+    guard places > 0 else { return L("expenses.validation.whole_number", ["example": example]) }
+    return L("expenses.validation.too_many_decimals", count: places, ["example": example])
   }
 }

@@ -18,7 +18,9 @@ public struct ExpenseCSVRow: Hashable, Sendable {
   }
 
   /// The export form of `expense`: ISO 8601 date-time with the offset of `timeZone` (or
-  /// empty), the title, the category label and a dot-decimal amount with two decimals.
+  /// empty), the title, the category label and a dot-decimal amount with two decimals. (The
+  /// file the server exports shows the category's name in the interface language instead;
+  /// `validate` reads either.)
   ///
   /// A title that a spreadsheet would run as a formula gets a leading apostrophe
   /// (`CSVText.guardFormula`), which `validate` removes again on import.
@@ -50,8 +52,54 @@ public struct ExpenseCSVRow: Hashable, Sendable {
 
 /// Maps a CSV file's records to expenses with one report per bad line.
 public enum ExpenseCSV {
-  /// The header Backoffice writes and expects.
-  public static let header = ["date", "title", "category", "amount"]
+  /// The columns of an expenses file, in the order Backoffice writes them.
+  public enum Column: CaseIterable, Hashable, Sendable {
+    case date
+    case title
+    case category
+    case amount
+
+    /// The column's name in the interface language: "date", "дата".
+    public var name: String {
+      switch self {
+      case .date: L("expenses.csv.date")
+      case .title: L("expenses.csv.title")
+      case .category: L("expenses.csv.category")
+      case .amount: L("expenses.csv.amount")
+      }
+    }
+  }
+
+  /// The header Backoffice writes, in the interface language ("date,title,category,amount").
+  public static var header: [String] { Column.allCases.map(\.name) }
+
+  /// The header names read as each column, whatever the account's language: the English
+  /// names Backoffice has always written, the Ukrainian ones, and the name in every interface
+  /// language, so a file exported in one language imports in an account using the other. The
+  /// first two are kept here, not only in the catalogue, so a file that was once accepted
+  /// stays accepted. Built once, for all languages at a time.
+  static let acceptedNames: [Column: Set<String>] = {
+    var names: [Column: Set<String>] = [
+      .date: ["date", "дата"],
+      .title: ["title", "назва"],
+      .category: ["category", "категорія"],
+      .amount: ["amount", "сума"],
+    ]
+    for language in UILanguage.allCases {
+      UILanguage.$current.withValue(language) {
+        for column in Column.allCases {
+          names[column, default: []].insert(normalizedName(column.name))
+        }
+      }
+    }
+    return names
+  }()
+
+  /// A header cell as it is compared: no byte-order mark, no surrounding spaces, lower case.
+  static func normalizedName(_ cell: String) -> String {
+    cell.replacingOccurrences(of: "\u{FEFF}", with: "")
+      .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
 
   /// A problem on one line. `line` is the spreadsheet row number: the header is row 1, so the
   /// first record is row 2.
@@ -60,7 +108,11 @@ public enum ExpenseCSV {
     public let errors: ExpenseValidationErrors
 
     /// "Row 3: Title must be filled! Amount must be filled!"
-    public var message: String { "Row \(line): " + errors.messages.joined(separator: " ") }
+    public var message: String {
+      L(
+        "expenses.csv.row_error",
+        ["line": String(line), "messages": errors.messages.joined(separator: " ")])
+    }
   }
 
   /// The outcome of reading a file: the good rows and one error per bad row.
@@ -90,21 +142,29 @@ public enum ExpenseCSV {
   }
 
   /// Finds the four columns in any order, ignoring case, spaces, a byte-order mark and extra
-  /// columns.
+  /// columns; each may be named in English or Ukrainian (`acceptedNames`).
   public static func columns(header cells: [String]) -> Result<Columns, HeaderError> {
-    let names = cells.map {
-      $0.replacingOccurrences(of: "\u{FEFF}", with: "")
-        .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let names = cells.map(normalizedName)
+    var found: [Column: Int] = [:]
+    for column in Column.allCases {
+      let accepted = acceptedNames[column] ?? []
+      if let index = names.firstIndex(where: { accepted.contains($0) }) { found[column] = index }
     }
-    let found = header.compactMap { names.firstIndex(of: $0) }
-    let missing = header.filter { !names.contains($0) }
-    guard missing.isEmpty, found.count == header.count else {
+    guard let date = found[.date], let title = found[.title], let category = found[.category],
+      let amount = found[.amount]
+    else {
+      let missing = Column.allCases.filter { found[$0] == nil }.map(\.name)
       return .failure(
         HeaderError(
-          message: "The first line must name the columns date, title, category and amount; "
-            + "missing: \(missing.joined(separator: ", "))."))
+          message: L(
+            "expenses.csv.header_missing",
+            [
+              "date": Column.date.name, "title": Column.title.name,
+              "category": Column.category.name, "amount": Column.amount.name,
+              "missing": missing.joined(separator: ", "),
+            ])))
     }
-    return .success(Columns(date: found[0], title: found[1], category: found[2], amount: found[3]))
+    return .success(Columns(date: date, title: title, category: category, amount: amount))
   }
 
   /// Validates every record after the header; blank lines are skipped.

@@ -112,15 +112,15 @@ public enum CampaignField: String, CaseIterable, Hashable, Sendable, Codable,
   case template
   case callToAction
 
-  /// The field's Ukrainian label, as on the form.
+  /// The field's label, as on the form, in the interface language.
   public var label: String {
     switch self {
-    case .purpose: "Призначення збору"
-    case .target: "Сума збору (не обов'язково)"
-    case .jarLink: "Банка збору (не обов'язково)"
-    case .image: "Фото"
-    case .template: "Шаблон"
-    case .callToAction: "Заклик біля QR-коду"
+    case .purpose: L("fundraisers.field.purpose")
+    case .target: L("fundraisers.field.target")
+    case .jarLink: L("fundraisers.field.jar_link")
+    case .image: L("fundraisers.field.image")
+    case .template: L("fundraisers.field.template")
+    case .callToAction: L("fundraisers.field.call_to_action")
     }
   }
 }
@@ -131,7 +131,8 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
   public static let purposeMaxLength = 500
   /// Longest accepted call to action, in characters: one line beside the QR code.
   public static let callToActionMaxLength = 40
-  /// What the poster says beside the QR code unless the volunteer writes their own.
+  /// What the poster says beside the QR code unless the volunteer writes their own. Poster
+  /// text: posters stay Ukrainian, for Ukrainian donors, whatever the interface language.
   public static let defaultCallToAction = "Долучайся!"
 
   public var purpose: String
@@ -244,9 +245,9 @@ public struct CampaignDraft: Hashable, Sendable, Codable {
   }
 }
 
-/// The Ukrainian messages shown by campaign fields.
+/// The messages shown by campaign fields, in the interface language at the time of use.
 public enum CampaignMessages {
-  public static let empty = "Поле не може бути пустим"
+  public static var empty: String { L("fundraisers.validation.empty") }
   /// Names the limit and how far past it the text is, so nothing has to be guessed or cut.
   public static func purposeTooLong(_ count: Int) -> String {
     tooLong(count, limit: CampaignDraft.purposeMaxLength)
@@ -255,20 +256,25 @@ public enum CampaignMessages {
     tooLong(count, limit: CampaignDraft.callToActionMaxLength)
   }
   private static func tooLong(_ count: Int, limit: Int) -> String {
-    "Не більше \(limit) символів: зараз \(count), приберіть \(count - limit)"
+    L(
+      "fundraisers.validation.too_long",
+      ["limit": String(limit), "count": String(count), "over": String(count - limit)])
   }
-  public static let callToActionOneLine = "Заклик має бути в один рядок"
-  public static let invalidNumber = "Неправильний формат"
-  public static let targetNotPositive = "Сума має бути більшою за нуль"
-  public static let invalidLink = JarLinkError.baseMessage
-  public static let noImage = "Необхідно вибрати зображення"
-  public static let noTemplate = "Необхідно вибрати шаблон"
+  public static var callToActionOneLine: String {
+    L("fundraisers.validation.call_to_action_one_line")
+  }
+  public static var invalidNumber: String { L("fundraisers.validation.invalid_format") }
+  public static var targetNotPositive: String { L("fundraisers.validation.target_not_positive") }
+  public static var invalidLink: String { JarLinkError.baseMessage }
+  public static var noImage: String { L("fundraisers.validation.no_image") }
+  public static var noTemplate: String { L("fundraisers.validation.no_template") }
   /// Confirmation before deleting a fundraiser.
-  public static let deleteConfirmation = "Ви впевнені, що хочете видалити збір?"
+  public static var deleteConfirmation: String { L("fundraisers.delete_confirm") }
 }
 
-/// Per-field messages from `CampaignDraft.validate()`. Encodes as a plain JSON object,
-/// `{"purpose": "Поле не може бути пустим", …}`, for API error bodies.
+/// Per-field messages from `CampaignDraft.validate()`, in the interface language at the time of
+/// validation. Encodes as a plain JSON object, `{"purpose": "This field cannot be empty", …}`,
+/// for API error bodies.
 public struct CampaignValidationErrors: Error, Hashable, Sendable, Codable {
   public private(set) var messages: [CampaignField: String] = [:]
 

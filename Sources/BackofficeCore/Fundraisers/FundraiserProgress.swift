@@ -52,8 +52,8 @@ public struct FundraiserProgress: Hashable, Sendable {
   /// Whether the goal has been reached.
   public var isReached: Bool { collected >= goal }
 
-  /// Card text, e.g. "Прогрес 42%".
-  public var label: String { "Прогрес \(percent)%" }
+  /// Card text, e.g. "Progress 42%" ("Прогрес 42%").
+  public var label: String { L("fundraisers.progress.label", ["percent": String(percent)]) }
 
   /// Percent shown on cards, or `nil` without a goal.
   public static func percent(collected: Decimal, target: Decimal?, jarGoal: Decimal?) -> Int? {

@@ -43,14 +43,14 @@ public enum Hryvnia {
   ///
   /// Accepts `15000`, `15 000` (ASCII space, no-break space U+00A0, narrow no-break space U+202F
   /// or thin space U+2009 between groups of three), `15000,50`, `15000.50`, and an optional
-  /// trailing `грн`, `грн.` or `₴`. Refuses anything else, negatives, and more than two
+  /// trailing `грн`, `грн.`, `UAH` or `₴`. Refuses anything else, negatives, and more than two
   /// decimals. `15,000` and `15.000` are refused rather than guessed at: they would be three
   /// decimals, and silently reading them as fifteen thousand (or fifteen) is worse.
   public static func parse(_ text: String) throws(HryvniaParseError) -> Decimal {
     var body = trim(Substring(text))
     guard !body.isEmpty else { throw .empty }
 
-    for suffix in ["грн.", "грн", "₴"] where body.lowercased().hasSuffix(suffix) {
+    for suffix in ["грн.", "грн", "uah", "₴"] where body.lowercased().hasSuffix(suffix) {
       body = trim(body.dropLast(suffix.count))
       break
     }
@@ -129,7 +129,8 @@ public enum Hryvnia {
   }
 }
 
-/// Why a typed hryvnia amount was refused. `message` is Ukrainian, ready to show by the field.
+/// Why a typed hryvnia amount was refused. `message` is in the interface language, ready to
+/// show by the field.
 public enum HryvniaParseError: Error, Hashable, Sendable {
   /// Nothing was typed.
   case empty
@@ -144,11 +145,11 @@ public enum HryvniaParseError: Error, Hashable, Sendable {
 
   public var message: String {
     switch self {
-    case .empty: "Поле не може бути пустим"
-    case .invalidFormat: "Неправильний формат"
-    case .negative: "Сума не може бути від'ємною"
-    case .tooManyFractionDigits: "Неправильний формат: не більше двох знаків після коми"
-    case .tooLarge: "Занадто велика сума"
+    case .empty: L("fundraisers.validation.empty")
+    case .invalidFormat: L("fundraisers.validation.invalid_format")
+    case .negative: L("fundraisers.validation.negative")
+    case .tooManyFractionDigits: L("fundraisers.validation.too_many_fraction_digits")
+    case .tooLarge: L("fundraisers.validation.too_large")
     }
   }
 }

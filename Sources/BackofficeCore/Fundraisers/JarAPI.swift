@@ -45,11 +45,11 @@ public enum JarStatus: String, Hashable, Sendable, Codable {
     self = serviceValue.uppercased() == "ACTIVE" ? .active : .closed
   }
 
-  /// Ukrainian badge text for cards.
+  /// Badge text for cards, in the interface language.
   public var title: String {
     switch self {
-    case .active: "Збір триває"
-    case .closed: "Збір закрито"
+    case .active: L("fundraisers.jar_status.active")
+    case .closed: L("fundraisers.jar_status.closed")
     }
   }
 }
@@ -94,36 +94,104 @@ public struct JarSnapshotValue: Hashable, Sendable, Codable {
   public var goal: Decimal? { goalKopiykas.map { MinorUnits($0).decimal } }
 }
 
-/// Why a jar refresh failed. `message` is the Ukrainian line shown next to the last good
-/// snapshot: "Не вдалося оновити: …".
+/// Why a jar refresh failed. `message` is the line shown next to the last good snapshot,
+/// "Could not refresh: …", in the interface language at the time it is shown. A snapshot keeps
+/// the error as `storedForm` (a code, not words), so a refresh made in the background or by
+/// someone reading another language still reads in each reader's own language.
 public enum JarFetchError: Error, Hashable, Sendable, Codable {
   /// No answer in time.
   case timeout
-  /// The connection failed; the detail is the transport's own description.
+  /// The connection failed; the detail is a `JarFetchDetail` raw value or the transport's own
+  /// description.
   case network(String)
   /// An HTTP status other than 2xx.
   case http(Int)
   /// The service answered with `{"errCode": …, "errText": …}`.
   case service(code: String, text: String)
-  /// The answer could not be understood; the detail says how (in Ukrainian).
+  /// The answer could not be understood; the detail is a `JarFetchDetail` raw value.
   case malformed(String)
 
-  public var message: String { "Не вдалося оновити: \(reason)" }
+  public var message: String { L("fundraisers.jar_error.message", ["reason": reason]) }
 
-  /// The part after "Не вдалося оновити: ".
+  /// The part after "Could not refresh: ".
   public var reason: String {
     switch self {
     case .timeout:
-      "Monobank не відповів вчасно"
+      L("fundraisers.jar_error.timeout")
     case .network(let detail):
-      "немає з'єднання з Monobank (\(detail))"
+      L("fundraisers.jar_error.network", ["detail": JarFetchDetail.text(detail)])
     case .http(let status):
-      "Monobank повернув помилку HTTP \(status)"
+      L("fundraisers.jar_error.http", ["status": String(status)])
     case .service(let code, let text):
-      text.isEmpty ? "Monobank повернув помилку \(code)" : "\(text) (\(code))"
+      // The service's own text, as it sent it, with its code.
+      text.isEmpty ? L("fundraisers.jar_error.service", ["code": code]) : "\(text) (\(code))"
     case .malformed(let detail):
-      "незрозуміла відповідь Monobank: \(detail)"
+      L("fundraisers.jar_error.malformed", ["detail": JarFetchDetail.text(detail)])
     }
+  }
+
+  /// The error as a snapshot stores it: compact JSON of the case and its values, the same in
+  /// every language.
+  public var storedForm: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8)
+    else { return reason }
+    return text
+  }
+
+  /// Reads `storedForm`; nil for anything else (such as the words stored by earlier versions).
+  public init?(storedForm: String) {
+    guard storedForm.hasPrefix("{"),
+      let error = try? JSONDecoder().decode(JarFetchError.self, from: Data(storedForm.utf8))
+    else { return nil }
+    self = error
+  }
+
+  /// A snapshot's stored error in the interface language: `reason` of a stored form; text
+  /// stored as words by earlier versions is shown as it is.
+  public static func describe(stored: String) -> String {
+    JarFetchError(storedForm: stored)?.reason ?? stored
+  }
+}
+
+/// The fixed details `JarFetchError.network` and `.malformed` carry. The raw values are the
+/// (Ukrainian) words these details were written in before the interface had two languages; they
+/// stay as identifiers and are shown through `text`. Any other detail (a transport's own
+/// description) is shown as it is.
+public enum JarFetchDetail: String, CaseIterable, Sendable {
+  case emptyAnswer = "порожня відповідь"
+  case notJSONObject = "не JSON-об'єкт"
+  case noJarAmount = "немає поля jarAmount"
+  case badJarAmount = "неправильне значення jarAmount"
+  case badJarGoal = "неправильне значення jarGoal"
+  case noJarStatus = "немає поля jarStatus"
+  case badJarStatus = "неправильне значення jarStatus"
+  case answerTooLarge = "завелика відповідь"
+  case connectionClosed = "з'єднання розірвано"
+  case connectionRefused = "з'єднання відхилено"
+  case hostNotFound = "сервер не знайдено"
+
+  /// The detail in the interface language.
+  public var text: String {
+    switch self {
+    case .emptyAnswer: L("fundraisers.jar_error.detail.empty_answer")
+    case .notJSONObject: L("fundraisers.jar_error.detail.not_json_object")
+    case .noJarAmount: L("fundraisers.jar_error.detail.no_jar_amount")
+    case .badJarAmount: L("fundraisers.jar_error.detail.bad_jar_amount")
+    case .badJarGoal: L("fundraisers.jar_error.detail.bad_jar_goal")
+    case .noJarStatus: L("fundraisers.jar_error.detail.no_jar_status")
+    case .badJarStatus: L("fundraisers.jar_error.detail.bad_jar_status")
+    case .answerTooLarge: L("fundraisers.jar_error.detail.answer_too_large")
+    case .connectionClosed: L("fundraisers.jar_error.detail.connection_closed")
+    case .connectionRefused: L("fundraisers.jar_error.detail.connection_refused")
+    case .hostNotFound: L("fundraisers.jar_error.detail.host_not_found")
+    }
+  }
+
+  /// `detail` in the interface language when it is one of these; otherwise as it is.
+  public static func text(_ detail: String) -> String {
+    JarFetchDetail(rawValue: detail)?.text ?? detail
   }
 }
 
@@ -133,9 +201,11 @@ public enum JarFetchError: Error, Hashable, Sendable, Codable {
 public enum JarResponse {
   /// Decodes a body that came with HTTP 200.
   public static func decode(_ data: Data) -> Result<JarSnapshotValue, JarFetchError> {
-    guard !data.isEmpty else { return .failure(.malformed("порожня відповідь")) }
+    guard !data.isEmpty else {
+      return .failure(.malformed(JarFetchDetail.emptyAnswer.rawValue))
+    }
     guard let object = try? JSONDecoder().decode([String: LooseValue].self, from: data) else {
-      return .failure(.malformed("не JSON-об'єкт"))
+      return .failure(.malformed(JarFetchDetail.notJSONObject.rawValue))
     }
 
     let errCode = object["errCode"]?.text
@@ -146,23 +216,23 @@ public enum JarResponse {
 
     let amount: Int64
     switch kopiykas(object["jarAmount"]) {
-    case .missing: return .failure(.malformed("немає поля jarAmount"))
-    case .invalid: return .failure(.malformed("неправильне значення jarAmount"))
+    case .missing: return .failure(.malformed(JarFetchDetail.noJarAmount.rawValue))
+    case .invalid: return .failure(.malformed(JarFetchDetail.badJarAmount.rawValue))
     case .value(let value): amount = value
     }
 
     var goal: Int64?
     switch kopiykas(object["jarGoal"]) {
     case .missing: goal = nil
-    case .invalid: return .failure(.malformed("неправильне значення jarGoal"))
+    case .invalid: return .failure(.malformed(JarFetchDetail.badJarGoal.rawValue))
     case .value(let value): goal = value > 0 ? value : nil
     }
 
     guard let statusValue = object["jarStatus"] else {
-      return .failure(.malformed("немає поля jarStatus"))
+      return .failure(.malformed(JarFetchDetail.noJarStatus.rawValue))
     }
     guard case .string(let statusText) = statusValue, !statusText.isEmpty else {
-      return .failure(.malformed("неправильне значення jarStatus"))
+      return .failure(.malformed(JarFetchDetail.badJarStatus.rawValue))
     }
 
     return .success(

@@ -40,10 +40,10 @@ public struct JarID: RawRepresentable, Hashable, Sendable, Codable, CustomString
 ///   must agree);
 /// - `http://` in place of `https://` (same page; the link is stored in canonical https form).
 ///
-/// Refused, with a Ukrainian message that starts with "Неправильний формат URL": text without a
-/// scheme (including a bare `send.monobank.ua/jar/…`, as in the original app), other schemes,
-/// other hosts (also `www.` or with a port or user), other paths, and ids that are not 5–40
-/// ASCII letters and digits.
+/// Refused, with a message in the interface language that starts with "Invalid URL format"
+/// ("Неправильний формат URL"): text without a scheme (including a bare
+/// `send.monobank.ua/jar/…`, as in the original app), other schemes, other hosts (also `www.`
+/// or with a port or user), other paths, and ids that are not 5–40 ASCII letters and digits.
 public enum JarLink {
   public static let host = "send.monobank.ua"
 
@@ -117,7 +117,8 @@ public enum JarLink {
 }
 
 /// Why a jar link was refused. Every `message` begins with the original app's
-/// "Неправильний формат URL" and then says what exactly is wrong, in Ukrainian.
+/// "Неправильний формат URL" (in English "Invalid URL format") and then says what exactly is
+/// wrong, in the interface language.
 public enum JarLinkError: Error, Hashable, Sendable {
   /// Nothing was pasted. (A campaign form treats an empty field as "no jar", not as this.)
   case empty
@@ -137,7 +138,7 @@ public enum JarLinkError: Error, Hashable, Sendable {
   case conflictingIDs
 
   /// The first sentence of every message, kept from the original app.
-  public static let baseMessage = "Неправильний формат URL"
+  public static var baseMessage: String { L("fundraisers.validation.invalid_url") }
 
   static let expectedForm = "https://send.monobank.ua/jar/…"
 
@@ -148,19 +149,19 @@ public enum JarLinkError: Error, Hashable, Sendable {
   private var detail: String {
     switch self {
     case .empty, .notALink:
-      "Вставте посилання на банку, наприклад \(Self.expectedForm)"
+      L("fundraisers.validation.jar_link.paste", ["example": Self.expectedForm])
     case .unsupportedScheme:
-      "Посилання має починатися з https://"
+      L("fundraisers.validation.jar_link.scheme")
     case .wrongHost:
-      "Це не посилання на банку Monobank: очікується \(Self.expectedForm)"
+      L("fundraisers.validation.jar_link.wrong_host", ["example": Self.expectedForm])
     case .missingID:
-      "У посиланні немає ідентифікатора банки: очікується \(Self.expectedForm)"
+      L("fundraisers.validation.jar_link.missing_id", ["example": Self.expectedForm])
     case .unexpectedPath:
-      "Після ідентифікатора банки не має бути нічого: очікується \(Self.expectedForm)"
+      L("fundraisers.validation.jar_link.unexpected_path", ["example": Self.expectedForm])
     case .invalidID:
-      "Ідентифікатор банки має містити від 5 до 40 латинських літер і цифр"
+      L("fundraisers.validation.jar_link.invalid_id")
     case .conflictingIDs:
-      "Посилання містить два різні ідентифікатори банки"
+      L("fundraisers.validation.jar_link.conflicting_ids")
     }
   }
 }

@@ -43,24 +43,25 @@ public enum PosterTemplate: Int, CaseIterable, Codable, Hashable, Sendable, Iden
     }
   }
 
-  /// Short Ukrainian title for the template picker, named after the background colours.
+  /// Short title for the template picker, named after the background colours, in the
+  /// interface language.
   public var title: String {
     switch self {
-    case .blueLinear: "Синій"
-    case .cyanMagentaRadial: "Блакитно-пурпуровий"
-    case .linearPurple: "Фіолетовий"
-    case .goldBlackLinear: "Золото-чорний"
-    case .pinkAngular: "Рожевий"
-    case .tealPurpleRadial: "Бірюзово-фіолетовий"
-    case .linearGreen: "Зелений"
-    case .angularYellowBlue: "Жовто-синій"
-    case .linearSilverBlue: "Срібно-блакитний"
-    case .radialRedBlack: "Червоно-чорний"
-    case .linearIndigoOrange: "Індиго-помаранчевий"
-    case .linearEmeraldBlack: "Смарагдово-чорний"
-    case .radialAquaPurple: "Аквамарин-фіолетовий"
-    case .radialMintIndigo: "М'ятно-індиго"
-    case .linearCoralTeal: "Коралово-бірюзовий"
+    case .blueLinear: L("fundraisers.template.blue_linear")
+    case .cyanMagentaRadial: L("fundraisers.template.cyan_magenta_radial")
+    case .linearPurple: L("fundraisers.template.linear_purple")
+    case .goldBlackLinear: L("fundraisers.template.gold_black_linear")
+    case .pinkAngular: L("fundraisers.template.pink_angular")
+    case .tealPurpleRadial: L("fundraisers.template.teal_purple_radial")
+    case .linearGreen: L("fundraisers.template.linear_green")
+    case .angularYellowBlue: L("fundraisers.template.angular_yellow_blue")
+    case .linearSilverBlue: L("fundraisers.template.linear_silver_blue")
+    case .radialRedBlack: L("fundraisers.template.radial_red_black")
+    case .linearIndigoOrange: L("fundraisers.template.linear_indigo_orange")
+    case .linearEmeraldBlack: L("fundraisers.template.linear_emerald_black")
+    case .radialAquaPurple: L("fundraisers.template.radial_aqua_purple")
+    case .radialMintIndigo: L("fundraisers.template.radial_mint_indigo")
+    case .linearCoralTeal: L("fundraisers.template.linear_coral_teal")
     }
   }
 
@@ -113,12 +114,12 @@ public enum PosterFormat: String, CaseIterable, Codable, Hashable, Sendable, Ide
     }
   }
 
-  /// Ukrainian label for format choosers and download buttons.
+  /// Label for format choosers and download buttons, in the interface language.
   public var title: String {
     switch self {
-    case .post: "Допис 1080×1080"
-    case .portrait: "Портрет 1080×1350"
-    case .story: "Сторіз 1080×1920"
+    case .post: L("fundraisers.format.post")
+    case .portrait: L("fundraisers.format.portrait")
+    case .story: L("fundraisers.format.story")
     }
   }
 }

@@ -14,22 +14,12 @@ public struct ImportReport: Hashable, Sendable {
   public var invalid: Int
   /// The person asked to import rows the account already has as well.
   public var keepDuplicates: Bool
-  /// What one row makes, e.g. `("expense", "expenses")`.
+  /// What one row makes: an expense, an ad payment.
   public var noun: Noun
 
-  public struct Noun: Hashable, Sendable {
-    public var one: String
-    public var many: String
-
-    public init(one: String, many: String) {
-      self.one = one
-      self.many = many
-    }
-
-    public func count(_ value: Int) -> String { "\(value) \(value == 1 ? one : many)" }
-
-    public static let expense = Noun(one: "expense", many: "expenses")
-    public static let adPayment = Noun(one: "payment", many: "payments")
+  public enum Noun: Hashable, Sendable {
+    case expense
+    case adPayment
   }
 
   public init(
@@ -51,52 +41,68 @@ public struct ImportReport: Hashable, Sendable {
     return min(100, done * 100 / total)
   }
 
-  /// "1 500 of 150 000 rows checked: 1 400 imported, 100 already present."
+  /// "1500 of 150000 rows checked: 1400 imported, 100 already present."
   public var progress: String {
-    var text = "\(done) of \(total) row\(total == 1 ? "" : "s") "
-    text += keepDuplicates ? "done: \(imported) imported." : "checked: \(counts)."
-    return text
+    let values = [
+      "done": String(done), "imported": String(imported), "present": String(present),
+    ]
+    return keepDuplicates
+      ? L("imports.progress.done", count: total, values)
+      : L("imports.progress.checked", count: total, values)
   }
 
   /// The result: "3 expenses imported, 2 already present." and, when rows with errors were
   /// left out, "Skipped 1 row with errors."
   public var summary: String {
+    let present = ["present": String(self.present)]
     var text: String
-    if keepDuplicates {
-      text =
-        "\(noun.count(imported)) imported (rows already present were imported again, as asked)."
-    } else {
-      text = "\(noun.count(imported)) imported, \(present) already present."
+    switch (noun, keepDuplicates) {
+    case (.expense, false): text = L("imports.summary.expenses", count: imported, present)
+    case (.expense, true): text = L("imports.summary.expenses_again", count: imported)
+    case (.adPayment, false): text = L("imports.summary.ad_payments", count: imported, present)
+    case (.adPayment, true): text = L("imports.summary.ad_payments_again", count: imported)
     }
     if invalid > 0 {
-      text += " Skipped \(invalid) row\(invalid == 1 ? "" : "s") with errors."
+      text += " " + L("imports.summary.skipped", count: invalid)
     }
     return text
   }
-
-  private var counts: String { "\(imported) imported, \(present) already present" }
 }
 
-/// The sentences of imports that stop or cannot start, in one place.
+/// The sentences of imports that stop or cannot start, in one place, in the interface language.
 public enum ImportMessages {
   /// Shown when an import stopped part-way. Each batch of rows is written together with the
   /// progress, so running it again picks up exactly where it stopped, and the check for rows
   /// the account already has would catch any row written twice anyway.
   public static func stopped(_ report: ImportReport) -> String {
-    "The import stopped after \(report.done) of \(report.total) rows "
-      + "(\(report.imported) imported). Run it again to finish: it carries on where it stopped, "
-      + "and rows that are already in the account are recognised, so nothing is added twice."
+    L(
+      "imports.stopped",
+      [
+        "done": String(report.done), "total": String(report.total),
+        "imported": String(report.imported),
+      ])
   }
 
   /// The server went away while the import was running (it stopped sending progress).
-  public static let serverStopped =
-    "The server stopped while importing (it may have restarted)."
+  public static var serverStopped: String { L("imports.server_stopped") }
 
   /// A database error stopped the import.
-  public static let writeFailed = "A write to the database failed."
+  public static var writeFailed: String { L("imports.write_failed") }
 
   /// A second import of the same kind while one is running.
-  public static let alreadyRunning =
-    "An import is already running for this account. Wait until it has finished, then import "
-    + "the file again."
+  public static var alreadyRunning: String { L("imports.already_running") }
+
+  /// The reason a stopped job keeps (`serverStopped` or `writeFailed`, stored in the language
+  /// of whoever wrote it: the background run writes English) in the interface language; any
+  /// other text as it is.
+  public static func localized(stored text: String) -> String {
+    for language in UILanguage.allCases {
+      let (server, write) = UILanguage.$current.withValue(language) {
+        (serverStopped, writeFailed)
+      }
+      if text == server { return serverStopped }
+      if text == write { return writeFailed }
+    }
+    return text
+  }
 }

@@ -108,7 +108,7 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       guard let normalized = MarketingCurrencyCode.normalize(code) else {
         throw DecodingError.dataCorruptedError(
           forKey: .currency, in: container,
-          debugDescription: "is not a 3-letter currency code (\(code))")
+          debugDescription: L("marketing.document_error.not_currency_code", ["code": code]))
       }
       currency = normalized
     }
@@ -135,7 +135,7 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       -> Decimal
     {
       let notANumber = DecodingError.dataCorruptedError(
-        forKey: .price, in: container, debugDescription: "is not a number")
+        forKey: .price, in: container, debugDescription: L("marketing.document_error.not_number"))
       let value: Decimal
       if let text = try? container.decode(String.self, forKey: .price) {
         guard let parsed = MarketingPriceText.parse(text) else { throw notANumber }
@@ -151,7 +151,7 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       }
       guard value >= 0 else {
         throw DecodingError.dataCorruptedError(
-          forKey: .price, in: container, debugDescription: "is negative")
+          forKey: .price, in: container, debugDescription: L("marketing.document_error.negative"))
       }
       // A plan adds one price per channel as a `Decimal` (38 significant digits). Prices of at
       // most 15 whole digits and 12 decimals keep any such total exact (27 digits each, with
@@ -160,9 +160,12 @@ public struct ChannelDocument: Hashable, Sendable, Codable {
       else {
         throw DecodingError.dataCorruptedError(
           forKey: .price, in: container,
-          debugDescription:
-            "is too large or too precise (at most \(AmountParser.maxIntegerDigits) digits before the decimal point and \(Self.maxDecimals) after it)"
-        )
+          debugDescription: L(
+            "marketing.document_error.too_large_or_precise",
+            [
+              "integer_digits": String(AmountParser.maxIntegerDigits),
+              "decimals": String(Self.maxDecimals),
+            ]))
       }
       return value
     }
@@ -224,11 +227,18 @@ public struct CatalogDocumentError: Error, Hashable, Sendable, CustomStringConve
   /// "channel “Twitter”: monthly_fees[2].price is not a number", or with the document's id
   /// when it has no name: "targeting document b22f…: [0].target is not a string".
   public var message: String {
-    let subject = path.isEmpty ? "the document" : path
-    let document =
-      name.map { "\(kind.rawValue) \u{201C}\($0)\u{201D}" }
-      ?? "\(kind.rawValue) document \(documentID)"
-    return "\(document): \(subject) \(problem)"
+    let subject = path.isEmpty ? L("marketing.document_error.whole_document") : path
+    let values = ["subject": subject, "problem": problem]
+    switch (kind, name) {
+    case (.targeting, let name?):
+      return L("marketing.document_error.targeting_named", values.merging(["name": name]) { $1 })
+    case (.targeting, nil):
+      return L("marketing.document_error.targeting", values.merging(["id": documentID]) { $1 })
+    case (.channel, let name?):
+      return L("marketing.document_error.channel_named", values.merging(["name": name]) { $1 })
+    case (.channel, nil):
+      return L("marketing.document_error.channel", values.merging(["id": documentID]) { $1 })
+    }
   }
 
   public var description: String { message }
@@ -244,7 +254,8 @@ private func decodeDocument<T: Decodable>(
     throw CatalogDocumentError(kind: kind, documentID: documentID, path: path, problem: problem)
   } catch {
     throw CatalogDocumentError(
-      kind: kind, documentID: documentID, path: "", problem: "could not be read (\(error))")
+      kind: kind, documentID: documentID, path: "",
+      problem: L("marketing.document_error.unreadable_because", ["error": "\(error)"]))
   }
 }
 
@@ -252,28 +263,54 @@ private func decodeDocument<T: Decodable>(
 private func describe(_ error: DecodingError) -> (path: String, problem: String) {
   switch error {
   case .typeMismatch(let expected, let context):
-    return (render(context.codingPath), "is not \(typeName(expected))")
+    return (render(context.codingPath), notOfType(expected))
   case .valueNotFound(let expected, let context):
-    return (render(context.codingPath), "is null, expected \(typeName(expected))")
+    return (render(context.codingPath), nullInsteadOf(expected))
   case .keyNotFound(let key, let context):
-    return (render(context.codingPath + [key]), "is missing")
+    return (render(context.codingPath + [key]), L("marketing.document_error.missing"))
   case .dataCorrupted(let context):
     if context.codingPath.isEmpty {
-      return ("", "is not valid JSON")
+      return ("", L("marketing.document_error.not_json"))
     }
     return (render(context.codingPath), context.debugDescription)
   @unknown default:
-    return ("", "could not be read")
+    return ("", L("marketing.document_error.unreadable"))
   }
 }
 
-private func typeName(_ type: Any.Type) -> String {
-  switch type {
-  case is String.Type: "a string"
-  case is Decimal.Type, is Double.Type, is Int.Type: "a number"
-  case is Bool.Type: "a boolean"
-  default:
-    String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+/// The JSON kinds a document's values are told apart by.
+private enum JSONKind {
+  case string, number, boolean, array, object
+
+  init(_ type: Any.Type) {
+    switch type {
+    case is String.Type: self = .string
+    case is Decimal.Type, is Double.Type, is Int.Type: self = .number
+    case is Bool.Type: self = .boolean
+    default: self = String(describing: type).hasPrefix("Array") ? .array : .object
+    }
+  }
+}
+
+/// "is not a number"
+private func notOfType(_ type: Any.Type) -> String {
+  switch JSONKind(type) {
+  case .string: L("marketing.document_error.not_string")
+  case .number: L("marketing.document_error.not_number")
+  case .boolean: L("marketing.document_error.not_boolean")
+  case .array: L("marketing.document_error.not_array")
+  case .object: L("marketing.document_error.not_object")
+  }
+}
+
+/// "is null, expected a number"
+private func nullInsteadOf(_ type: Any.Type) -> String {
+  switch JSONKind(type) {
+  case .string: L("marketing.document_error.null_expected_string")
+  case .number: L("marketing.document_error.null_expected_number")
+  case .boolean: L("marketing.document_error.null_expected_boolean")
+  case .array: L("marketing.document_error.null_expected_array")
+  case .object: L("marketing.document_error.null_expected_object")
   }
 }
 

@@ -47,7 +47,8 @@ public enum Mailto {
     // Nothing fits: say only that the details are elsewhere.
     let note =
       body.entries.isEmpty
-      ? "Full details in the downloaded email" : PlainTextBody.omissionNote(body.entries.count)
+      ? L("marketing.mailto.full_details_elsewhere")
+      : PlainTextBody.omissionNote(body.entries.count)
     return MailtoLink(
       string: build(recipient: recipient, subject: subject, body: note), wasShortened: true,
       omittedEntries: body.entries.count)

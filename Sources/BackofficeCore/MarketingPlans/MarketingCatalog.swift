@@ -119,11 +119,11 @@ public struct MarketingTarget: Hashable, Sendable, Codable {
   }
 
   /// "Target based on Location"
-  public var subtitle: String { "Target based on \(name)" }
+  public var subtitle: String { L("marketing.targets.based_on", ["target": name]) }
 
   /// "5 available channels"
   public var availableChannelsText: String {
-    "\(channels.count) available \(Plural.english(channels.count, one: "channel", other: "channels"))"
+    L("marketing.targets.available_channels", count: channels.count)
   }
 }
 
@@ -262,11 +262,13 @@ public enum MarketingCatalogError: Error, Hashable, Sendable, CustomStringConver
     case .invalidDocument(let error):
       error.message
     case .missingTargetingDocument(let id):
-      "targeting document \(id) is missing"
+      L("marketing.catalog_error.missing_targeting_document", ["id": id])
     case .missingChannelDocument(let id, let name, let target):
-      "channel document \(id) (\(name), used by target \"\(target)\") is missing"
+      L(
+        "marketing.catalog_error.missing_channel_document",
+        ["id": id, "channel": name, "target": target])
     case .duplicateTarget(let name):
-      "targeting document lists the target \"\(name)\" more than once"
+      L("marketing.catalog_error.duplicate_target", ["target": name])
     }
   }
 

@@ -11,8 +11,10 @@ public enum PlanName {
 
   /// Why a (normalized) name cannot be used, or nil.
   public static func problem(with name: String) -> String? {
-    if name.hasNothingVisible { return "Give the plan a name." }
-    if name.count > maxLength { return "Use at most \(maxLength) characters." }
+    if name.hasNothingVisible { return L("marketing.plan_name.blank") }
+    if name.count > maxLength {
+      return L("marketing.validation.too_long", count: maxLength)
+    }
     return nil
   }
 
@@ -20,11 +22,11 @@ public enum PlanName {
   public static func defaultName(on date: Date, locale: BackofficeLocale, timeZone: TimeZone)
     -> String
   {
-    "Plan of \(locale.formatDate(date, timeZone: timeZone))"
+    L("marketing.plan_name.default", ["date": locale.formatDate(date, timeZone: timeZone)])
   }
 
   /// "Copy of Spring push", cut to fit the length limit.
   public static func copyName(of name: String) -> String {
-    String("Copy of \(name)".prefix(maxLength))
+    String(L("marketing.plan_name.copy", ["name": name]).prefix(maxLength))
   }
 }

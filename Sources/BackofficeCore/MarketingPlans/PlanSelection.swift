@@ -28,7 +28,9 @@ public struct PlanSelection: Hashable, Sendable {
   public var canReview: Bool { !chosenPackageIDs.isEmpty }
 
   /// "Selected: 2 option(s)"
-  public var selectedTargetsText: String { "Selected: \(targetNames.count) option(s)" }
+  public var selectedTargetsText: String {
+    L("marketing.targets.selected_count", count: targetNames.count)
+  }
 
   // MARK: Targets
 
@@ -245,11 +247,11 @@ public enum PlanSelectionError: Error, Hashable, Sendable, CustomStringConvertib
   public var message: String {
     switch self {
     case .unknownChannel(let id):
-      "There is no channel with id \(id)."
+      L("marketing.selection_error.unknown_channel", ["id": id])
     case .channelNotAvailable(let name):
-      "\(name) is not available for the selected targets."
+      L("marketing.selection_error.channel_not_available", ["channel": name])
     case .unknownPackage(let id, let name):
-      "\(name) has no package \(id)."
+      L("marketing.selection_error.unknown_package", ["channel": name, "id": id])
     }
   }
 

@@ -34,15 +34,22 @@ public struct PlanSummary: Hashable, Sendable {
         SummaryFacts.Card(
           name: chosen.package.name,
           channel: chosen.channel.name,
-          price: MoneyFormat.currency(
-            chosen.package.price, currency: chosen.package.currency, locale: locale) + "/month",
+          price: L(
+            "marketing.summary.per_month",
+            [
+              "price": MoneyFormat.currency(
+                chosen.package.price, currency: chosen.package.currency, locale: locale)
+            ]),
           description: chosen.package.description,
           details: chosen.package.details)
       },
-      generated: "Generated on \(locale.formatDateTime(date, timeZone: timeZone))")
+      generated: L(
+        "marketing.summary.generated_on",
+        ["date": locale.formatDateTime(date, timeZone: timeZone)]))
     self.subject = "\(Self.title) - \(locale.formatDate(date, timeZone: timeZone))"
     self.totals = totals
-    self.html = Self.renderHTML(facts, subject: subject, language: locale.languageCode)
+    // The words are in the interface language, so that is the language the page declares.
+    self.html = Self.renderHTML(facts, subject: subject, language: UILanguage.current.rawValue)
     self.textBody = Self.renderText(facts)
   }
 
@@ -56,7 +63,7 @@ public struct PlanSummary: Hashable, Sendable {
       planName: planName, locale: locale, generatedAt: date, timeZone: timeZone)
   }
 
-  static let title = "Marketing Campaign Selection"
+  static var title: String { L("marketing.summary.title") }
 
   /// A `mailto:` link with this summary's text; see `Mailto.link`.
   public func mailtoURL(recipient: String, subject: String? = nil, limit: Int = Mailto.defaultLimit)
@@ -107,7 +114,7 @@ public struct PlainTextBody: Hashable, Sendable {
 
   /// "… and 3 more packages — full details in the downloaded email"
   public static func omissionNote(_ count: Int) -> String {
-    "… and \(count) more package\(count == 1 ? "" : "s") — full details in the downloaded email"
+    L("marketing.summary.omitted_packages", count: count)
   }
 }
 
@@ -134,9 +141,18 @@ extension PlanSummary {
   fileprivate static func renderText(_ facts: SummaryFacts) -> PlainTextBody {
     var lead = [facts.title]
     if let name = facts.planName { lead.append(name) }
-    lead += ["", "INVESTMENT SUMMARY", "Total Monthly Cost: \(facts.total)", facts.counts]
-    if !facts.targets.isEmpty { lead.append("Targeting: \(facts.targets)") }
-    lead += ["", facts.cards.isEmpty ? "No packages selected." : "SELECTED PACKAGES"]
+    lead += [
+      "", L("marketing.summary.investment_summary_caps"),
+      L("marketing.total_monthly_cost_value", ["total": facts.total]), facts.counts,
+    ]
+    if !facts.targets.isEmpty {
+      lead.append(L("marketing.targeting_value", ["targets": facts.targets]))
+    }
+    lead += [
+      "",
+      facts.cards.isEmpty
+        ? L("marketing.no_packages_selected") : L("marketing.summary.selected_packages_caps"),
+    ]
     let entries = facts.cards.map { card in
       ([card.name + " [\(card.channel)]", card.price, card.description]
         + card.details.map { "- \($0)" }).joined(separator: "\n")
@@ -174,19 +190,21 @@ extension PlanSummary {
     html += """
       </div>
       <div style="\(box)">
-      <h2 style="margin:0 0 12px;font-size:18px;">Investment Summary</h2>
-      <p style="margin:0;\(muted)">Total Monthly Cost:</p>
+      <h2 style="margin:0 0 12px;font-size:18px;">\(e(L("marketing.summary.investment_summary")))</h2>
+      <p style="margin:0;\(muted)">\(e(L("marketing.total_monthly_cost")))</p>
       <p style="margin:4px 0 8px;font-size:28px;font-weight:700;color:#1d4ed8;">\
       \(e(facts.total))</p>
       <p style="margin:0;\(muted)">\(e(facts.counts))</p>
 
       """
     if !facts.targets.isEmpty {
-      html += "<p style=\"margin:8px 0 0;\(muted)\">Targeting: \(e(facts.targets))</p>\n"
+      let targeting = L("marketing.targeting_value", ["targets": facts.targets])
+      html += "<p style=\"margin:8px 0 0;\(muted)\">\(e(targeting))</p>\n"
     }
     html += "</div>\n"
     if facts.cards.isEmpty {
-      html += "<p style=\"margin:16px 0 0;\(muted)\">No packages selected.</p>\n"
+      html +=
+        "<p style=\"margin:16px 0 0;\(muted)\">\(e(L("marketing.no_packages_selected")))</p>\n"
     }
     for card in facts.cards {
       html += """

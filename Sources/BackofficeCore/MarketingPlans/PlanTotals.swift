@@ -31,6 +31,11 @@ public struct PlanTotals: Hashable, Sendable {
 
   /// "3 package(s) selected from 3 channel(s)", the original app's wording.
   public var countsText: String {
-    "\(packageCount) package(s) selected from \(channelCount) channel(s)"
+    L(
+      "marketing.totals.counts",
+      [
+        "packages": L("marketing.totals.packages", count: packageCount),
+        "channels": L("marketing.totals.from_channels", count: channelCount),
+      ])
   }
 }

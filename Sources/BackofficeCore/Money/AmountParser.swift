@@ -1,7 +1,7 @@
 import Foundation
 
-/// Why a typed amount was refused, with an English `message` that names the problem and shows
-/// an example written the way the locale writes numbers.
+/// Why a typed amount was refused, with a `message` in the interface language that names the
+/// problem and shows an example written the way the locale writes numbers.
 public struct AmountParseError: Error, Hashable, Sendable {
   public enum Reason: String, Hashable, Sendable {
     case empty
@@ -207,45 +207,49 @@ public enum AmountParser {
       return MoneyFormat.number(value, fractionDigits: min(places, 2), locale: locale)
     }
 
-    private var decimalName: String { "“\(locale.decimalSeparator)”" }
+    /// A separator as the message names it: “,” («,» in Ukrainian).
+    private func mark(_ character: Character) -> String {
+      L("money.amount.mark", ["mark": String(character)])
+    }
+
+    private var decimalName: String { mark(locale.decimalSeparator) }
 
     private var groupingName: String {
-      locale.groupingSeparator.isWhitespace ? "a space" : "“\(locale.groupingSeparator)”"
+      locale.groupingSeparator.isWhitespace
+        ? L("money.amount.space") : mark(locale.groupingSeparator)
     }
 
     private func message(_ reason: AmountParseError.Reason, _ detail: String) -> String {
       switch reason {
       case .empty:
-        return "Enter an amount, e.g. \(example)."
+        return L("money.amount.empty", ["example": example])
       case .invalidCharacter:
-        let decimals = places > 0 ? " and \(decimalName) for decimals" : ""
-        return "“\(detail)” is not allowed: use digits\(decimals), e.g. \(example)."
+        return places > 0
+          ? L(
+            "money.amount.invalid_character",
+            ["character": detail, "decimal": decimalName, "example": example])
+          : L("money.amount.invalid_character_whole", ["character": detail, "example": example])
       case .negative:
-        return "The amount cannot be negative; enter it without a minus sign, e.g. \(example)."
+        return L("money.amount.negative", ["example": example])
       case .misplacedSeparator:
-        return "Put separators only between digits of the whole part or before the decimals, "
-          + "e.g. \(groupedExample)."
+        return L("money.amount.misplaced_separator", ["example": groupedExample])
       case .multipleDecimalSeparators:
-        return "Use only one decimal separator \(decimalName), e.g. \(example)."
+        return L(
+          "money.amount.multiple_decimal_separators",
+          ["decimal": decimalName, "example": example])
       case .tooManyDecimals:
-        switch places {
-        case 0: return "Use a whole number without decimals, e.g. \(example)."
-        case 1: return "Use at most 1 decimal, e.g. \(example)."
-        default: return "Use at most \(places) decimals, e.g. \(example)."
-        }
+        guard places > 0 else { return L("money.amount.whole_number", ["example": example]) }
+        return L("money.amount.too_many_decimals", count: places, ["example": example])
       case .ambiguous:
-        let most = places == 1 ? "1 decimal" : "\(places) decimals"
-        return "It is unclear whether the separator groups thousands or starts "
-          + "3 decimals: write \(detail) without a separator, or use at most \(most), "
-          + "e.g. \(example)."
+        return L("money.amount.ambiguous", count: places, ["digits": detail, "example": example])
       case .badGrouping:
-        return "Group digits in threes, e.g. \(groupedExample), or leave the separators out."
+        return L("money.amount.bad_grouping", ["example": groupedExample])
       case .wrongSeparatorOrder:
-        return "Use \(decimalName) for decimals and \(groupingName) for thousands, "
-          + "e.g. \(groupedExample)."
+        return L(
+          "money.amount.wrong_separator_order",
+          ["decimal": decimalName, "grouping": groupingName, "example": groupedExample])
       case .tooLarge:
-        return "The amount is too large: use at most \(AmountParser.maxIntegerDigits) digits "
-          + "before the decimals."
+        return L("money.amount.too_large", ["digits": String(AmountParser.maxIntegerDigits)])
       }
     }
   }

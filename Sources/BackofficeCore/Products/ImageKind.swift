@@ -77,13 +77,17 @@ public enum ImageUploadError: Error, Hashable, Sendable {
 
   public var message: String {
     switch self {
-    case .empty: "The image file is empty."
-    case .tooLarge(let maxBytes): "The image must be at most \(Self.size(maxBytes))."
-    case .unsupportedFormat: "The image must be a JPEG or PNG file."
-    case .unreadable: "The image file is damaged or incomplete."
+    case .empty: L("products.image.empty")
+    case .tooLarge(let maxBytes): L("products.image.too_large", ["size": Self.size(maxBytes)])
+    case .unsupportedFormat: L("products.image.unsupported_format")
+    case .unreadable: L("products.image.unreadable")
     case .tooManyPixels(let size):
-      "The image is \(size.width) × \(size.height) pixels; it may be at most "
-        + "\(ImageUpload.maxSide) × \(ImageUpload.maxSide)."
+      L(
+        "products.image.too_many_pixels",
+        [
+          "width": String(size.width), "height": String(size.height),
+          "max": String(ImageUpload.maxSide),
+        ])
     }
   }
 
@@ -92,10 +96,11 @@ public enum ImageUploadError: Error, Hashable, Sendable {
     let mebibyte = 1_048_576
     if bytes >= mebibyte {
       let tenths = (bytes * 10 + mebibyte / 2) / mebibyte
-      return tenths % 10 == 0 ? "\(tenths / 10) MB" : "\(tenths / 10).\(tenths % 10) MB"
+      let number = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+      return L("products.image.size_mb", ["size": number])
     }
-    if bytes >= 1024 { return "\(bytes / 1024) KB" }
-    return "\(bytes) bytes"
+    if bytes >= 1024 { return L("products.image.size_kb", ["size": String(bytes / 1024)]) }
+    return L("products.image.size_bytes", count: bytes)
   }
 }
 

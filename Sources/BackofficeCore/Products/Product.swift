@@ -76,19 +76,19 @@ public struct ProductValidationError: Error, Hashable, Sendable {
 
 /// The messages of the product rules.
 public enum ProductMessage {
-  public static let nameBlank = "Product name cannot be blank."
-  public static let nameTooLong = "Product name must be at most 100 characters."
-  public static let typeBlank = "Product type cannot be blank."
-  public static let typeTooLong = "Product type must be at most 50 characters."
-  public static let priceMissing = "Price is required."
-  public static let priceNotANumber = "Price must be a number, e.g. 12.50."
-  public static let priceNotPositive = "Price must be greater than 0."
-  public static let priceTooPrecise = "Price can have at most 2 decimal places."
-  public static let priceTooLarge = "Price must be less than 1,000,000,000,000."
-  public static let taxMissing = "Tax is required."
-  public static let taxNotANumber = "Tax must be a number, e.g. 18 or 12.50."
-  public static let taxOutOfRange = "Tax must be between 0 and 100."
-  public static let taxTooPrecise = "Tax can have at most 2 decimal places."
+  public static var nameBlank: String { L("products.validation.name_blank") }
+  public static var nameTooLong: String { L("products.validation.name_too_long") }
+  public static var typeBlank: String { L("products.validation.type_blank") }
+  public static var typeTooLong: String { L("products.validation.type_too_long") }
+  public static var priceMissing: String { L("products.validation.price_missing") }
+  public static var priceNotANumber: String { L("products.validation.price_not_a_number") }
+  public static var priceNotPositive: String { L("products.validation.price_not_positive") }
+  public static var priceTooPrecise: String { L("products.validation.price_too_precise") }
+  public static var priceTooLarge: String { L("products.validation.price_too_large") }
+  public static var taxMissing: String { L("products.validation.tax_missing") }
+  public static var taxNotANumber: String { L("products.validation.tax_not_a_number") }
+  public static var taxOutOfRange: String { L("products.validation.tax_out_of_range") }
+  public static var taxTooPrecise: String { L("products.validation.tax_too_precise") }
 }
 
 /// What someone typed into the product form, before validation. Price and tax are read in the

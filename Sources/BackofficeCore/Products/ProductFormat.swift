@@ -25,7 +25,7 @@ public enum ProductFormat {
 
   /// The tax chip on a product card: "Tax: 18%".
   public static func taxChip(_ tax: Decimal, locale: BackofficeLocale) -> String {
-    "Tax: " + percent(tax, locale: locale)
+    L("products.tax_chip", ["tax": percent(tax, locale: locale)])
   }
 
   /// CLDR's percent patterns: German and Spanish put a no-break space before the sign, French a

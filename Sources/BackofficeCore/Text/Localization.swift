@@ -134,7 +134,7 @@ public struct Catalogue: Sendable {
   }
 
   /// Replaces each `{name}` whose name is in `values`; other braces stay as they are.
-  static func fill(_ template: String, _ values: [String: String]) -> String {
+  public static func fill(_ template: String, _ values: [String: String]) -> String {
     guard !values.isEmpty, template.contains("{") else { return template }
     var result = ""
     var rest = template[...]

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Vapor
 
 /// An error for the JSON API, turned into the error envelope by `AppErrorMiddleware`.
@@ -21,19 +22,19 @@ struct APIError: AbortError {
   static func validation(_ fields: [String: String]) -> APIError {
     APIError(
       .unprocessableEntity, code: "validation_failed",
-      message: "Some fields are not valid.", fields: fields)
+      message: L("api.validation_failed"), fields: fields)
   }
 
-  static let notFound = APIError(.notFound, code: "not_found", message: "Not found.")
+  static var notFound: APIError {
+    APIError(.notFound, code: "not_found", message: L("api.not_found"))
+  }
 
   /// An `If-Match` that does not name the record's current version: someone changed it since
   /// the client read it. `record` is "The product", "The expense", …
   static func preconditionFailed(_ record: String) -> APIError {
     APIError(
       .preconditionFailed, code: "precondition_failed",
-      message:
-        "\(record) was changed since the version in If-Match. Nothing was saved: read it again "
-        + "and send your change with its new ETag.")
+      message: L("api.precondition_failed", ["record": record]))
   }
 
   /// A versioned write that found nothing to change: the record was deleted meanwhile (404) or

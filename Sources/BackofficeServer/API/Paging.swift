@@ -1,3 +1,4 @@
+import BackofficeCore
 import Vapor
 
 /// Which page of a list a request asks for: the one reader of `page` and `per_page` (or its
@@ -24,8 +25,8 @@ struct Paging: Sendable, Equatable {
 
   /// The messages, one per parameter, for a value that is not a whole number in range.
   enum Message {
-    static let page = "Use a whole number from 1 to \(Paging.maxPage)."
-    static let perPage = "Use a whole number from 1 to \(Paging.maxPerPage)."
+    static var page: String { L("api.paging.range", ["max": String(Paging.maxPage)]) }
+    static var perPage: String { L("api.paging.range", ["max": String(Paging.maxPerPage)]) }
   }
 
   /// Reads `page` and `per_page` (`per` is accepted under its own name); a problem is added to

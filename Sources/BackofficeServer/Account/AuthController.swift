@@ -21,7 +21,7 @@ struct AuthController: RouteCollection {
     return req.page(
       SignInView(
         notice: req.queryValue("signed-out") == nil
-          ? nil : "You have been signed out.",
+          ? nil : L("auth.signed_out"),
         next: safeNext(req.query["next"]), signupOpen: req.config.signupOpen))
   }
 
@@ -39,8 +39,7 @@ struct AuthController: RouteCollection {
     case .blocked(let minutes):
       let view = SignInView(
         email: email,
-        error:
-          "Too many sign-in attempts. Try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
+        error: L("auth.sign_in.too_many", count: minutes),
         next: next, signupOpen: req.config.signupOpen)
       let response = req.page(view, status: .tooManyRequests)
       response.headers.replaceOrAdd(name: .retryAfter, value: "\(minutes * 60)")
@@ -63,7 +62,7 @@ struct AuthController: RouteCollection {
       req.logger.info("sign-in failed")
       return req.page(
         SignInView(
-          email: email, error: "Email or password is incorrect.", next: next,
+          email: email, error: L("auth.sign_in.incorrect"), next: next,
           signupOpen: req.config.signupOpen),
         status: .unauthorized)
     }
@@ -80,8 +79,7 @@ struct AuthController: RouteCollection {
 
   /// Said when the email already has an account. It does not confirm that it has one: the
   /// same words fit an address that cannot be used for other reasons.
-  static let emailUnavailable =
-    "This email cannot be used for a new account. If you already have one, sign in instead."
+  static var emailUnavailable: String { L("auth.sign_up.email_unavailable") }
 
   @Sendable func signUp(req: Request) async throws -> Response {
     guard req.config.signupOpen else {
@@ -104,8 +102,7 @@ struct AuthController: RouteCollection {
       let view = SignUpView(
         email: email,
         errors: [
-          "email":
-            "Too many new accounts from your network. Try again in \(minutes) minute\(minutes == 1 ? "" : "s")."
+          "email": L("auth.sign_up.too_many", count: minutes)
         ])
       let response = req.page(view, status: .tooManyRequests)
       response.headers.replaceOrAdd(name: .retryAfter, value: "\(minutes * 60)")
@@ -135,7 +132,7 @@ struct AuthController: RouteCollection {
         status: .unprocessableEntity)
     }
     try await req.startSession(for: user)
-    req.flash(.success, "Welcome to Backoffice.")
+    req.flash(.success, L("auth.sign_up.welcome"))
     return req.redirect(to: Routes.home.href())
   }
 

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Plot
 
 struct SignInView: PageView {
@@ -7,13 +8,13 @@ struct SignInView: PageView {
   var next: String? = nil
   var signupOpen: Bool = true
 
-  var title: String { "Sign in" }
+  var title: String { L("nav.sign_in") }
 
   func content(context: PageContext) -> HTMLNode {
     H.div(
       [.class("auth-card")],
       [
-        H.h1("Sign in"),
+        H.h1(L("nav.sign_in")),
         notice.map { H.div([.class("flash flash-info"), .role("status")], [H.text($0)]) }
           ?? H.empty,
         error.map { H.div([.class("form-error"), .role("alert")], [H.text($0)]) }
@@ -23,19 +24,24 @@ struct SignInView: PageView {
           attributes: [.class("stack")],
           [
             FieldView(
-              name: "email", label: "Email", type: "email", value: email, required: true,
+              name: "email", label: L("settings.email"), type: "email", value: email,
+              required: true,
               autocomplete: "username"
             ).render(),
             FieldView(
-              name: "password", label: "Password", type: "password", required: true,
+              name: "password", label: L("settings.password.heading"), type: "password",
+              required: true,
               autocomplete: "current-password"
             ).render(),
-            H.button("Sign in", [.class("button button-primary")]),
+            H.button(L("nav.sign_in"), [.class("button button-primary")]),
           ]),
         signupOpen
           ? H.p(
             [],
-            [H.text("New here? "), H.a(Routes.signUp.href(), text: "Create an account")])
+            [
+              H.text(L("auth.new_here") + " "),
+              H.a(Routes.signUp.href(), text: L("auth.create_an_account")),
+            ])
           : H.empty,
       ])
   }
@@ -46,42 +52,47 @@ struct SignUpView: PageView {
   var errors: [String: String] = [:]
   var signupOpen: Bool = true
 
-  var title: String { "Create account" }
+  var title: String { L("nav.create_account") }
 
   func content(context: PageContext) -> HTMLNode {
     guard signupOpen else {
       return H.div(
         [.class("auth-card")],
         [
-          H.h1("Create account"),
+          H.h1(L("nav.create_account")),
           H.p(
             [.class("notice")],
-            "Sign-up is closed on this server. Ask the administrator for an account."),
-          H.a(Routes.signIn.href(), text: "Sign in"),
+            L("auth.sign_up.closed")),
+          H.a(Routes.signIn.href(), text: L("nav.sign_in")),
         ])
     }
     return H.div(
       [.class("auth-card")],
       [
-        H.h1("Create account"),
+        H.h1(L("nav.create_account")),
         postForm(
           action: Routes.signUpSubmit.href(), csrf: context.csrf, attributes: [.class("stack")],
           [
             FieldView(
-              name: "email", label: "Email", type: "email", value: email, error: errors["email"],
+              name: "email", label: L("settings.email"), type: "email", value: email,
+              error: errors["email"],
               required: true, autocomplete: "username"
             ).render(),
             FieldView(
-              name: "password", label: "Password", type: "password", error: errors["password"],
-              hint: "At least \(Passwords.minimumLength) characters.", required: true,
+              name: "password", label: L("settings.password.heading"), type: "password",
+              error: errors["password"],
+              hint: L("settings.password.hint", ["count": String(Passwords.minimumLength)]),
+              required: true,
               autocomplete: "new-password",
               extra: [.minlength("\(Passwords.minimumLength)")]
             ).render(),
-            H.button("Create account", [.class("button button-primary")]),
+            H.button(L("nav.create_account"), [.class("button button-primary")]),
           ]),
         H.p(
           [],
-          [H.text("Already have an account? "), H.a(Routes.signIn.href(), text: "Sign in")]),
+          [
+            H.text(L("auth.have_account") + " "), H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+          ]),
       ])
   }
 }

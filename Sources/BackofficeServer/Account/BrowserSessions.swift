@@ -72,7 +72,7 @@ struct BrowserSessionStore: Sendable {
     """
     SELECT s.id AS session_id, s.csrf, s.data, s.created_at AS session_created_at,
       s.last_seen_at, u.id, u.email, u.password_hash, u.locale, u.currency, u.is_admin,
-      u.created_at
+      u.created_at, u.ui_language
     FROM browser_sessions s JOIN users u ON u.id = s.user_id
     WHERE s.id = CAST(?1 AS TEXT)
     """)
@@ -164,7 +164,7 @@ extension JSONEncoder {
 
 extension User {
   /// An account read by a plain SQL join (columns `id`, `email`, `password_hash`, `locale`,
-  /// `currency`, `is_admin`, `created_at`), marked as stored so a later save updates it.
+  /// `currency`, `is_admin`, `created_at`, `ui_language`), marked as stored so a later save updates it.
   static func decodeJoined(_ row: any SQLRow) throws -> User {
     let user = User(
       id: try row.decode(column: "id", as: UUID.self),
@@ -174,6 +174,7 @@ extension User {
       currency: try row.decode(column: "currency", as: String.self))
     user.isAdmin = try row.decode(column: "is_admin", as: Bool.self)
     user.createdAt = try row.decode(column: "created_at", as: Date?.self)
+    user.uiLanguage = try row.decode(column: "ui_language", as: String?.self)
     user.$id.exists = true
     return user
   }

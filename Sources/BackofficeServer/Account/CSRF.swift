@@ -1,3 +1,4 @@
+import BackofficeCore
 import Vapor
 
 /// Every state-changing request made with a session cookie must carry the session's token,
@@ -41,7 +42,7 @@ struct CSRFMiddleware: AsyncMiddleware {
 struct CSRFError: AbortError {
   var status: HTTPResponseStatus { .forbidden }
   var reason: String {
-    "This form has expired or was sent from another site. Reload the page and try again."
+    L("auth.csrf.expired")
   }
 }
 

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Vapor
 
@@ -9,7 +10,7 @@ struct RequireUserMiddleware: AsyncMiddleware {
         let back = request.url.path == "/" ? nil : LocalPath.validated(request.url.string)
         return request.redirect(to: Routes.signIn.href(query: ["next": back]))
       }
-      throw Abort(.unauthorized, reason: "Sign in to continue.")
+      throw Abort(.unauthorized, reason: L("auth.sign_in_to_continue"))
     }
     return try await next.respond(to: request)
   }
@@ -20,7 +21,7 @@ extension Request {
   var user: User {
     get throws {
       guard let user = auth.get(User.self) else {
-        throw Abort(.unauthorized, reason: "Sign in to continue.")
+        throw Abort(.unauthorized, reason: L("auth.sign_in_to_continue"))
       }
       return user
     }

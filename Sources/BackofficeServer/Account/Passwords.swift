@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 
 /// Account credential rules, shared by sign-up, password change and `user create`.
@@ -8,10 +9,10 @@ enum Passwords {
 
   static func problem(with password: String) -> String? {
     if password.count < minimumLength {
-      return "Use at least \(minimumLength) characters."
+      return L("auth.password.too_short", ["count": String(minimumLength)])
     }
     if password.utf8.count > maximumBytes {
-      return "Use at most \(maximumBytes) bytes (about \(maximumBytes) Latin letters)."
+      return L("auth.password.too_long", ["count": String(maximumBytes)])
     }
     return nil
   }
@@ -26,14 +27,14 @@ enum EmailAddress {
   }
 
   static func problem(with email: String) -> String? {
-    if email.isEmpty { return "Enter your email address." }
+    if email.isEmpty { return L("auth.email.blank") }
     let parts = email.split(separator: "@", omittingEmptySubsequences: false)
     guard email.count <= maxLength, parts.count == 2, !parts[0].isEmpty,
       parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
       !email.contains(where: { $0.isWhitespace }),
       !email.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else {
-      return "Enter an email address like name@example.com."
+      return L("auth.email.invalid")
     }
     return nil
   }

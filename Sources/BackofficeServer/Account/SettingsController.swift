@@ -75,10 +75,10 @@ struct SettingsController: RouteCollection {
       errors["language"] = L("settings.language.invalid")
     }
     if BackofficeLocale(identifier: localeID) == nil {
-      errors["locale"] = "Choose one of the listed locales."
+      errors["locale"] = L("settings.locale.invalid")
     }
     if !Currency.isValid(currency) {
-      errors["currency"] = "Enter a three-letter ISO 4217 currency code, such as EUR or UAH."
+      errors["currency"] = L("settings.currency.invalid")
     }
     guard errors.isEmpty else {
       let view = try await model(req) {
@@ -93,7 +93,10 @@ struct SettingsController: RouteCollection {
     user.currency = currency
     if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
     try await user.save(on: req.db)
-    req.flash(.success, "Locale and currency saved.")
+    // Said in the language just chosen.
+    UILanguage.$current.withValue(req.uiLanguage) {
+      req.flash(.success, L("settings.locale.saved"))
+    }
     return req.redirect(to: Routes.settings.href())
   }
 
@@ -110,11 +113,11 @@ struct SettingsController: RouteCollection {
     let currentOK =
       (try? await req.password.async.verify(form.current ?? "", created: user.passwordHash))
       ?? false
-    if !currentOK { errors["current"] = "This is not your current password." }
+    if !currentOK { errors["current"] = L("settings.password.wrong") }
     if let problem = Passwords.problem(with: form.new ?? "") {
       errors["new"] = problem
     } else if form.new != form.confirm {
-      errors["confirm"] = "The two new passwords do not match."
+      errors["confirm"] = L("settings.password.mismatch")
     }
     guard errors.isEmpty else {
       let view = try await model(req) { $0.passwordErrors = errors }
@@ -129,8 +132,8 @@ struct SettingsController: RouteCollection {
     req.flash(
       .success,
       ended == 0
-        ? "Password changed."
-        : "Password changed. Your other devices (\(ended)) were signed out.")
+        ? L("settings.password.changed")
+        : L("settings.password.changed_others", ["count": String(ended)]))
     return req.redirect(to: Routes.settings.href())
   }
 
@@ -142,8 +145,8 @@ struct SettingsController: RouteCollection {
     req.flash(
       .success,
       ended == 0
-        ? "No other device was signed in."
-        : "Signed out \(ended) other device\(ended == 1 ? "" : "s").")
+        ? L("settings.devices.none_signed_out")
+        : L("settings.devices.signed_out", count: ended))
     return req.redirect(to: Routes.settings.href())
   }
 
@@ -160,8 +163,8 @@ struct SettingsController: RouteCollection {
         $0.tokenName = name
         $0.tokenError =
           name.isEmpty
-          ? "Give the token a name, such as the app or script that will use it."
-          : "Use at most 60 characters."
+          ? L("settings.tokens.name.blank")
+          : L("settings.tokens.name.too_long")
       }
       return req.page(view, status: .unprocessableEntity)
     }
@@ -183,7 +186,7 @@ struct SettingsController: RouteCollection {
     else { throw Abort(.notFound) }
     try await token.delete(on: req.db)
     req.flash(
-      .success, "Token \u{201C}\(token.name)\u{201D} revoked. Clients using it are locked out.")
+      .success, L("settings.tokens.revoked", ["name": token.name]))
     return req.redirect(to: Routes.settings.href())
   }
 }

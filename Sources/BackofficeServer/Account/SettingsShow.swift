@@ -24,30 +24,32 @@ struct SettingsShow: PageView {
   var tokenError: String? = nil
   var newToken: (name: String, secret: String)? = nil
 
-  var title: String { "Settings" }
+  var title: String { L("nav.settings") }
   var section: NavSection? { .settings }
 
   func content(context: PageContext) -> HTMLNode {
     let displayLocale = BackofficeLocale.resolve(locale)
     return H.group([
-      H.h1("Settings"),
+      H.h1(L("nav.settings")),
       newTokenNode,
       H.section(
         [.class("card"), .aria(.labelledby, "profile")],
         [
-          H.h2("Profile", [.id("profile")]),
+          H.h2(L("settings.profile"), [.id("profile")]),
           H.dl(
             [.class("facts")],
-            [H.dt([], [H.text("Email")]), H.dd([], [H.text(email)])]),
+            [H.dt([], [H.text(L("settings.email"))]), H.dd([], [H.text(email)])]),
         ]),
       H.section(
         [.class("card"), .aria(.labelledby, "locale")],
         [
-          H.h2("Locale and currency", [.id("locale")]),
+          H.h2(L("settings.locale.heading"), [.id("locale")]),
           H.p(
             [.class("hint")],
-            "Decides how amounts, numbers and dates are shown and typed, e.g. "
-              + MoneyFormat.currency(1234.5, currency: currency, locale: displayLocale) + "."),
+            L(
+              "settings.locale.hint",
+              ["example": MoneyFormat.currency(1234.5, currency: currency, locale: displayLocale)])
+          ),
           postForm(
             action: Routes.settingsLocale.href(), csrf: context.csrf,
             attributes: [.class("stack")],
@@ -55,17 +57,20 @@ struct SettingsShow: PageView {
               SelectView(
                 name: "language", label: L("settings.language"),
                 options: UILanguage.allCases.map { ($0.rawValue, $0.nativeName) },
-                selected: language, error: localeErrors["language"]
+                selected: language, error: localeErrors["language"],
+                optionLanguage: { $0 }
               ).render(),
               SelectView(
-                name: "locale", label: "Locale",
-                options: BackofficeLocale.supported.map { ($0.identifier, $0.displayName) },
-                selected: locale, error: localeErrors["locale"]
+                name: "locale", label: L("settings.locale"),
+                // Each locale named in its own language, marked as such.
+                options: BackofficeLocale.supported.map { ($0.identifier, $0.nativeName) },
+                selected: locale, error: localeErrors["locale"],
+                optionLanguage: { BackofficeLocale.resolve($0).languageCode }
               ).render(),
               FieldView(
-                name: "currency", label: "Currency", value: currency,
+                name: "currency", label: L("settings.currency"), value: currency,
                 error: localeErrors["currency"],
-                hint: "ISO 4217 code, e.g. EUR, USD, UAH.", required: true,
+                hint: L("settings.currency.hint"), required: true,
                 extra: [
                   .maxlength("3"), .autocapitalize("characters"),
                   .list("currency-codes"),
@@ -74,33 +79,34 @@ struct SettingsShow: PageView {
               H.datalist(
                 [.id("currency-codes")],
                 Currency.all.map { H.option([.value($0.code)]) }),
-              H.button("Save locale and currency", [.class("button button-primary")]),
+              H.button(L("settings.locale.save"), [.class("button button-primary")]),
             ]),
         ]),
       H.section(
         [.class("card"), .aria(.labelledby, "password")],
         [
-          H.h2("Password", [.id("password")]),
+          H.h2(L("settings.password.heading"), [.id("password")]),
           postForm(
             action: Routes.settingsPassword.href(), csrf: context.csrf,
             attributes: [.class("stack")],
             [
               FieldView(
-                name: "current", label: "Current password", type: "password",
+                name: "current", label: L("settings.password.current"), type: "password",
                 error: passwordErrors["current"], required: true,
                 autocomplete: "current-password"
               ).render(),
               FieldView(
-                name: "new", label: "New password", type: "password",
+                name: "new", label: L("settings.password.new"), type: "password",
                 error: passwordErrors["new"],
-                hint: "At least \(Passwords.minimumLength) characters.", required: true,
+                hint: L("settings.password.hint", ["count": String(Passwords.minimumLength)]),
+                required: true,
                 autocomplete: "new-password"
               ).render(),
               FieldView(
-                name: "confirm", label: "Repeat new password", type: "password",
+                name: "confirm", label: L("settings.password.confirm"), type: "password",
                 error: passwordErrors["confirm"], required: true, autocomplete: "new-password"
               ).render(),
-              H.button("Change password", [.class("button button-primary")]),
+              H.button(L("settings.password.save"), [.class("button button-primary")]),
             ]),
         ]),
       devicesSection(context: context),
@@ -108,43 +114,37 @@ struct SettingsShow: PageView {
       H.section(
         [.class("card"), .aria(.labelledby, "backup")],
         [
-          H.h2("Backup", [.id("backup")]),
+          H.h2(L("settings.backup.heading"), [.id("backup")]),
           H.p(
             [.class("hint")],
-            "One JSON file with your settings, products (with photos and favourites), "
-              + "expenses, ad payments, marketing plans and fundraisers (with photos and jar "
-              + "history). Passwords and API tokens are not included. The server's operator "
-              + "restores it with the backoffice import command."),
+            L("settings.backup.hint")),
           H.a(
             Routes.settingsBackup.href(), [.class("button"), .download("")],
-            text: "Download a backup"),
+            text: L("settings.backup.download")),
         ]),
     ])
   }
 
   func devicesSection(context: PageContext) -> HTMLNode {
     let summary =
-      switch otherSessions {
-      case 0: "Only this browser is signed in to your account."
-      case 1: "One other browser or device is signed in to your account."
-      default: "\(otherSessions) other browsers or devices are signed in to your account."
-      }
+      otherSessions == 0
+      ? L("settings.devices.only_this")
+      : L("settings.devices.others", count: otherSessions)
     return H.section(
       [.class("card"), .aria(.labelledby, "devices")],
       [
-        H.h2("Signed-in devices", [.id("devices")]),
+        H.h2(L("settings.devices.heading"), [.id("devices")]),
         H.p([.id("devices-summary")], summary),
         H.p(
           [.class("hint")],
-          "A browser is signed out after 14 days without use, and 30 days after signing in. "
-            + "Changing your password signs out every other browser."),
+          L("settings.devices.hint")),
         otherSessions == 0
           ? H.empty
           : confirmButton(
             action: Routes.settingsSignOutOthers.href(), csrf: context.csrf,
-            label: "Sign out other devices",
-            confirm: "Sign out every other browser and device? This one stays signed in.",
-            confirmLabel: "Yes, sign them out"),
+            label: L("settings.devices.sign_out_others"),
+            confirm: L("settings.devices.sign_out_others.confirm"),
+            confirmLabel: L("settings.devices.sign_out_others.yes")),
       ])
   }
 
@@ -157,24 +157,23 @@ struct SettingsShow: PageView {
       [
         H.p(
           [],
-          "Token \u{201C}\(newToken.name)\u{201D} created. Copy it now: it will not be shown again."
-        ),
+          L("settings.tokens.created", ["name": newToken.name])),
         H.code([.class("secret"), .id("new-token")], [H.text(newToken.secret)]),
         H.button(
-          "Copy", [.type("button"), .class("button"), .data("copy-target", "new-token")]),
+          L("settings.tokens.copy"),
+          [.type("button"), .class("button"), .data("copy-target", "new-token")]),
       ])
   }
 
   func tokensSection(context: PageContext) -> HTMLNode {
     var nodes: [HTMLNode] = [
-      H.h2("API tokens", [.id("tokens")]),
+      H.h2(L("settings.tokens.heading"), [.id("tokens")]),
       H.p(
         [.class("hint")],
-        "Scripts and apps use a token as Authorization: Bearer <token> for /api/v1. "
-          + "Treat it like a password."),
+        L("settings.tokens.hint")),
     ]
     if tokens.isEmpty {
-      nodes.append(H.p([.class("empty-inline")], "No tokens yet."))
+      nodes.append(H.p([.class("empty-inline")], L("settings.tokens.empty")))
     } else {
       nodes.append(
         H.ul([.class("token-list")], tokens.map { tokenRow($0, context: context) }))
@@ -184,11 +183,11 @@ struct SettingsShow: PageView {
         action: Routes.tokenCreate.href(), csrf: context.csrf, attributes: [.class("stack")],
         [
           FieldView(
-            name: "name", label: "New token name", value: tokenName, error: tokenError,
-            hint: "For example \u{201C}Shop import script\u{201D}.", required: true,
+            name: "name", label: L("settings.tokens.name"), value: tokenName, error: tokenError,
+            hint: L("settings.tokens.name.hint"), required: true,
             extra: [.maxlength("60")]
           ).render(),
-          H.button("Create token", [.class("button button-primary")]),
+          H.button(L("settings.tokens.create"), [.class("button button-primary")]),
         ]))
     return H.section([.class("card"), .aria(.labelledby, "tokens")], nodes)
   }
@@ -198,8 +197,9 @@ struct SettingsShow: PageView {
     let utc = TimeZone(identifier: "UTC") ?? .gmt
     let created = token.createdAt.map { locale.formatDate($0, timeZone: utc) } ?? "—"
     let used =
-      token.lastUsedAt.map { "last used " + locale.formatDateTime($0, timeZone: utc) + " UTC" }
-      ?? "never used"
+      token.lastUsedAt.map {
+        L("settings.tokens.last_used", ["time": locale.formatDateTime($0, timeZone: utc)])
+      } ?? L("settings.tokens.never_used")
     return H.li(
       [.class("token-row")],
       [
@@ -208,14 +208,15 @@ struct SettingsShow: PageView {
           [
             H.strong([], [H.text(token.name)]),
             H.span([.class("muted")], " \(token.prefix)…"),
-            H.p([.class("muted small")], "Created \(created) · \(used)"),
+            H.p(
+              [.class("muted small")],
+              L("settings.tokens.created_used", ["date": created, "used": used])),
           ]),
         confirmButton(
           action: Routes.tokenRevoke.href(id: token.id), csrf: context.csrf,
-          label: "Revoke",
-          confirm:
-            "Revoke \u{201C}\(token.name)\u{201D}? Clients using it stop working at once.",
-          confirmLabel: "Yes, revoke"),
+          label: L("settings.tokens.revoke"),
+          confirm: L("settings.tokens.revoke.confirm", ["name": token.name]),
+          confirmLabel: L("settings.tokens.revoke.yes")),
       ])
   }
 }

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Crypto
 import Fluent
 import SQLKit
@@ -13,7 +14,7 @@ enum APITokens {
   static let lookup = ShortRead(
     """
     SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-      u.currency, u.is_admin, u.created_at, \(ChangeVersions.columns)
+      u.currency, u.is_admin, u.created_at, u.ui_language, \(ChangeVersions.columns)
     FROM api_tokens t JOIN users u ON u.id = t.user_id
     WHERE t.token_hash = CAST(?1 AS TEXT)
     """)
@@ -56,7 +57,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
         let found = try await APITokens.account(
           forHash: hash, on: request.db, direct: request.application.directReads)
       else {
-        throw APIError(.unauthorized, code: "unauthorized", message: "The API token is not valid.")
+        throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.invalid"))
       }
       request.auth.logout(User.self)
       request.auth.login(found.user)
@@ -71,7 +72,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
     guard request.auth.has(User.self) else {
       throw APIError(
         .unauthorized, code: "unauthorized",
-        message: "Send an API token as Authorization: Bearer <token>.")
+        message: L("api.token.missing"))
     }
     return try await next.respond(to: request)
   }

@@ -34,7 +34,7 @@ struct AppErrorMiddleware: AsyncMiddleware {
     return await response(
       for: Abort(
         .methodNotAllowed, headers: headers,
-        reason: "This address does not accept \(request.method.rawValue) requests."),
+        reason: L("errors.method_not_allowed", ["method": request.method.rawValue])),
       request: request)
   }
 
@@ -65,11 +65,11 @@ struct AppErrorMiddleware: AsyncMiddleware {
     case is DecodingError:
       status = .badRequest
       code = "bad_request"
-      message = "The request body could not be read: check field names and types."
+      message = L("errors.bad_body")
     default:
       status = .internalServerError
       code = "internal_error"
-      message = "Something went wrong on our side. Please try again."
+      message = L("errors.internal")
     }
 
     if status.code >= 500 {
@@ -120,10 +120,10 @@ struct AppErrorMiddleware: AsyncMiddleware {
   /// generic sentence so internals never leak.
   static func publicMessage(status: HTTPResponseStatus, reason: String) -> String {
     switch status.code {
-    case 404: "Not found."
-    case 413: "The upload is too large."
-    case 500...: "Something went wrong on our side. Please try again."
-    default: reason
+    case 404: L("api.not_found")
+    case 413: L("errors.too_large")
+    case 500...: L("errors.internal")
+    default: reason == status.reasonPhrase ? L("errors.other.heading") : reason
     }
   }
 }

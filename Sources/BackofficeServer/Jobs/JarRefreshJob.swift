@@ -23,7 +23,9 @@ enum JarRefreshJob {
 
   /// One pass: take the lease, then ask each jar that is due, `spacing` apart so the service
   /// is never hammered. A jar is due when nobody asked it in the last half interval (a manual
-  /// "Оновити" counts) and it is not known to be closed.
+  /// "Refresh" counts) and it is not known to be closed. A failure is stored as a code
+  /// (`JarFetchError.storedForm`, see `JarRefresh.refresh`), never as words: this runs outside
+  /// any request, in no reader's language.
   static func runOnce(
     db: any Database, client: JarClient, holder: String, interval: TimeInterval,
     spacing: Duration, now: @escaping @Sendable () -> Date, logger: Logger

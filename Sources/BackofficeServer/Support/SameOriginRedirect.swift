@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 
 /// Where a redirect from `url` leads, if it stays on the same scheme, host and port. Outgoing
@@ -8,14 +9,14 @@ enum SameOriginRedirect {
     guard let location, let base = URL(string: url),
       let next = URL(string: location, relativeTo: base)?.absoluteURL
     else {
-      throw .error(message: "\(url) redirected without a usable Location")
+      throw .error(message: L("errors.redirect.no_location", ["url": url]))
     }
     guard next.scheme?.lowercased() == base.scheme?.lowercased(),
       next.host?.lowercased() == base.host?.lowercased(),
       (next.port ?? defaultPort(next.scheme)) == (base.port ?? defaultPort(base.scheme))
     else {
       throw .error(
-        message: "\(url) redirected to another host (\(next.host ?? "?")); not followed")
+        message: L("errors.redirect.other_host", ["url": url, "host": next.host ?? "?"]))
     }
     return next.absoluteString
   }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BackofficeCore
 
-@Suite("Campaign photo rule")
+@Suite("Campaign photo rule", .ukrainian)
 struct CampaignPhotoTests {
   /// The smallest PNG header ImageInfo accepts: signature and a 2×3 IHDR.
   static let png: [UInt8] =

@@ -15,7 +15,7 @@ private func validDraft() -> CampaignDraft {
   )
 }
 
-@Suite("Campaign validation")
+@Suite("Campaign validation", .ukrainian)
 struct CampaignTests {
   @Test func validDraftBecomesCampaign() throws {
     var draft = validDraft()

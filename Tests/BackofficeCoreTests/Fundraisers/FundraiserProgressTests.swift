@@ -7,7 +7,7 @@ private func dec(_ text: String) -> Decimal {
   Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
 }
 
-@Suite("Fundraiser progress")
+@Suite("Fundraiser progress", .ukrainian)
 struct FundraiserProgressTests {
   @Test(
     "goal choice, percent and bar",

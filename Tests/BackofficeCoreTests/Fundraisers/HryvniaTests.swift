@@ -12,7 +12,7 @@ private func nbsp(_ text: String) -> String {
   text.replacingOccurrences(of: "·", with: "\u{00A0}")
 }
 
-@Suite("Hryvnia")
+@Suite("Hryvnia", .ukrainian)
 struct HryvniaTests {
   @Test(
     "format",

@@ -10,7 +10,7 @@ private func decode(_ json: String) -> Result<JarSnapshotValue, JarFetchError> {
   JarResponse.decode(Data(json.utf8))
 }
 
-@Suite("Jar API request")
+@Suite("Jar API request", .ukrainian)
 struct JarRequestTests {
   @Test func body() throws {
     let data = JarRequest.body(jarID: jar, nonce: "abc123")
@@ -54,7 +54,7 @@ struct JarRequestTests {
   }
 }
 
-@Suite("Jar API response")
+@Suite("Jar API response", .ukrainian)
 struct JarResponseTests {
   @Test func activeJar() throws {
     let result = decode(

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BackofficeCore
 
-@Suite("Jar links")
+@Suite("Jar links", .ukrainian)
 struct JarLinkTests {
   @Test(
     "accepted forms",

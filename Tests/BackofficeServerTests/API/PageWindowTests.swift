@@ -33,9 +33,11 @@ import Testing
     #expect(PageWindow.pageCount(total: 5 * Paging.maxPage + 1, perPage: 5) == Paging.maxPage)
   }
 
-  @Test func theFundraisersPagerIsTheSharedOneInUkrainian() {
+  @Test(.ukrainian) func theFundraisersPagerIsTheSharedOneInUkrainian() {
+    var ukrainian = context
+    ukrainian.language = .uk
     let html = FundraiserIndex(cards: [], page: 2, pageCount: 3, total: 60)
-      .render(context: context)
+      .render(context: ukrainian)
     #expect(html.contains(#"<nav class="pagination" aria-label="Сторінки">"#))
     // The first page is the plain address.
     #expect(html.contains(#"<a href="/fundraisers" class="button" rel="prev">← Попередня</a>"#))

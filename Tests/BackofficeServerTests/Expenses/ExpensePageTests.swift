@@ -162,7 +162,9 @@ struct ExpensePageTests {
   ) async throws {
     try await withApp { t in
       let client = t.client()
-      try await client.signUp(acceptLanguage: locale)
+      // The locale's formats, read in the English interface.
+      let email = try await client.signUp(acceptLanguage: locale)
+      try await client.useLanguage(.en, email: email)
       let id = try await client.addExpense(
         title: "Lunch", amount: locale == "en-US" ? "12.5" : "12,5", category: "Food",
         date: "2025-11-22T15:05", db: t.db)

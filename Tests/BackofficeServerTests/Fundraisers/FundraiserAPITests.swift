@@ -6,7 +6,7 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Fundraisers JSON API")
+@Suite("Fundraisers JSON API", .ukrainian)
 struct FundraiserAPITests {
   static func bearer(_ token: String) -> HTTPHeaders {
     ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
@@ -183,7 +183,7 @@ struct FundraiserAPITests {
       let error = try #require(try response.json()["error"] as? [String: Any])
       #expect(error["code"] as? String == "refresh_failed")
       #expect(
-        error["message"] as? String == "The jar's answer could not be stored. Please try again.")
+        error["message"] as? String == "Не вдалося зберегти відповідь банки. Спробуйте ще раз.")
     }
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import BackofficeServer
 
-@Suite("Progress chart")
+@Suite("Progress chart", .ukrainian)
 struct FundraiserChartTests {
   static let start = Date(timeIntervalSince1970: 1_790_000_000)
 

@@ -6,7 +6,7 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Fundraiser pages")
+@Suite("Fundraiser pages", .ukrainian)
 struct FundraiserPageTests {
   static func path(_ id: UUID, _ suffix: String = "") -> String {
     "/fundraisers/\(id.uuidString.lowercased())\(suffix)"
@@ -21,7 +21,7 @@ struct FundraiserPageTests {
       #expect(page.body.contains("Створіть свою першу обкладинку для збору коштів"))
       #expect(page.body.contains("Допомагайте тим, хто цього потребує"))
       #expect(page.body.contains(#"href="/fundraisers/new""#))
-      #expect(page.body.contains(#"<a href="/fundraisers" aria-current="page">Fundraisers</a>"#))
+      #expect(page.body.contains(#"<a href="/fundraisers" aria-current="page">Збори</a>"#))
       #expect(!page.body.contains("style="))
     }
   }

@@ -5,7 +5,7 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Fundraisers: public page")
+@Suite("Fundraisers: public page", .ukrainian)
 struct FundraiserPublicPageTests {
   /// Opens the public page of a new fundraiser and returns its address.
   static func publish(_ owner: TestClient, id: UUID) async throws -> String {

@@ -6,7 +6,7 @@ import Vapor
 
 @testable import BackofficeServer
 
-@Suite("Fundraisers: record versions", .serialized)
+@Suite("Fundraisers: record versions", .serialized, .ukrainian)
 struct FundraiserVersionTests {
   static func fields(purpose: String, target: String = "15 000", template: Int = 7)
     -> [FundraiserFormField]

@@ -92,6 +92,7 @@ final class TestClient: Sendable {
     let response = try await post(
       "/sign-up", form: [("email", email), ("password", password)], headers: headers)
     #expect(response.status == .seeOther, "sign-up failed: \(response.status) \(response.body)")
+    try await applyTestLanguage(email: email)
     try await get("/")
     return email
   }

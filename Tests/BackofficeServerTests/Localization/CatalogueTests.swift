@@ -94,8 +94,13 @@ struct CatalogueTests {
           "\(language) \(key): \(forms.keys.sorted())")
       }
       // The same entries are plural in both languages.
-      let plural = Set(language.catalogue.entries.filter { if case .plural = $0.value { true } else { false } }.keys)
-      let englishPlural = Set(UILanguage.en.catalogue.entries.filter { if case .plural = $0.value { true } else { false } }.keys)
+      let plural = Set(
+        language.catalogue.entries.filter { if case .plural = $0.value { true } else { false } }
+          .keys)
+      let englishPlural = Set(
+        UILanguage.en.catalogue.entries.filter {
+          if case .plural = $0.value { true } else { false }
+        }.keys)
       #expect(plural == englishPlural, "\(language)")
     }
   }
@@ -165,7 +170,9 @@ extension Catalogue {
   /// CSV, URL…), for the check that a Ukrainian text is written in Ukrainian.
   static func fillForCheck(_ text: String) -> String {
     var words = text
-    for name in placeholders(in: text) { words = words.replacingOccurrences(of: "{\(name)}", with: "") }
+    for name in placeholders(in: text) {
+      words = words.replacingOccurrences(of: "{\(name)}", with: "")
+    }
     for brand in [
       "Backoffice", "CSV", "URL", "API", "ISO", "JSON", "PNG", "JPEG", "QR", "Monobank", "Swipe",
       "HTTP", "HTTPS", "UTC", "mailto", "IBAN", "EUR", "USD", "UAH", "Google", "Facebook",

@@ -14,7 +14,7 @@ struct MoneyLimitsTests {
   /// Two fundraisers with the largest target a person can type and jars reporting the most
   /// kopiykas the service's 64-bit numbers hold: every page and the API answer, and the
   /// overview's sum of both jars (beyond 64 bits of kopiykas) is exact.
-  @Test func fundraisersWithTheLargestAmountsAddUp() async throws {
+  @Test(.ukrainian) func fundraisersWithTheLargestAmountsAddUp() async throws {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()

@@ -21,9 +21,12 @@ struct PageSnapshotTests {
   static let id = UUID(uuidString: "6F1D2C2B-8E2A-4C61-9F43-2B7E9A7C0001") ?? UUID()
   static let otherID = UUID(uuidString: "6F1D2C2B-8E2A-4C61-9F43-2B7E9A7C0002") ?? UUID()
 
-  func check(_ view: some PageView, _ name: String, path: String = "/") throws {
+  func check(
+    _ view: some PageView, _ name: String, path: String = "/", language: UILanguage = .en
+  ) throws {
     var context = Self.context
     context.path = path
+    context.language = language
     try assertSnapshot(readableHTML(view.render(context: context)), named: "\(name).html")
   }
 
@@ -98,13 +101,14 @@ struct PageSnapshotTests {
 
   // MARK: fundraisers
 
-  @Test func fundraiserForm() throws {
+  /// In Ukrainian, with the original app's words.
+  @Test(.ukrainian) func fundraiserForm() throws {
     var view = FundraiserForm(mode: .create)
     view.purpose = "На дрони для 47-ї бригади"
     view.target = "50 000"
     view.jarLink = "https://send.monobank.ua/jar/8xZ2kQ3v9A"
     view.template = PosterTemplate(number: 3)
     view.errors = [.target: "Ціль має бути більшою за 0"]
-    try check(view, "fundraiser-form", path: "/fundraisers/new")
+    try check(view, "fundraiser-form", path: "/fundraisers/new", language: .uk)
   }
 }

@@ -6,7 +6,7 @@ import Foundation
 enum AdPaymentCSVFile {
   // MARK: export
 
-  /// The header and one line per entry (`CSVText.document`).
+  /// The header (in the interface language) and one line per entry (`CSVText.document`).
   static func export(_ entries: [AdPayment]) -> String {
     CSVText.document(header: AdPaymentCSV.header, rows: entries.map(AdPaymentCSV.fields(for:)))
   }
@@ -34,11 +34,10 @@ enum AdPaymentCSVFile {
 
     var message: String {
       switch self {
-      case .notText:
-        "The file is not UTF-8 text. Save it as \u{201C}CSV UTF-8\u{201D} and try again."
-      case .notCSV: "The file is not valid CSV: check the quotes around fields."
+      case .notText: L("ad_payments.import.not_text")
+      case .notCSV: L("ad_payments.import.not_csv")
       case .missingHeader: AdPaymentCSV.missingHeaderMessage
-      case .noRows: "The file has no payments below the header row."
+      case .noRows: L("ad_payments.import.no_rows")
       }
     }
   }
@@ -71,7 +70,8 @@ enum AdPaymentCSVFile {
       case .success(let payment):
         parsed.payments.append(payment)
       case .failure(let error):
-        parsed.problems.append("Row \(index + 2): \(error.message)")
+        parsed.problems.append(
+          L("ad_payments.import.row_problem", ["row": String(index + 2), "message": error.message]))
       }
     }
     guard seenRows else { return .failure(.noRows) }

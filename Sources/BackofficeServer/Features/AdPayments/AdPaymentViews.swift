@@ -24,15 +24,28 @@ func adPaymentDuplicateWarning(_ others: [AdPaymentRef], id: String? = nil) -> H
   guard let first = others.first else {
     return H.div(attributes + [.hidden], [])
   }
-  var nodes: [HTMLNode] = [
-    H.text("This URL is already saved as "),
-    H.a(first.href, text: "\u{201C}\(first.name)\u{201D}"),
-  ]
-  if others.count > 1 {
-    nodes.append(H.text(" and \(others.count - 1) more"))
+  let link = H.a(first.href, text: L("ad_payments.quoted_name", ["name": first.name]))
+  let sentence =
+    others.count > 1
+    ? L("ad_payments.duplicate.saved_as_more", count: others.count - 1)
+    : L("ad_payments.duplicate.saved_as")
+  return H.div(attributes, [H.p([], adPaymentSentence(sentence, link: link))])
+}
+
+/// A catalogue sentence with a link in it: the text around its `{link}` mark, and `link` in
+/// its place. `{name}` in the text becomes `name`, filled only after the split so that a name
+/// which happens to contain `{link}` stays text.
+func adPaymentSentence(_ template: String, link: HTMLNode, name: String? = nil) -> [HTMLNode] {
+  func text(_ part: Substring) -> HTMLNode? {
+    guard !part.isEmpty else { return nil }
+    let filled = name.map { part.replacingOccurrences(of: "{name}", with: $0) } ?? String(part)
+    return H.text(filled)
   }
-  nodes.append(H.text(". You can still save it."))
-  return H.div(attributes, [H.p([], nodes)])
+  guard let mark = template.range(of: "{link}") else {
+    return [text(template[...]), H.text(" "), link].compactMap { $0 }
+  }
+  return [text(template[..<mark.lowerBound]), link, text(template[mark.upperBound...])]
+    .compactMap { $0 }
 }
 
 // MARK: - list
@@ -56,7 +69,7 @@ struct AdPaymentIndex: PageView {
 
   static let perPage = 50
 
-  var title: String { "Ad payments" }
+  var title: String { L("nav.ad_payments") }
   var section: NavSection? { .adPayments }
   var scripts: [String] { ["ad-payments.js"] }
 
@@ -67,16 +80,20 @@ struct AdPaymentIndex: PageView {
         H.div(
           [.class("page-head")],
           [
-            H.h1("Ad payments"),
+            H.h1(L("nav.ad_payments")),
             H.div(
               [.class("page-actions")],
               [
-                H.a(Routes.adPaymentNew.href(), [.class("button button-primary")], text: "Add"),
-                H.a(Routes.adPaymentImport.href(), [.class("button")], text: "Import CSV"),
+                H.a(
+                  Routes.adPaymentNew.href(), [.class("button button-primary")],
+                  text: L("ad_payments.index.add")),
+                H.a(
+                  Routes.adPaymentImport.href(), [.class("button")],
+                  text: L("ad_payments.index.import_csv")),
                 accountTotal > 0
                   ? H.a(
                     Routes.adPaymentExport.href(), [.class("button"), .download("")],
-                    text: "Export CSV")
+                    text: L("ad_payments.index.export_csv"))
                   : H.empty,
               ]),
           ]),
@@ -92,13 +109,12 @@ struct AdPaymentIndex: PageView {
       [
         H.p(
           [],
-          [
-            H.text("\u{201C}\(notice.savedName)\u{201D} has the same URL as "),
-            H.a(
+          adPaymentSentence(
+            L("ad_payments.notice.same_url"),
+            link: H.a(
               Routes.adPaymentEdit.href(id: notice.existingID),
-              text: "\u{201C}\(notice.existingName)\u{201D}"),
-            H.text("."),
-          ])
+              text: L("ad_payments.quoted_name", ["name": notice.existingName])),
+            name: notice.savedName))
       ])
   }
 
@@ -109,7 +125,7 @@ struct AdPaymentIndex: PageView {
         .role("search"), .class("search-form"), .id("ad-payment-search"),
       ],
       [
-        H.label([.`for`("ad-payment-q")], [H.text("Search by name or URL")]),
+        H.label([.`for`("ad-payment-q")], [H.text(L("ad_payments.search.label"))]),
         H.div(
           [.class("search-row")],
           [
@@ -117,10 +133,11 @@ struct AdPaymentIndex: PageView {
               .type("search"), .id("ad-payment-q"), .name("q"), .value(search),
               .autocomplete("off"), .enterkeyhint("search"),
             ]),
-            H.button("Search", [.class("button")]),
+            H.button(L("ad_payments.search.submit"), [.class("button")]),
             search.isEmpty
               ? H.empty
-              : H.a(Routes.adPayments.href(), [.class("button")], text: "Clear"),
+              : H.a(
+                Routes.adPayments.href(), [.class("button")], text: L("ad_payments.search.clear")),
           ]),
       ])
   }
@@ -128,9 +145,11 @@ struct AdPaymentIndex: PageView {
   func results(context: PageContext) -> HTMLNode {
     if accountTotal == 0 {
       return emptyState(
-        title: "No payments added yet",
-        message: "Use the Add button to create your first payment entry",
-        action: H.a(Routes.adPaymentNew.href(), [.class("button button-primary")], text: "Add"))
+        title: L("ad_payments.empty.title"),
+        message: L("ad_payments.empty.message"),
+        action: H.a(
+          Routes.adPaymentNew.href(), [.class("button button-primary")],
+          text: L("ad_payments.index.add")))
     }
     if rows.isEmpty {
       return H.div(
@@ -138,9 +157,11 @@ struct AdPaymentIndex: PageView {
         [
           H.h2(
             search.isEmpty
-              ? "Nothing on this page" : "No payments match \u{201C}\(search)\u{201D}"),
-          H.p([], "Try another part of the name or the URL."),
-          H.a(Routes.adPayments.href(), [.class("button")], text: "Show all payments"),
+              ? L("ad_payments.index.nothing_on_page")
+              : L("ad_payments.index.no_match", ["search": search])),
+          H.p([], L("ad_payments.index.no_match_hint")),
+          H.a(
+            Routes.adPayments.href(), [.class("button")], text: L("ad_payments.index.show_all")),
         ])
     }
     return H.group([
@@ -153,9 +174,8 @@ struct AdPaymentIndex: PageView {
   }
 
   var countText: String {
-    let noun = matching == 1 ? "payment" : "payments"
-    if search.isEmpty { return "\(matching) \(noun)" }
-    return "\(matching) \(noun) match \u{201C}\(search)\u{201D}"
+    if search.isEmpty { return L("ad_payments.index.count", count: matching) }
+    return L("ad_payments.index.count_matching", count: matching, ["search": search])
   }
 
   /// The list's own query, so a delete returns to the same search and page.
@@ -184,13 +204,16 @@ struct AdPaymentIndex: PageView {
           [
             H.a(
               Routes.adPaymentEdit.href(id: row.id),
-              [.class("button"), .aria(.label, "Edit \u{201C}\(row.name)\u{201D}")],
-              text: "Edit"),
+              [
+                .class("button"),
+                .aria(.label, L("ad_payments.index.edit_label", ["name": row.name])),
+              ],
+              text: L("ad_payments.index.edit")),
             confirmButton(
               action: Routes.adPaymentDelete.href(id: row.id, query: listQuery),
-              csrf: context.csrf, label: "Delete",
-              confirm: "Delete \u{201C}\(row.name)\u{201D}? This cannot be undone.",
-              confirmLabel: "Yes, delete"),
+              csrf: context.csrf, label: L("ad_payments.index.delete"),
+              confirm: L("ad_payments.delete.confirm", ["name": row.name]),
+              confirmLabel: L("ad_payments.delete.yes")),
           ]),
       ])
   }
@@ -226,15 +249,12 @@ struct AdPaymentForm: PageView {
   /// The saved values (name, url) that differ from the typed ones, after a refused save.
   var saved: [String: String] = [:]
 
-  static let changedMessage =
-    "This payment was changed since you opened it, in another tab or by someone else, so your "
-    + "changes are not saved yet. Nothing you typed is lost: where the saved payment now "
-    + "differs, its value is shown under your own. Save again to keep yours."
+  static var changedMessage: String { L("ad_payments.form.changed") }
 
   var title: String {
     switch mode {
-    case .create: "Add Payments"
-    case .edit: "Edit Ad Payment"
+    case .create: L("ad_payments.form.title_add")
+    case .edit: L("ad_payments.form.title_edit")
     }
   }
   var section: NavSection? { .adPayments }
@@ -275,14 +295,15 @@ struct AdPaymentForm: PageView {
               [
                 entryID == nil ? H.empty : VersionField.hidden(version),
                 FieldView(
-                  name: AdPaymentField.name.rawValue, label: "Name", value: name,
-                  error: errors[.name], required: true, autocomplete: "off",
+                  name: AdPaymentField.name.rawValue, label: L("ad_payments.field.name"),
+                  value: name, error: errors[.name], required: true, autocomplete: "off",
                   extra: firstInvalid == .name ? [.autofocus] : [],
                   saved: saved["name"].map { SavedValue(text: $0) }
                 ).render(),
                 FieldView(
-                  name: AdPaymentField.url.rawValue, label: "URL", type: "url", value: url,
-                  error: errors[.url], hint: "For example https://www.example.com",
+                  name: AdPaymentField.url.rawValue, label: L("ad_payments.field.url"),
+                  type: "url", value: url, error: errors[.url],
+                  hint: L("ad_payments.field.url_hint"),
                   required: true, autocomplete: "url",
                   extra: [
                     .autocapitalize("none"), .spellcheck("false"),
@@ -294,8 +315,10 @@ struct AdPaymentForm: PageView {
                 H.div(
                   [.class("form-actions")],
                   [
-                    H.button("Save", [.class("button button-primary")]),
-                    H.a(Routes.adPayments.href(), [.class("button")], text: "Cancel"),
+                    H.button(L("ad_payments.form.save"), [.class("button button-primary")]),
+                    H.a(
+                      Routes.adPayments.href(), [.class("button")],
+                      text: L("ad_payments.action.cancel")),
                   ]),
               ])
           ]),
@@ -310,9 +333,9 @@ struct AdPaymentForm: PageView {
       [
         confirmButton(
           action: Routes.adPaymentDelete.href(id: entryID), csrf: context.csrf,
-          label: "Delete this payment",
-          confirm: "Delete \u{201C}\(name)\u{201D}? This cannot be undone.",
-          confirmLabel: "Yes, delete")
+          label: L("ad_payments.form.delete"),
+          confirm: L("ad_payments.delete.confirm", ["name": name]),
+          confirmLabel: L("ad_payments.delete.yes"))
       ])
   }
 }
@@ -326,36 +349,39 @@ struct AdPaymentImportForm: PageView {
 
   static let shownProblems = 100
 
-  var title: String { "Import ad payments" }
+  var title: String { L("ad_payments.import.title") }
   var section: NavSection? { .adPayments }
 
   func content(context: PageContext) -> HTMLNode {
-    H.div(
+    // The columns as the export of this language writes them (an import reads either language).
+    let header = AdPaymentCSV.header
+    return H.div(
       [.class("ad-payments-page")],
       [
-        H.h1("Import ad payments"),
+        H.h1(title),
         refusal.map(refusalNode) ?? H.empty,
         H.div(
           [.class("card")],
           [
             H.p(
               [],
-              "Upload a CSV file with a header row and one payment per row. The columns name and "
-                + "url are required (in any order; other columns are ignored):"),
+              L("ad_payments.import.intro", ["name": header[0], "url": header[1]])),
             H.pre(
               [.class("csv-sample")],
-              [H.text("name,url\nSpring campaign,https://www.example.com/spring\n")]),
-            H.p(
-              [.class("hint")],
-              "Every row is checked like the Add form. Comma, semicolon and tab separated files "
-                + "saved as UTF-8 are read."),
+              [
+                H.text(
+                  header.joined(separator: ",") + "\n"
+                    + L("ad_payments.import.sample_name")
+                    + ",https://www.example.com/spring\n")
+              ]),
+            H.p([.class("hint")], L("ad_payments.import.hint")),
             postForm(
               action: Routes.adPaymentImportSubmit.href(), csrf: context.csrf,
               attributes: [.class("stack")], multipart: true,
               [
                 FieldView(
-                  name: "file", label: "CSV file", type: "file", required: true,
-                  extra: [.accept(".csv,text/csv")]
+                  name: "file", label: L("ad_payments.import.file"), type: "file",
+                  required: true, extra: [.accept(".csv,text/csv")]
                 ).render(),
                 H.div(
                   [.class("field-check")],
@@ -366,11 +392,10 @@ struct AdPaymentImportForm: PageView {
                         + [.aria(.describedby, "field-skip-errors-hint")]),
                     H.label(
                       [.`for`("field-skip-errors")],
-                      [H.text("Skip rows with errors")]),
+                      [H.text(L("ad_payments.import.skip_errors"))]),
                     H.p(
                       [.class("hint"), .id("field-skip-errors-hint")],
-                      "Import the valid rows and list the others. Without this, a file with any "
-                        + "error imports nothing."),
+                      L("ad_payments.import.skip_errors_hint")),
                   ]),
                 H.div(
                   [.class("field-check")],
@@ -383,19 +408,18 @@ struct AdPaymentImportForm: PageView {
                         + [.aria(.describedby, "field-import-duplicates-hint")]),
                     H.label(
                       [.`for`("field-import-duplicates")],
-                      [H.text("Import rows that are already present")]),
+                      [H.text(L("ad_payments.import.duplicates"))]),
                     H.p(
                       [.class("hint"), .id("field-import-duplicates-hint")],
-                      "Without this, a row is left out when the list already has an entry with "
-                        + "the same name and link, so importing the same file twice adds nothing "
-                        + "the second time. A file with two such rows adds as many as the list "
-                        + "is missing."),
+                      L("ad_payments.import.duplicates_hint")),
                   ]),
                 H.div(
                   [.class("form-actions")],
                   [
-                    H.button("Import", [.class("button button-primary")]),
-                    H.a(Routes.adPayments.href(), [.class("button")], text: "Cancel"),
+                    H.button(L("ad_payments.import.submit"), [.class("button button-primary")]),
+                    H.a(
+                      Routes.adPayments.href(), [.class("button")],
+                      text: L("ad_payments.action.cancel")),
                   ]),
               ]),
           ]),
@@ -414,7 +438,8 @@ struct AdPaymentImportForm: PageView {
     var items = H.itemList([.class("problem-list")], Array(shown))
     if rows.count > Self.shownProblems {
       items = H.group([
-        items, H.p([], "…and \(rows.count - Self.shownProblems) more rows with errors."),
+        items,
+        H.p([], L("ad_payments.import.more_problems", count: rows.count - Self.shownProblems)),
       ])
     }
     return items

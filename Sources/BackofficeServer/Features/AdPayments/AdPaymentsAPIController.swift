@@ -34,7 +34,8 @@ struct AdPaymentsAPIController: RouteCollection {
     var sameUrl: [Ref]
   }
 
-  static let recordName = "The payment"
+  /// The subject of the API's version-conflict message ("The payment was changed since …").
+  static var recordName: String { L("ad_payments.api.record_name") }
 
   struct Ref: Codable, Equatable {
     @LowercasedID var id: UUID

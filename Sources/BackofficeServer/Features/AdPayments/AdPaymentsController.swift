@@ -5,8 +5,8 @@ import Vapor
 /// The ad payments pages: list with search, add, edit, delete, CSV export and import, and the
 /// small JSON check the form's script asks while someone types.
 struct AdPaymentsController: RouteCollection {
-  static let saveFailed = "Failed to save payment. Please try again."
-  static let updateFailed = "Failed to update payment. Please try again."
+  static var saveFailed: String { L("ad_payments.save_failed") }
+  static var updateFailed: String { L("ad_payments.update_failed") }
   /// Session key of the duplicate warning shown on the page after a save.
   static let noticeKey = "ad_payments.duplicate"
 
@@ -19,8 +19,9 @@ struct AdPaymentsController: RouteCollection {
     routes.on(Routes.adPaymentDelete, use: delete)
     routes.on(Routes.adPaymentCheck, use: check)
     routes.on(Routes.adPaymentExport, use: export)
-    routes.on(Routes.adPaymentImport, use: Self.csvImport.page)
-    routes.on(Routes.adPaymentImportSubmit, use: Self.csvImport.receive)
+    routes.on(Routes.adPaymentImport, use: { req in try await Self.csvImport().page(req: req) })
+    routes.on(
+      Routes.adPaymentImportSubmit, use: { req in try await Self.csvImport().receive(req: req) })
   }
 
   func store(_ req: Request) throws -> AdPaymentStore {
@@ -85,7 +86,7 @@ struct AdPaymentsController: RouteCollection {
       return req.page(view, status: .internalServerError)
     }
     await remember(duplicateOf: entry, store: store, req: req)
-    req.flash(.success, "Payment \u{201C}\(payment.name)\u{201D} saved.")
+    req.flash(.success, L("ad_payments.flash.saved", ["name": payment.name]))
     return req.redirect(to: Routes.adPayments.href())
   }
 
@@ -147,7 +148,7 @@ struct AdPaymentsController: RouteCollection {
       return req.page(view, status: .conflict)
     }
     await remember(duplicateOf: entry, store: store, req: req)
-    req.flash(.success, "Payment \u{201C}\(payment.name)\u{201D} updated.")
+    req.flash(.success, L("ad_payments.flash.updated", ["name": payment.name]))
     return req.redirect(to: Routes.adPayments.href())
   }
 
@@ -156,13 +157,17 @@ struct AdPaymentsController: RouteCollection {
   static func gone(_ req: Request, typed: EntryForm? = nil) -> Response {
     req.page(
       RecordGonePage(
-        heading: "This payment no longer exists",
+        heading: L("ad_payments.gone.heading"),
         message: typed == nil
-          ? "It was already deleted, perhaps in another tab or by someone else."
-          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
-            + "so your changes could not be saved. You can add it again as a new payment.",
-        typed: typed.map { [("Name", $0.name ?? ""), ("URL", $0.url ?? "")] } ?? [],
-        back: (Routes.adPayments.href(), "\u{2190} Ad payments"), section: .adPayments),
+          ? L("ad_payments.gone.deleted") : L("ad_payments.gone.deleted_while_editing"),
+        typed: typed.map {
+          [
+            (L("ad_payments.field.name"), $0.name ?? ""),
+            (L("ad_payments.field.url"), $0.url ?? ""),
+          ]
+        } ?? [],
+        back: (Routes.adPayments.href(), "\u{2190} " + L("nav.ad_payments")),
+        section: .adPayments),
       status: .notFound)
   }
 
@@ -173,7 +178,7 @@ struct AdPaymentsController: RouteCollection {
     guard let entry = try await store.find(req.parameters.get("entryID")),
       try await entry.write(expected: nil, on: req.db, { db in try await entry.delete(on: db) })
     else { return Self.gone(req) }
-    req.flash(.success, "Payment \u{201C}\(entry.name)\u{201D} deleted.")
+    req.flash(.success, L("ad_payments.flash.deleted", ["name": entry.name]))
     // Back to the list the delete was made from (its search and page), when there was one.
     let search = req.queryValue("q")
     let number = Paging.pageNumber(req)
@@ -220,10 +225,18 @@ struct AdPaymentsController: RouteCollection {
       filename: AdPaymentCSVFile.filename(on: req.now))
   }
 
-  /// The import page and its upload: the shared handler with this area's file and form.
-  static let csvImport = CSVImportUpload(
-    area: .adPayments, read: AdPaymentCSVFile.checked, json: AdPaymentImportRows.json,
-    form: AdPaymentImportForm.init(refusal:choices:))
+  /// The import page and its upload: the shared handler with this area's file and form. The
+  /// file is read on the imports' own thread, where no request's language is set, so the
+  /// reading takes the language of the request (`UILanguage.current` here) along: its messages
+  /// and row problems are in the person's language, and its header check stays bilingual.
+  static func csvImport(
+    language: UILanguage = UILanguage.current
+  ) -> CSVImportUpload<AdPayment, AdPaymentImportForm> {
+    CSVImportUpload(
+      area: .adPayments,
+      read: { data in UILanguage.$current.withValue(language) { AdPaymentCSVFile.checked(data) } },
+      json: AdPaymentImportRows.json, form: AdPaymentImportForm.init(refusal:choices:))
+  }
 
   // MARK: helpers
 

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 
@@ -11,19 +12,19 @@ enum AdPaymentsHome {
     H.div(
       [.class("card"), .id("home-ad-payments")],
       [
-        H.h2("Ad payments"),
+        H.h2(L("nav.ad_payments")),
         H.p(
           [.class("home-figure")],
           [
             H.strong([], [H.text(String(count))]),
-            H.text(count == 1 ? " entry" : " entries"),
+            H.text(" " + L("ad_payments.home.entries", count: count)),
           ]),
         count == 0
-          ? H.p([.class("muted")], "Save the links you pay for ads, with a name for each.")
+          ? H.p([.class("muted")], L("ad_payments.home.empty_hint"))
           : H.empty,
         H.a(
           count == 0 ? Routes.adPaymentNew.href() : Routes.adPayments.href(), [.class("button")],
-          text: count == 0 ? "Add a payment" : "Open ad payments"),
+          text: count == 0 ? L("ad_payments.home.add") : L("ad_payments.home.open")),
       ])
   }
 }

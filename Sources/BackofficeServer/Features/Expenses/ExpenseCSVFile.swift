@@ -6,11 +6,17 @@ import Foundation
 enum ExpenseCSVFile {
   // MARK: export
 
-  /// The header and one line per expense (`CSVText.document`).
+  /// The header and one line per expense (`CSVText.document`). The header and the category
+  /// names are in the interface language, like the page the file comes from; an import reads
+  /// both languages.
   static func export(_ expenses: [Expense]) -> String {
     CSVText.document(
       header: ExpenseCSV.header,
-      rows: expenses.map { ExpenseCSVRow(expense: $0, timeZone: ExpenseStore.timeZone).cells })
+      rows: expenses.map { expense in
+        var row = ExpenseCSVRow(expense: expense, timeZone: ExpenseStore.timeZone)
+        row.category = expense.category.displayName
+        return row.cells
+      })
   }
 
   static func filename(on date: Date) -> String {
@@ -28,13 +34,10 @@ enum ExpenseCSVFile {
 
     var message: String {
       switch self {
-      case .notText:
-        "The file is not UTF-8 text. Save it as \u{201C}CSV UTF-8\u{201D} and try again."
-      case .notCSV:
-        "The file is not valid CSV: check the quotes (a quote inside a quoted field is "
-          + "written twice)."
+      case .notText: L("expenses.csv.not_text")
+      case .notCSV: L("expenses.csv.not_csv")
       case .header(let message): message
-      case .noRows: "The file has no expenses below the header line."
+      case .noRows: L("expenses.csv.no_rows")
       }
     }
   }

@@ -29,7 +29,7 @@ struct ExpenseChart: Sendable {
   }
 
   func title(locale: BackofficeLocale) -> String {
-    "Spending per category, \(month.title(locale: locale))"
+    L("expenses.chart.title", ["month": month.title(locale: locale)])
   }
 
   func amountText(_ line: ExpenseTotals.Line, locale: BackofficeLocale) -> String {
@@ -41,12 +41,12 @@ struct ExpenseChart: Sendable {
   func description(locale: BackofficeLocale) -> String {
     let parts = totals.lines.map { line in
       let money = MoneyFormat.currency(line.amount, currency: currency, locale: locale)
-      let count = line.count == 1 ? "1 expense" : "\(line.count) expenses"
-      return
-        "\(line.category.rawValue): \(money) (\(totals.percent(of: line.category))%), \(count)."
+      let count = L("expenses.count", count: line.count)
+      let percent = totals.percent(of: line.category)
+      return "\(line.category.displayName): \(money) (\(percent)%), \(count)."
     }
     let total = MoneyFormat.currency(totals.total, currency: currency, locale: locale)
-    return "Total \(total). " + parts.joined(separator: " ")
+    return L("expenses.chart.total", ["amount": total]) + " " + parts.joined(separator: " ")
   }
 
   func render(locale: BackofficeLocale, idPrefix: String = "expense-chart") -> HTMLNode {
@@ -65,7 +65,7 @@ struct ExpenseChart: Sendable {
           [
             H.svgText(
               [.x("0"), .y(number(top + 15)), .class("chart-label")],
-              [H.text(line.category.rawValue)]),
+              [H.text(line.category.displayName)]),
             H.svgText(
               [
                 .x(number(Self.width)), .y(number(top + 15)),

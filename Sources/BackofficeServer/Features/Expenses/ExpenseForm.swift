@@ -32,14 +32,14 @@ struct ExpenseForm: PageView {
     var saved: [String: String] = [:]
   }
 
-  static let changedMessage =
-    "This expense was changed since you opened it, in another tab or by someone else, so your "
-    + "changes are not saved yet. Nothing you typed is lost: where the saved expense now "
-    + "differs, its value is shown under your own. Update again to keep yours."
+  static var changedMessage: String { L("expenses.form.changed", ["update": updateLabel]) }
+
+  /// The edit form's save button, which `changedMessage` names.
+  static var updateLabel: String { L("expenses.form.update") }
 
   var model: Model
 
-  var title: String { model.mode == .new ? "Add expense" : "Edit expense" }
+  var title: String { model.mode == .new ? L("expenses.add") : L("expenses.form.edit_title") }
   var section: NavSection? { .expenses }
   var scripts: [String] { ["expenses.js"] }
 
@@ -55,7 +55,7 @@ struct ExpenseForm: PageView {
   func content(context: PageContext) -> HTMLNode {
     let locale = context.locale
     var nodes: [HTMLNode] = [
-      H.a(cancelHref, [.class("back-link")], text: "← Expenses"),
+      H.a(cancelHref, [.class("back-link")], text: "← " + L("nav.expenses")),
       H.h1(title),
     ]
     if let conflict = model.conflict { nodes.append(conflictNotice(conflict)) }
@@ -63,7 +63,7 @@ struct ExpenseForm: PageView {
       nodes.append(
         H.div(
           [.class("form-error"), .role("alert")],
-          [H.text("The expense was not saved: check the fields marked below.")]))
+          [H.text(L("expenses.form.not_saved"))]))
     }
     nodes.append(
       postForm(
@@ -83,22 +83,22 @@ struct ExpenseForm: PageView {
           amountField(locale: locale),
           savedNode("amount"),
           SelectView(
-            name: "category", label: "Category",
-            options: ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) },
+            name: "category", label: L("expenses.field.category"),
+            options: ExpenseCategory.allCases.map { ($0.rawValue, $0.displayName) },
             selected: ExpenseCategory(label: model.draft.category)?.rawValue
               ?? model.draft.category,
             error: model.errors.category
           ).render(),
           savedNode("category"),
           dateFields(),
-          savedNode("date", empty: "No date"),
+          savedNode("date", empty: L("expenses.no_date")),
           H.div(
             [.class("form-actions")],
             [
               H.button(
-                model.mode == .new ? "Save" : "Update",
+                model.mode == .new ? L("expenses.form.save") : Self.updateLabel,
                 [.class("button button-primary"), .data("save", "")]),
-              H.a(cancelHref, [.class("button")], text: "Cancel"),
+              H.a(cancelHref, [.class("button")], text: L("expenses.form.cancel")),
             ]),
         ]))
     if case .edit(let id) = model.mode {
@@ -109,10 +109,10 @@ struct ExpenseForm: PageView {
           [
             model.back.map { H.input([.type("hidden"), .name("back"), .value($0)]) }
               ?? H.empty,
-            H.button("Delete expense", [.class("button button-danger-quiet")]),
+            H.button(L("expenses.form.delete"), [.class("button button-danger-quiet")]),
             H.p(
               [.class("hint")],
-              "You can undo a delete for \(Int(ExpenseStore.undoWindow / 60)) minutes."),
+              L("expenses.form.undo_hint", count: Int(ExpenseStore.undoWindow / 60))),
           ]))
     }
     return H.div([.class("expenses-page expense-form-page")], nodes)
@@ -120,10 +120,14 @@ struct ExpenseForm: PageView {
 
   // MARK: fields
 
-  /// "Saved now: …" under a field whose saved value differs from the typed one.
-  func savedNode(_ field: String, empty: String = "(empty)") -> HTMLNode {
-    model.saved[field].map { SavedValue(text: $0, empty: empty).render(id: "field-\(field)-saved") }
-      ?? H.empty
+  /// "Saved now: …" under a field whose saved value differs from the typed one; `empty` is
+  /// shown for an empty saved value (else the shared "(empty)").
+  func savedNode(_ field: String, empty: String? = nil) -> HTMLNode {
+    model.saved[field].map { text in
+      var saved = SavedValue(text: text)
+      if let empty { saved.empty = empty }
+      return saved.render(id: "field-\(field)-saved")
+    } ?? H.empty
   }
 
   /// The footer under the title: the server's message after a failed save, else the
@@ -151,7 +155,7 @@ struct ExpenseForm: PageView {
     return H.div(
       [.class(model.errors.title == nil ? "field" : "field field-invalid")],
       [
-        H.label([.`for`("field-title")], [H.text("Title")]),
+        H.label([.`for`("field-title")], [H.text(L("expenses.field.title"))]),
         H.input(
           [
             .id("field-title"), .name("title"), .type("text"), .value(value),
@@ -175,13 +179,16 @@ struct ExpenseForm: PageView {
       Decimal(125) / 10, fractionDigits: model.places, locale: locale)
     let hint =
       model.places == 0
-      ? "Whole amounts only, without separators, e.g. 12."
-      : "Up to \(model.places) decimals after \u{201C}\(locale.decimalSeparator)\u{201D}, "
-        + "without thousands separators, e.g. \(example)."
+      ? L("expenses.form.amount_hint_whole")
+      : L(
+        "expenses.form.amount_hint", count: model.places,
+        ["separator": String(locale.decimalSeparator), "example": example])
     return H.div(
       [.class(model.errors.amount == nil ? "field" : "field field-invalid")],
       [
-        H.label([.`for`("field-amount")], [H.text("Amount (\(model.currency))")]),
+        H.label(
+          [.`for`("field-amount")],
+          [H.text(L("expenses.form.amount_label", ["currency": model.currency]))]),
         H.input(
           [
             .id("field-amount"), .name("amount"), .type("text"), .value(model.draft.amount),
@@ -220,7 +227,7 @@ struct ExpenseForm: PageView {
                   .id("field-has-date"), .name("has_date"), .type("checkbox"), .value("1"),
                   .data("date-toggle", ""), .aria(.controls, "date-picker"),
                 ] + (model.hasDate ? [.checked] : [])),
-              H.text("Date (optional)"),
+              H.text(ExpenseMessages.dateSwitch),
             ])
         ]),
       H.div(
@@ -229,7 +236,7 @@ struct ExpenseForm: PageView {
           .id("date-picker"), .data("date-picker", ""),
         ],
         [
-          H.label([.`for`("field-date")], [H.text("Date and time (UTC)")]),
+          H.label([.`for`("field-date")], [H.text(L("expenses.form.date_label"))]),
           H.input(
             [
               .id("field-date"), .name("date"), .type("datetime-local"), .step("60"),

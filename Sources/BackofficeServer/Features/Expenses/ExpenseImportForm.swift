@@ -8,15 +8,30 @@ struct ExpenseImportForm: PageView {
   var refusal: CSVImport.Refusal? = nil
   var choices = CSVImport.Choices()
 
-  var title: String { "Import expenses" }
+  var title: String { L("expenses.import.title") }
   var section: NavSection? { .expenses }
+
+  private typealias Column = ExpenseCSV.Column
+
+  /// A short file in the format the export writes, in the interface language.
+  static var sample: String {
+    let rows = [
+      ExpenseCSV.header,
+      [
+        "2025-11-22T15:05:00Z", L("expenses.import.sample_coffee"),
+        ExpenseCategory.food.displayName, "3.50",
+      ],
+      ["", L("expenses.import.sample_gym"), ExpenseCategory.hobby.displayName, "25"],
+    ]
+    return rows.map { $0.joined(separator: ",") + "\n" }.joined()
+  }
 
   func content(context: PageContext) -> HTMLNode {
     H.div(
       [.class("expenses-page")],
       [
-        H.a(Routes.expenses.href(), [.class("back-link")], text: "← Expenses"),
-        H.h1("Import expenses"),
+        H.a(Routes.expenses.href(), [.class("back-link")], text: "← " + L("nav.expenses")),
+        H.h1(title),
         refusal.map { refusal in
           H.div(
             [.class("form-error"), .role("alert"), .id("import-error")],
@@ -30,36 +45,32 @@ struct ExpenseImportForm: PageView {
         H.section(
           [.class("card")],
           [
-            H.h2("File format"),
+            H.h2(L("expenses.import.format_heading")),
             H.p(
               [],
-              "A CSV file (UTF-8) whose first line names the columns date, title, category and "
-                + "amount, in any order. For example:"),
-            H.pre(
-              [.class("csv-sample")],
-              [
-                H.text(
-                  "date,title,category,amount\n2025-11-22T15:05:00Z,Coffee,Food,3.50\n,Gym,Hobby,25\n"
-                )
-              ]),
+              L(
+                "expenses.import.format_intro",
+                [
+                  "date": Column.date.name, "title": Column.title.name,
+                  "category": Column.category.name, "amount": Column.amount.name,
+                ])),
+            H.pre([.class("csv-sample")], [H.text(Self.sample)]),
             H.itemList(
               [.class("format-notes")],
               [
+                H.text(L("expenses.import.note_amount", ["column": Column.amount.name])),
                 H.text(
-                  "amount: a dot before the decimals, at most 2 decimals, no thousands separators "
-                    + "(12.50)."),
-                H.text(
-                  "category: Personal, Hobby, Transport, Food, Insurance or Savings; empty means "
-                    + "Personal."),
-                H.text(
-                  "date: 2025-11-22, 2025-11-22T15:05 or with an offset (…Z, …+02:00); without an "
-                    + "offset it is read as UTC; empty means no date."),
-                H.text("title: longer than 15 characters is cut to 15."),
+                  L(
+                    "expenses.import.note_category",
+                    [
+                      "column": Column.category.name, "choices": ExpenseCategory.choices,
+                      "default": ExpenseCategory.default.displayName,
+                    ])),
+                H.text(L("expenses.import.note_date", ["column": Column.date.name])),
+                H.text(L("expenses.import.note_title", ["column": Column.title.name])),
+                H.text(L("expenses.import.note_languages")),
               ]),
-            H.p(
-              [.class("hint")],
-              "The export of this page has exactly this format, so an exported file can be "
-                + "imported again."),
+            H.p([.class("hint")], L("expenses.import.export_hint")),
           ]),
         postForm(
           action: Routes.expensesImportSubmit.href(), csrf: context.csrf,
@@ -68,7 +79,7 @@ struct ExpenseImportForm: PageView {
             H.div(
               [.class("field")],
               [
-                H.label([.`for`("field-file")], [H.text("CSV file")]),
+                H.label([.`for`("field-file")], [H.text(L("expenses.import.file"))]),
                 H.input([
                   .id("field-file"), .name("file"), .type("file"),
                   .accept(".csv,text/csv"), .required,
@@ -80,11 +91,9 @@ struct ExpenseImportForm: PageView {
                 H.input(
                   [.id("field-skip-errors"), .name("skip_errors"), .type("checkbox"), .value("1")]
                     + (choices.skipErrors ? [.checked] : [])),
-                H.text("Skip rows with errors"),
+                H.text(CSVImport.Message.skipErrors),
               ]),
-            H.p(
-              [.class("hint")],
-              "Without it, a file with any bad row imports nothing and lists what to fix."),
+            H.p([.class("hint")], L("expenses.import.skip_errors_hint")),
             H.label(
               [.class("switch"), .`for`("field-import-duplicates")],
               [
@@ -94,15 +103,12 @@ struct ExpenseImportForm: PageView {
                     .type("checkbox"), .value("1"),
                     .aria(.describedby, "field-import-duplicates-hint"),
                   ] + (choices.importDuplicates ? [.checked] : [])),
-                H.text("Import rows that are already present"),
+                H.text(CSVImport.Message.importDuplicates),
               ]),
             H.p(
               [.class("hint"), .id("field-import-duplicates-hint")],
-              "Without it, a row is left out when the account already has an expense with the "
-                + "same date and time, title, amount and category, so importing the same file "
-                + "twice adds nothing the second time. A file with two such rows adds as many "
-                + "as the account is missing."),
-            H.button("Import", [.class("button button-primary")]),
+              L("expenses.import.duplicates_hint")),
+            H.button(L("expenses.import.submit"), [.class("button button-primary")]),
           ]),
       ])
   }

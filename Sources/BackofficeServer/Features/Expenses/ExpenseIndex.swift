@@ -28,7 +28,7 @@ struct ExpenseIndex: PageView {
 
   var model: Model
 
-  var title: String { "Expenses" }
+  var title: String { L("nav.expenses") }
   var section: NavSection? { .expenses }
   var scripts: [String] { ["expenses.js"] }
 
@@ -40,17 +40,19 @@ struct ExpenseIndex: PageView {
         H.div(
           [.class("page-head")],
           [
-            H.h1("Expenses"),
+            H.h1(title),
             H.div(
               [.class("page-actions")],
               [
                 H.a(
                   Routes.expenseNew.href(query: ["back": model.back]),
-                  [.class("button button-primary")], text: "Add expense"),
-                H.a(Routes.expensesImport.href(), [.class("button")], text: "Import CSV"),
+                  [.class("button button-primary")], text: L("expenses.add")),
+                H.a(
+                  Routes.expensesImport.href(), [.class("button")],
+                  text: L("expenses.index.import_csv")),
                 H.a(
                   Routes.expensesExport.href(query: model.filter.query), [.class("button")],
-                  text: "Export CSV"),
+                  text: L("expenses.index.export_csv")),
               ]),
           ]),
         undoBanner(context: context),
@@ -78,7 +80,7 @@ struct ExpenseIndex: PageView {
         H.summary(
           [],
           [
-            H.span([.class("filter-fold-title")], [H.text("Filters")]),
+            H.span([.class("filter-fold-title")], [H.text(L("expenses.filter.heading"))]),
             H.span(
               [.class("muted small filter-fold-summary")], [H.text(filterSummary(locale: locale))]),
           ]),
@@ -93,13 +95,13 @@ struct ExpenseIndex: PageView {
     return H.div(
       [.class("flash flash-success undo-flash"), .role("status")],
       [
-        H.p([], "Deleted \u{201C}\(undo.title)\u{201D}."),
+        H.p([], L("expenses.index.deleted", ["title": undo.title])),
         postForm(
           action: Routes.expenseRestore.href(id: undo.id), csrf: context.csrf,
           attributes: [.class("inline-form")],
           [
             H.input([.type("hidden"), .name("back"), .value(model.back)]),
-            H.button("Undo", [.class("button")]),
+            H.button(L("expenses.undo"), [.class("button")]),
           ]),
       ])
   }
@@ -107,49 +109,50 @@ struct ExpenseIndex: PageView {
   func filters() -> HTMLNode {
     let typed = model.typed
     let categoryOptions =
-      [("", "All categories")] + ExpenseCategory.allCases.map { ($0.rawValue, $0.rawValue) }
+      [("", L("expenses.filter.all_categories"))]
+      + ExpenseCategory.allCases.map { ($0.rawValue, $0.displayName) }
     return H.form(
       [
         .method("get"), .action(Routes.expenses.href()),
         .class("expense-filters"), .role("search"),
-        .aria(.label, "Filter expenses"),
+        .aria(.label, L("expenses.filter.label")),
       ],
       [
         H.div(
           [.class("filter-grid")],
           [
             SelectView(
-              name: "category", label: "Category", options: categoryOptions,
+              name: "category", label: L("expenses.field.category"), options: categoryOptions,
               selected: typed["category"] ?? model.filter.category?.rawValue ?? "",
               error: model.filterErrors["category"]
             ).render(),
             FieldView(
-              name: "month", label: "Month", type: "month",
+              name: "month", label: L("expenses.filter.month"), type: "month",
               value: typed["month"] ?? model.filter.month?.description ?? "",
               error: model.filterErrors["month"], extra: [.placeholder("2025-11")]
             ).render(),
             FieldView(
-              name: "from", label: "From day", type: "date",
+              name: "from", label: L("expenses.filter.from"), type: "date",
               value: typed["from"] ?? model.filter.from?.description ?? "",
               error: model.filterErrors["from"]
             ).render(),
             FieldView(
-              name: "to", label: "To day", type: "date",
+              name: "to", label: L("expenses.filter.to"), type: "date",
               value: typed["to"] ?? model.filter.to?.description ?? "",
               error: model.filterErrors["to"]
             ).render(),
             FieldView(
-              name: "q", label: "Title contains", type: "search",
+              name: "q", label: L("expenses.filter.text"), type: "search",
               value: typed["q"] ?? model.filter.text
             ).render(),
           ]),
         H.div(
           [.class("filter-actions")],
           [
-            H.button("Apply filters", [.class("button button-primary")]),
+            H.button(L("expenses.filter.apply"), [.class("button button-primary")]),
             model.filter.isEmpty && model.filterErrors.isEmpty
               ? H.empty
-              : H.a(Routes.expenses.href(), [.class("button")], text: "Clear filters"),
+              : H.a(Routes.expenses.href(), [.class("button")], text: L("expenses.filter.clear")),
           ]),
       ])
   }
@@ -157,19 +160,21 @@ struct ExpenseIndex: PageView {
   /// "Food · November 2025 · titles with “tea”", or "All expenses".
   func filterSummary(locale: BackofficeLocale) -> String {
     var parts: [String] = []
-    if let category = model.filter.category { parts.append(category.rawValue) }
+    if let category = model.filter.category { parts.append(category.displayName) }
     if let month = model.filter.month { parts.append(month.title(locale: locale)) }
     switch (model.filter.from, model.filter.to) {
     case (let from?, let to?):
       parts.append("\(from.formatted(locale: locale)) – \(to.formatted(locale: locale))")
-    case (let from?, nil): parts.append("from \(from.formatted(locale: locale))")
-    case (nil, let to?): parts.append("until \(to.formatted(locale: locale))")
+    case (let from?, nil):
+      parts.append(L("expenses.filter.summary_from", ["day": from.formatted(locale: locale)]))
+    case (nil, let to?):
+      parts.append(L("expenses.filter.summary_until", ["day": to.formatted(locale: locale)]))
     case (nil, nil): break
     }
     if !model.filter.text.isEmpty {
-      parts.append("titles with \u{201C}\(model.filter.text)\u{201D}")
+      parts.append(L("expenses.filter.summary_text", ["text": model.filter.text]))
     }
-    return parts.isEmpty ? "All expenses" : parts.joined(separator: " · ")
+    return parts.isEmpty ? L("expenses.filter.summary_all") : parts.joined(separator: " · ")
   }
 
   func totalsCard(locale: BackofficeLocale) -> HTMLNode {
@@ -181,30 +186,31 @@ struct ExpenseIndex: PageView {
     return H.section(
       [.class("card expense-totals"), .aria(.labelledby, "expense-totals-heading")],
       [
-        H.h2("Total", [.id("expense-totals-heading")]),
+        H.h2(L("expenses.totals.heading"), [.id("expense-totals-heading")]),
         H.p([.class("muted small")], filterSummary(locale: locale)),
         H.p(
           [.class("total-figure")],
           [
             H.strong([.id("expense-total")], [H.text(money(totals.total))]),
             H.span(
-              [.class("muted")], totals.count == 1 ? " 1 expense" : " \(totals.count) expenses"),
+              [.class("muted")], " " + L("expenses.count", count: totals.count)),
           ]),
         lines.isEmpty
           ? H.empty
           : H.table(
             [.class("category-totals")],
             [
-              H.caption([.class("visually-hidden")], [H.text("Totals per category")]),
+              H.caption(
+                [.class("visually-hidden")], [H.text(L("expenses.totals.per_category"))]),
               H.thead(
                 [],
                 [
                   H.tr(
                     [],
                     [
-                      H.th([.scope("col")], [H.text("Category")]),
-                      H.th([.scope("col"), .class("num")], [H.text("Count")]),
-                      H.th([.scope("col"), .class("num")], [H.text("Amount")]),
+                      H.th([.scope("col")], [H.text(L("expenses.field.category"))]),
+                      H.th([.scope("col"), .class("num")], [H.text(L("expenses.totals.count"))]),
+                      H.th([.scope("col"), .class("num")], [H.text(L("expenses.field.amount"))]),
                     ])
                 ]),
               H.tbody(
@@ -218,7 +224,7 @@ struct ExpenseIndex: PageView {
                         [
                           H.span(
                             [.class("swatch cat-\(line.category.rawValue.lowercased())")], ""),
-                          H.text(line.category.rawValue),
+                          H.text(line.category.displayName),
                         ]),
                       H.td([.class("num")], [H.text(String(line.count))]),
                       H.td([.class("num")], [H.text(money(line.amount))]),
@@ -247,12 +253,12 @@ struct ExpenseIndex: PageView {
         H.div(
           [.class("chart-head")],
           [
-            link(month.previous, "‹", "Previous month"),
+            link(month.previous, "‹", L("expenses.chart.previous_month")),
             H.h2(month.title(locale: locale), [.id("expense-chart-heading")]),
-            link(month.next, "›", "Next month"),
+            link(month.next, "›", L("expenses.chart.next_month")),
           ]),
         model.chart.totals.count == 0
-          ? H.p([.class("muted chart-empty")], "No expenses in this month.")
+          ? H.p([.class("muted chart-empty")], L("expenses.chart.empty"))
           : H.figure([.class("chart-figure")], [model.chart.render(locale: locale)]),
       ])
   }
@@ -261,21 +267,21 @@ struct ExpenseIndex: PageView {
     guard !model.rows.isEmpty else {
       if model.filter.isEmpty && model.page == 1 {
         return emptyState(
-          title: "No expenses yet",
-          message:
-            "Add what you spend, with a category and an optional date, to see totals and a "
-            + "monthly chart. You can also import a CSV file.",
+          title: L("expenses.index.empty_title"),
+          message: L("expenses.index.empty_message"),
           action: H.a(
-            Routes.expenseNew.href(), [.class("button button-primary")], text: "Add expense"))
+            Routes.expenseNew.href(), [.class("button button-primary")],
+            text: L("expenses.add")))
       }
       return emptyState(
-        title: "No matching expenses",
-        message: "Nothing matches these filters. Change them or clear them to see every expense.",
-        action: H.a(Routes.expenses.href(), [.class("button")], text: "Clear filters"))
+        title: L("expenses.index.no_match_title"),
+        message: L("expenses.index.no_match_message"),
+        action: H.a(
+          Routes.expenses.href(), [.class("button")], text: L("expenses.filter.clear")))
     }
     let locale = context.locale
     return H.ul(
-      [.class("expense-list"), .aria(.label, "Expenses")],
+      [.class("expense-list"), .aria(.label, L("nav.expenses"))],
       model.rows.map { row in
         let expense = row.expense
         let edit = Routes.expenseEdit.href(id: row.id, query: ["back": model.back])
@@ -285,7 +291,7 @@ struct ExpenseIndex: PageView {
             H.time(
               [.datetime(ExpenseDate.iso8601(date))],
               [H.text(locale.formatDateTime(date, timeZone: ExpenseStore.timeZone))])
-          } ?? H.span([.class("no-date")], "No date")
+          } ?? H.span([.class("no-date")], L("expenses.no_date"))
         return H.li(
           [.class("expense-row"), .id("expense-\(row.id.uuidString.lowercased())")],
           [
@@ -295,7 +301,7 @@ struct ExpenseIndex: PageView {
                 H.a(edit, [.class("expense-title")], text: expense.title),
                 H.p(
                   [.class("expense-meta")],
-                  [H.span([.class("ex-chip cat-\(slug)")], expense.category.rawValue), when]),
+                  [H.span([.class("ex-chip cat-\(slug)")], expense.category.displayName), when]),
               ]),
             H.p(
               [.class("expense-amount")],
@@ -304,18 +310,22 @@ struct ExpenseIndex: PageView {
               [.class("expense-actions")],
               [
                 H.a(
-                  edit, [.class("button button-small"), .aria(.label, "Edit \(expense.title)")],
-                  text: "Edit"),
+                  edit,
+                  [
+                    .class("button button-small"),
+                    .aria(.label, L("expenses.index.edit_named", ["title": expense.title])),
+                  ],
+                  text: L("expenses.index.edit")),
                 postForm(
                   action: Routes.expenseDelete.href(id: row.id), csrf: context.csrf,
                   attributes: [.class("inline-form")],
                   [
                     H.input([.type("hidden"), .name("back"), .value(model.back)]),
                     H.button(
-                      "Delete",
+                      L("expenses.index.delete"),
                       [
                         .class("button button-small button-danger-quiet"),
-                        .aria(.label, "Delete \(expense.title)"),
+                        .aria(.label, L("expenses.index.delete_named", ["title": expense.title])),
                       ]),
                   ]),
               ]),

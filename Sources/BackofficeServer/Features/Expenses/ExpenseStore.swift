@@ -252,7 +252,7 @@ struct ExpenseStore: Sendable {
   /// working it out again.
   static func assign(_ expense: Expense, to record: ExpenseRecord, matchKey: String? = nil) throws {
     guard let cents = MinorUnits(exactly: expense.amount)?.value else {
-      throw Abort(.unprocessableEntity, reason: "The amount cannot be stored exactly.")
+      throw Abort(.unprocessableEntity, reason: L("expenses.validation.not_exact"))
     }
     record.title = expense.title
     record.titleKey = SearchNormalizer.normalize(expense.title)

@@ -89,8 +89,7 @@ struct ExpensesAPIController: RouteCollection {
     }
   }
 
-  static let amountNotStringMessage =
-    "Send the amount as a JSON string with a dot before the decimals, e.g. \"12.50\"."
+  static var amountNotStringMessage: String { L("expenses.api.amount_not_string") }
 
   // MARK: handlers
 
@@ -116,7 +115,8 @@ struct ExpensesAPIController: RouteCollection {
       .withVersion(record.version)
   }
 
-  static let recordName = "The expense"
+  /// The expense as the version errors name it ("The expense was changed since …").
+  static var recordName: String { L("expenses.api.record_name") }
 
   @Sendable func create(req: Request) async throws -> Response {
     let user = try req.user
@@ -240,7 +240,7 @@ struct ExpensesAPIController: RouteCollection {
     if let text = req.queryValue("q"),
       text.unicodeScalars.count > ExpenseFilter.maxTextLength
     {
-      errors["q"] = "Use at most \(ExpenseFilter.maxTextLength) characters."
+      errors["q"] = L("expenses.api.text_too_long", count: ExpenseFilter.maxTextLength)
     }
     guard errors.isEmpty else { throw APIError.validation(errors) }
     return filter

@@ -113,7 +113,7 @@ struct ExpensesController: RouteCollection {
     case .success(let expense):
       let store = try ExpenseStore(db: req.db, userID: user.requireID())
       _ = try await store.create(expense, now: req.now)
-      req.flash(.success, "Added \u{201C}\(expense.title)\u{201D}.")
+      req.flash(.success, L("expenses.flash.added", ["title": expense.title]))
       return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
     }
   }
@@ -154,7 +154,7 @@ struct ExpensesController: RouteCollection {
       if let expected, expected == record.version,
         try await store.update(record, expected: expected, with: expense, now: req.now)
       {
-        req.flash(.success, "Updated \u{201C}\(expense.title)\u{201D}.")
+        req.flash(.success, L("expenses.flash.updated", ["title": expense.title]))
         return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
       }
       // Opened at another version, or another save got in first.
@@ -198,6 +198,10 @@ struct ExpensesController: RouteCollection {
     if let date = differing["date"], !date.isEmpty {
       differing["date"] = date.replacingOccurrences(of: "T", with: " ") + " UTC"
     }
+    // Compared by label; shown by its name in the interface language.
+    if let text = differing["category"], let saved = ExpenseCategory(label: text) {
+      differing["category"] = saved.displayName
+    }
     model.saved = differing
     return req.page(ExpenseForm(model: model), status: .conflict)
   }
@@ -208,19 +212,20 @@ struct ExpensesController: RouteCollection {
     let values: [(label: String, value: String)] =
       typed.map {
         [
-          ("Title", $0.title ?? ""), ("Amount", $0.amount ?? ""), ("Category", $0.category ?? ""),
-          ("Date (UTC)", $0.dateSwitchedOn ? $0.date ?? "" : ""),
+          (L("expenses.field.title"), $0.title ?? ""),
+          (L("expenses.field.amount"), $0.amount ?? ""),
+          (L("expenses.field.category"), $0.category ?? ""),
+          (L("expenses.field.date_utc"), $0.dateSwitchedOn ? $0.date ?? "" : ""),
         ]
       } ?? []
     return req.page(
       RecordGonePage(
-        heading: "This expense no longer exists",
+        heading: L("expenses.gone.heading"),
         message: typed == nil
-          ? "It was already deleted, perhaps in another tab or by someone else."
-          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
-            + "so your changes could not be saved. If it was deleted a moment ago, \u{201C}Undo\u{201D} "
-            + "on the expenses list brings it back; or add it again as a new expense.",
-        typed: values, back: (Routes.expenses.href(), "\u{2190} Expenses"), section: .expenses),
+          ? L("expenses.gone.deleted")
+          : L("expenses.gone.deleted_while_editing", ["undo": L("expenses.undo")]),
+        typed: values, back: (Routes.expenses.href(), "\u{2190} " + L("nav.expenses")),
+        section: .expenses),
       status: .notFound)
   }
 
@@ -254,16 +259,13 @@ struct ExpensesController: RouteCollection {
     let back = safeBack(try? req.content.decode(BackInput.self).back) ?? Routes.expenses.href()
     guard ExpenseStore.canRestore(record, now: req.now) else {
       try await store.purge(now: req.now)
-      req.flash(
-        .error,
-        "Too late to undo: a deleted expense can be restored for "
-          + "\(Int(ExpenseStore.undoWindow / 60)) minutes.")
+      req.flash(.error, L("expenses.flash.too_late", count: Int(ExpenseStore.undoWindow / 60)))
       return req.redirect(to: back)
     }
     if try await store.restore(record) {
-      req.flash(.success, "Restored \u{201C}\(record.title)\u{201D}.")
+      req.flash(.success, L("expenses.flash.restored", ["title": record.title]))
     } else {
-      req.flash(.info, "\u{201C}\(record.title)\u{201D} was restored already.")
+      req.flash(.info, L("expenses.flash.already_restored", ["title": record.title]))
     }
     return req.redirect(to: back)
   }

@@ -21,7 +21,7 @@ struct ExpensesHome: Sendable {
     H.div(
       [.class("card"), .id("home-expenses")],
       [
-        H.h2("Expenses"),
+        H.h2(L("nav.expenses")),
         H.p([.class("muted small")], month.title(locale: locale)),
         H.p(
           [.class("home-figure")],
@@ -29,18 +29,18 @@ struct ExpensesHome: Sendable {
             H.strong(
               [],
               [H.text(MoneyFormat.currency(total, currency: currency, locale: locale))]),
-            H.text(count == 1 ? " · 1 expense" : " · \(count) expenses"),
+            H.text(" · " + L("expenses.count", count: count)),
           ]),
         count == 0
-          ? H.p([.class("muted")], "Nothing spent this month yet.")
+          ? H.p([.class("muted")], L("expenses.home.nothing_yet"))
           : H.empty,
         H.div(
           [.class("card-actions")],
           [
             H.a(
               Routes.expenses.href(query: ["month": month.description]), [.class("button")],
-              text: "Open expenses"),
-            H.a(Routes.expenseNew.href(), [.class("button")], text: "Add expense"),
+              text: L("expenses.home.open")),
+            H.a(Routes.expenseNew.href(), [.class("button")], text: L("expenses.add")),
           ]),
       ])
   }

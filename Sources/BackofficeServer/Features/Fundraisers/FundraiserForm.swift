@@ -33,25 +33,21 @@ struct FundraiserForm: PageView {
   /// `template`, `show_progress`, `placement`; already in words.
   var saved: [String: String] = [:]
 
-  static let changedMessage =
-    "Цей збір змінили після того, як ви його відкрили (в іншій вкладці або інша людина), тому "
-    + "ваші зміни ще не збережено. Усе, що ви ввели, залишилося у формі; там, де збережений збір "
-    + "тепер інший, під полем показано збережене значення. Натисніть «Зберегти» ще раз, щоб "
-    + "залишити свою версію."
+  static var changedMessage: String { L("fundraisers.form.changed") }
 
-  /// "Збережено зараз: …" for `field`, when the saved value differs.
+  /// "Saved now: …" for `field`, when the saved value differs.
   func savedNode(_ field: String) -> HTMLNode {
-    saved[field].map {
-      SavedValue(text: $0, label: "Збережено зараз:", empty: "(порожньо)")
-        .render(id: "field-\(field)-saved")
-    } ?? H.empty
+    savedValue(field)?.render(id: "field-\(field)-saved") ?? H.empty
   }
 
   func savedValue(_ field: String) -> SavedValue? {
-    saved[field].map { SavedValue(text: $0, label: "Збережено зараз:", empty: "(порожньо)") }
+    saved[field].map {
+      SavedValue(
+        text: $0, label: L("fundraisers.form.saved_now"), empty: L("fundraisers.form.saved_empty"))
+    }
   }
 
-  var title: String { mode == .create ? "Новий збір" : "Редагувати збір" }
+  var title: String { mode == .create ? L("fundraisers.new") : L("fundraisers.form.edit_title") }
   var section: NavSection? { .fundraisers }
   var scripts: [String] { ["fundraisers.js"] }
 
@@ -88,13 +84,14 @@ struct FundraiserForm: PageView {
 
   func content(context: PageContext) -> HTMLNode {
     H.div(
-      [.class("fr"), .lang("uk")],
+      [.class("fr")],
       [
         H.p(
           [.class("fr-back")],
           [
-            editingID.map { H.a(Routes.fundraiser.href(id: $0), text: "← Назад до збору") }
-              ?? H.a(Routes.fundraisers.href(), text: "← Збори")
+            editingID.map {
+              H.a(Routes.fundraiser.href(id: $0), text: L("fundraisers.form.back_to_fundraiser"))
+            } ?? H.a(Routes.fundraisers.href(), text: L("fundraisers.back_to_list"))
           ]),
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
@@ -104,7 +101,7 @@ struct FundraiserForm: PageView {
           ? H.empty
           : H.div(
             [.class("form-error"), .role("alert")],
-            [H.text("Перевірте поля, позначені нижче.")]),
+            [H.text(L("fundraisers.form.check_fields"))]),
         postForm(
           action: action, csrf: context.csrf,
           attributes: [
@@ -127,10 +124,10 @@ struct FundraiserForm: PageView {
             H.div(
               [.class("fr-form-actions")],
               [
-                H.button("Зберегти", [.class("button button-primary")]),
+                H.button(L("fundraisers.form.save"), [.class("button button-primary")]),
                 H.a(
                   editingID.map { Routes.fundraiser.href(id: $0) } ?? Routes.fundraisers.href(),
-                  [.class("button")], text: "Скасувати"),
+                  [.class("button")], text: L("fundraisers.form.cancel")),
               ]),
           ]),
         editingID.map { id in
@@ -139,8 +136,8 @@ struct FundraiserForm: PageView {
             [
               confirmButton(
                 action: Routes.fundraiserDelete.href(id: id), csrf: context.csrf,
-                label: "Видалити", confirm: CampaignMessages.deleteConfirmation,
-                confirmLabel: "Так, видалити")
+                label: L("fundraisers.delete"), confirm: CampaignMessages.deleteConfirmation,
+                confirmLabel: L("fundraisers.delete_confirm_button"))
             ])
         } ?? H.empty,
       ])
@@ -165,7 +162,7 @@ struct FundraiserForm: PageView {
     let purposeCount = purpose.trimmingCharacters(in: .whitespacesAndNewlines).count
     let purposeOver = purposeCount - CampaignDraft.purposeMaxLength
     let ctaField = FieldView(name: "call_to_action", label: CampaignField.callToAction.label)
-    let photoField = FieldView(name: "photo", label: "Обрати фото з бібліотеки")
+    let photoField = FieldView(name: "photo", label: L("fundraisers.form.photo"))
     var photoAttrs: [Attr] = [
       .id(photoField.id), .name("photo"), .type("file"),
       .accept("image/jpeg,image/png"), .aria(.describedby, "\(photoField.id)-hint"),
@@ -179,11 +176,11 @@ struct FundraiserForm: PageView {
     }
     let photoHint: String =
       if draftPhotoID != nil {
-        "Фото вже завантажено. Оберіть інше, щоб замінити його."
+        L("fundraisers.form.photo_hint_draft")
       } else if photoID != nil {
-        "Залиште порожнім, щоб зберегти поточне фото."
+        L("fundraisers.form.photo_hint_keep")
       } else {
-        "JPEG або PNG, до \(CampaignPhotoError.size(maxUploadBytes))."
+        L("fundraisers.form.photo_hint_new", ["size": CampaignPhotoError.size(maxUploadBytes)])
       }
     return [
       H.div(
@@ -198,26 +195,34 @@ struct FundraiserForm: PageView {
                   ? "hint fr-count fr-count-over" : "hint fr-count"),
               .id("\(purposeField.id)-count"), .aria(.live, "polite"),
             ],
-            "\(purposeCount) / \(CampaignDraft.purposeMaxLength) символів"
-              + (purposeOver > 0 ? ": приберіть \(purposeOver)" : "")),
+            purposeOver > 0
+              ? L(
+                "fundraisers.form.purpose_count_over",
+                [
+                  "count": String(purposeCount), "max": String(CampaignDraft.purposeMaxLength),
+                  "over": String(purposeOver),
+                ])
+              : L(
+                "fundraisers.form.purpose_count",
+                ["count": String(purposeCount), "max": String(CampaignDraft.purposeMaxLength)])),
           savedNode("purpose"),
           FieldView(name: "purpose", label: "", error: errors[.purpose]).errorNode,
         ]),
       FieldView(
         name: "target", label: CampaignField.target.label, value: target, error: errors[.target],
-        hint: "Наприклад: 15 000 або 15000,50", autocomplete: "off",
+        hint: L("fundraisers.form.target_hint"), autocomplete: "off",
         extra: [.inputmode("decimal")], saved: savedValue("target")
       ).render(),
       FieldView(
         name: "jar_link", label: CampaignField.jarLink.label, value: jarLink,
-        error: errors[.jarLink], hint: "Посилання на банку: https://send.monobank.ua/jar/…",
+        error: errors[.jarLink], hint: L("fundraisers.form.jar_link_hint"),
         autocomplete: "off", extra: [.inputmode("url"), .spellcheck("false")],
         saved: savedValue("jar_link")
       ).render(),
       H.div(
         [.class(errors[.image] == nil ? "field" : "field field-invalid")],
         [
-          H.label([.`for`(photoField.id)], [H.text("Обрати фото з бібліотеки")]),
+          H.label([.`for`(photoField.id)], [H.text(L("fundraisers.form.photo"))]),
           H.input(photoAttrs),
           H.p([.class("hint"), .id("\(photoField.id)-hint")], photoHint),
           FieldView(name: "photo", label: "", error: errors[.image]).errorNode,
@@ -236,9 +241,9 @@ struct FundraiserForm: PageView {
                   .type("checkbox"), .id("field-show_progress"), .name("show_progress"),
                   .value("1"), .role("switch"),
                 ] + (showProgress ? [.checked] : [])),
-              H.text(" Показувати на постері зібрану суму і прогрес"),
+              H.text(" " + L("fundraisers.form.show_progress")),
             ]),
-          H.p([.class("hint")], "Потрібна банка: постер оновлюється разом із прогресом."),
+          H.p([.class("hint")], L("fundraisers.form.show_progress_hint")),
           savedNode("show_progress"),
         ]),
       H.div(
@@ -252,19 +257,24 @@ struct FundraiserForm: PageView {
                   .type("checkbox"), .id("field-show_qr"), .name("show_qr"), .value("1"),
                   .role("switch"),
                 ] + (showQR ? [.checked] : [])),
-              H.text(" QR-код банки на постері"),
+              H.text(" " + L("fundraisers.form.show_qr")),
             ]),
-          H.p(
-            [.class("hint")],
-            "Потрібна банка: внизу постера з'являються QR-код, посилання і заклик."),
+          H.p([.class("hint")], L("fundraisers.form.show_qr_hint")),
           savedNode("show_qr"),
         ]),
       FieldView(
         name: "call_to_action", label: ctaField.label, value: callToAction,
         error: errors[.callToAction],
-        hint: "Поруч із QR-кодом. Порожнє поле — «\(CampaignDraft.defaultCallToAction)». "
-          + "До \(CampaignDraft.callToActionMaxLength) символів.",
-        autocomplete: "off", extra: [.placeholder(CampaignDraft.defaultCallToAction)],
+        // The poster's own words stay Ukrainian in every language; an English page says what
+        // they mean and that they are Ukrainian.
+        hint: L(
+          "fundraisers.form.call_to_action_hint",
+          [
+            "default": L("fundraisers.public.default_call_to_action"),
+            "max": String(CampaignDraft.callToActionMaxLength),
+          ]),
+        autocomplete: "off",
+        extra: [.placeholder(L("fundraisers.public.default_call_to_action"))],
         saved: savedValue("call_to_action")
       ).render(),
     ]
@@ -276,7 +286,7 @@ struct FundraiserForm: PageView {
         .class(errors[.template] == nil ? "fr-templates-field" : "fr-templates-field field-invalid")
       ] + (errors[.template] == nil ? [] : [.aria(.describedby, "field-template-error")]),
       [
-        H.legend([], [H.text("Обрати шаблон")]),
+        H.legend([], [H.text(L("fundraisers.form.choose_template"))]),
         savedNode("template"),
         FieldView(name: "template", label: "", error: errors[.template]).errorNode,
         H.div(
@@ -308,10 +318,10 @@ struct FundraiserForm: PageView {
     H.section(
       [.class("fr-preview-panel"), .aria(.labelledby, "fr-preview-title")],
       [
-        H.h2("Попередній перегляд", [.id("fr-preview-title")]),
+        H.h2(L("fundraisers.form.preview"), [.id("fr-preview-title")]),
         H.fieldset(
           [.class("fr-formats")],
-          [H.legend([.class("fr-sr-only")], [H.text("Формат")])]
+          [H.legend([.class("fr-sr-only")], [H.text(L("fundraisers.format"))])]
             + PosterFormat.allCases.map { item in
               H.label(
                 [.class("fr-format")],
@@ -325,11 +335,8 @@ struct FundraiserForm: PageView {
         H.div(
           [
             .class("fr-preview"), .id("fr-preview"), .role("group"),
-            .aria(.roledescription, "редактор фото"),
-            .aria(
-              .label,
-              "Фото на постері. Перетягніть, щоб змістити; коліщатко або щипок — масштаб. "
-                + "З клавіатури: стрілки зміщують, + і − змінюють масштаб, 0 скидає."),
+            .aria(.roledescription, L("fundraisers.form.photo_editor")),
+            .aria(.label, L("fundraisers.form.photo_editor_label")),
             .aria(.describedby, "fr-preview-help"),
           ],
           [
@@ -339,33 +346,34 @@ struct FundraiserForm: PageView {
                 .src(
                   Routes.fundraiserPreview.href(
                     query: previewQuery(template: chosen, mode: "image"))),
-                .alt("Попередній перегляд постера"),
+                .alt(L("fundraisers.form.preview_alt")),
                 .width(String(format.width)), .height(String(format.height)),
               ])
-            } ?? H.p([.class("fr-preview-empty")], "Оберіть шаблон, щоб побачити постер.")
+            } ?? H.p([.class("fr-preview-empty")], L("fundraisers.form.preview_empty"))
           ]),
         H.div(
           [.class("fr-zoom"), .id("fr-zoom"), .hidden],
           [
             H.button(
               [
-                .type("button"), .class("button"), .data("zoom", "out"), .aria(.label, "Зменшити"),
+                .type("button"), .class("button"), .data("zoom", "out"),
+                .aria(.label, L("fundraisers.form.zoom_out")),
               ],
               [H.text("−")]),
             H.button(
               [
-                .type("button"), .class("button"), .data("zoom", "in"), .aria(.label, "Збільшити"),
+                .type("button"), .class("button"), .data("zoom", "in"),
+                .aria(.label, L("fundraisers.form.zoom_in")),
               ],
               [H.text("+")]),
             H.button(
               [.type("button"), .class("button"), .data("zoom", "reset")],
-              [H.text("Скинути")]),
+              [H.text(L("fundraisers.form.zoom_reset"))]),
           ]),
         savedNode("placement"),
         H.p(
           [.class("hint"), .id("fr-preview-help")],
-          "Перетягніть фото, щоб змістити його; прокрутіть коліщатко або зведіть пальці, щоб "
-            + "змінити масштаб. Вибір іншого шаблону скидає положення фото."),
+          L("fundraisers.form.preview_help")),
         H.input([.type("hidden"), .name("scale"), .id("fr-scale"), .value(String(placement.scale))]
         ),
         H.input([

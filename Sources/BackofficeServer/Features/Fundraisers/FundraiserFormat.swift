@@ -1,17 +1,18 @@
 import BackofficeCore
 import Foundation
 
-/// How this area writes amounts and times: the Ukrainian way, whatever the account's locale,
-/// because the whole area speaks Ukrainian.
+/// How this area writes amounts and times: the Ukrainian way (Kyiv time, "15 000", dd.MM.yyyy),
+/// whatever the account's locale or interface language; only the currency's word follows the
+/// interface language ("грн." in Ukrainian, "UAH" in English).
 enum FundraiserFormat {
   /// Kyiv time: the volunteers this area is for, and the time their donors see on Monobank.
   static let timeZone =
     TimeZone(identifier: "Europe/Kyiv") ?? TimeZone(identifier: "Europe/Kiev")
     ?? TimeZone(identifier: "UTC") ?? .current
 
-  /// "15 000 грн." (no-break spaces), as on the original app's cards.
+  /// "15 000 грн." (no-break spaces), as on the original app's cards; "15 000 UAH" in English.
   static func amount(_ value: Decimal) -> String {
-    Hryvnia.formatNumber(value) + "\u{00A0}\(Hryvnia.unit)."
+    L("fundraisers.amount", ["amount": Hryvnia.formatNumber(value)])
   }
 
   /// "14.03.2025, 10:15".
@@ -27,6 +28,17 @@ enum FundraiserFormat {
   /// `<time datetime="…">14.03.2025, 10:15</time>`.
   static func time(_ date: Date, _ attributes: [Attr] = []) -> HTMLNode {
     H.time([.datetime(iso(date))] + attributes, [H.text(dateTime(date))])
+  }
+
+  /// `text` with its `{time}` mark replaced by the `<time>` element of `date`: "Data from
+  /// <time …>14.03.2025, 10:15</time>".
+  static func withTime(_ text: String, _ date: Date) -> HTMLNode {
+    var nodes: [HTMLNode] = []
+    for (index, part) in text.components(separatedBy: "{time}").enumerated() {
+      if index > 0 { nodes.append(time(date)) }
+      if !part.isEmpty { nodes.append(H.text(part)) }
+    }
+    return H.group(nodes)
   }
 
   /// The machine-readable instant of `time`, in UTC: "2025-03-14T08:15:00Z".
@@ -105,9 +117,13 @@ struct FundraiserChart {
         [H.text(text)])
     }
 
-    let summary =
-      "Зібрано з \(FundraiserFormat.dateTime(first.at)) по \(FundraiserFormat.dateTime(last.at)): "
-      + "від \(FundraiserFormat.amount(first.amount)) до \(FundraiserFormat.amount(last.amount))"
+    let summary = L(
+      "fundraisers.chart.summary",
+      [
+        "from": FundraiserFormat.dateTime(first.at), "to": FundraiserFormat.dateTime(last.at),
+        "first": FundraiserFormat.amount(first.amount),
+        "last": FundraiserFormat.amount(last.amount),
+      ])
     var children: [HTMLNode] = [H.title([], [H.text(summary)])]
     let baseline = y(0)
     children.append(
@@ -124,7 +140,7 @@ struct FundraiserChart {
       children.append(
         label(
           x: Self.width - Self.right, y: max(16, y(goalValue) - 6), end: true,
-          "Ціль: \(FundraiserFormat.amount(goal ?? 0))"))
+          L("fundraisers.goal", ["amount": FundraiserFormat.amount(goal ?? 0)])))
     }
     let coordinates = zip(points, values).map { point, value in
       "\(n(x(point.at))),\(n(y(value)))"

@@ -9,40 +9,41 @@ struct FundraiserIndex: PageView {
 
   static let perPage = 24
 
-  var title: String { "Збори" }
+  var title: String { L("nav.fundraisers") }
   var section: NavSection? { .fundraisers }
   var scripts: [String] { ["fundraisers.js"] }
 
   func content(context: PageContext) -> HTMLNode {
     let anyJar = cards.contains { $0.jar != nil }
     return H.div(
-      [.class("fr"), .lang("uk")],
+      [.class("fr")],
       [
         H.div(
           [.class("fr-head")],
           [
-            H.h1("Збори"),
+            H.h1(L("nav.fundraisers")),
             H.div(
               [.class("fr-actions")],
               [
                 H.a(
                   Routes.fundraiserNew.href(),
-                  [.class("button button-primary"), .aria(.label, "Новий збір")],
-                  [H.span([.aria(.hidden, "true")], [H.text("+ ")]), H.text("Новий збір")]),
+                  [.class("button button-primary"), .aria(.label, L("fundraisers.new"))],
+                  [H.span([.aria(.hidden, "true")], [H.text("+ ")]), H.text(L("fundraisers.new"))]),
                 anyJar
                   ? postForm(
                     action: Routes.fundraiserRefreshAll.href(), csrf: context.csrf,
                     attributes: [.class("inline-form")],
-                    [H.button("Оновити прогрес", [.class("button")])])
+                    [H.button(L("fundraisers.index.refresh_all"), [.class("button")])])
                   : H.empty,
               ]),
           ]),
         total == 0
           ? emptyState(
-            title: "Створіть свою першу обкладинку для збору коштів",
-            message: "Допомагайте тим, хто цього потребує",
+            title: L("fundraisers.empty.title"),
+            message: L("fundraisers.empty.message"),
             action: H.a(
-              Routes.fundraiserNew.href(), [.class("button button-primary")], text: "Новий збір"))
+              Routes.fundraiserNew.href(), [.class("button button-primary")],
+              text: L("fundraisers.new")))
           : H.ul([.class("fr-grid")], cards.map(card)),
         pagination,
       ])
@@ -67,7 +68,10 @@ struct FundraiserIndex: PageView {
   }
 
   var pagination: HTMLNode {
-    Pagination.nav(page: page, pageCount: pageCount, labels: .ukrainian) { number in
+    let labels = Pagination.Labels(
+      previous: L("fundraisers.pagination.previous"), next: L("fundraisers.pagination.next"),
+      pages: L("fundraisers.pagination.pages"), page: L("fundraisers.pagination.page"))
+    return Pagination.nav(page: page, pageCount: pageCount, labels: labels) { number in
       // The first page is the plain address.
       Routes.fundraisers.href(query: ["page": number > 1 ? String(number) : nil])
     }

@@ -7,7 +7,8 @@ import Vapor
 
 /// A fundraiser's page for everyone, at `/f/<slug>`: no sign-in, nothing of the account but
 /// the poster, the purpose, the progress and the jar. The owner switches it on and off on the
-/// fundraiser's page; the address stays the same across switching.
+/// fundraiser's page; the address stays the same across switching. The page is in the visitor's
+/// language (their `Accept-Language`); the poster itself stays Ukrainian, for Ukrainian donors.
 struct FundraiserPublicPage: RouteCollection {
   /// The jar is asked at most this often for public pages, however many people look.
   static let refreshInterval: TimeInterval = 60
@@ -80,17 +81,20 @@ struct FundraiserPublicPage: RouteCollection {
     var main: [HTMLNode] = [
       H.img([
         .class("fp-poster"), .src(Routes.publicFundraiserPoster.href(["slug": slug])),
-        .alt("Постер збору: \(title)"), .width("1080"), .height("1080"),
+        .alt(L("fundraisers.poster_alt", ["purpose": title])), .width("1080"), .height("1080"),
       ]),
       H.h1([.class("fp-purpose")], [H.text(campaign.purpose)]),
     ]
     if let progress {
       main.append(FundraiserFigures.progressBar(progress))
     } else if let goal = campaign.target {
-      main.append(H.p([.class("fr-goal")], "Ціль: \(FundraiserFormat.amount(goal))"))
+      main.append(
+        H.p([.class("fr-goal")], L("fundraisers.goal", ["amount": FundraiserFormat.amount(goal)])))
     }
     if let taken = state.lastGoodAt {
-      main.append(H.p([.class("hint")], [H.text("Дані банки на "), FundraiserFormat.time(taken)]))
+      main.append(
+        H.p(
+          [.class("hint")], [FundraiserFormat.withTime(L("fundraisers.public.data_as_of"), taken)]))
     }
     if let jar = campaign.jar {
       main += [
@@ -99,20 +103,20 @@ struct FundraiserPublicPage: RouteCollection {
           [
             H.a(
               jar.link, [.class("button button-primary fp-donate"), .rel("noopener")],
-              text: campaign.shownCallToAction + " Задонатити в банку")
+              text: L("fundraisers.public.donate", ["call_to_action": Self.callToAction(campaign)]))
           ]),
         H.img([
           .class("fp-qr"), .src(Routes.publicFundraiserQR.href(["slug": slug])),
-          .alt("QR-код банки: \(jar.link)"), .width("240"), .height("240"),
+          .alt(L("fundraisers.public.qr_alt", ["link": jar.link])), .width("240"), .height("240"),
         ]),
-        H.p([.class("hint")], "Наведіть камеру телефона на код, щоб відкрити банку."),
+        H.p([.class("hint")], L("fundraisers.public.qr_hint")),
       ]
     }
 
     let html =
       "<!DOCTYPE html>"
       + H.html(
-        [.lang("uk")],
+        [.lang(UILanguage.current.rawValue)],
         [
           H.head([], head),
           H.body(
@@ -123,11 +127,15 @@ struct FundraiserPublicPage: RouteCollection {
     // Caches may keep the page but ask each time, so switching it off takes effect at once.
     let etag = "\"" + hexString(SHA256.hash(data: Data(html.utf8)).prefix(16)) + "\""
     if FundraiserPosters.notModified(req, etag: etag) {
-      return FundraiserPosters.notModifiedResponse(etag: etag, shared: true)
+      let response = FundraiserPosters.notModifiedResponse(etag: etag, shared: true)
+      response.headers.replaceOrAdd(name: .vary, value: "Accept-Language")
+      return response
     }
     let response = Response(status: .ok, body: .init(string: html))
     response.headers.contentType = .html
     response.headers.replaceOrAdd(name: .eTag, value: etag)
+    // The words follow the visitor's language, so a shared cache keeps one copy per language.
+    response.headers.replaceOrAdd(name: .vary, value: "Accept-Language")
     response.headers.replaceOrAdd(
       name: .cacheControl, value: FundraiserPosters.cacheControl(shared: true))
     return response
@@ -201,16 +209,29 @@ struct FundraiserPublicPage: RouteCollection {
     return try await JarSnapshots.state(for: record, on: req.db)
   }
 
-  /// "Зібрано 7 500 грн з 15 000 грн (50 %)" or the goal alone, for link previews.
+  /// "Зібрано 7 500 грн. з 15 000 грн. (50%). …" ("7 500 UAH of 15 000 UAH collected (50%).
+  /// …") or the goal alone, for link previews.
   static func description(_ campaign: Campaign, progress: FundraiserProgress?) -> String {
     if let progress {
-      return "Зібрано \(FundraiserFormat.amount(progress.collected)) з "
-        + "\(FundraiserFormat.amount(progress.goal)) (\(progress.percent)%). Долучайтеся до збору!"
+      return L(
+        "fundraisers.public.description_progress",
+        [
+          "collected": FundraiserFormat.amount(progress.collected),
+          "goal": FundraiserFormat.amount(progress.goal), "percent": String(progress.percent),
+        ])
     }
     if let goal = campaign.target {
-      return "Ціль: \(FundraiserFormat.amount(goal)). Долучайтеся до збору!"
+      return L(
+        "fundraisers.public.description_goal", ["goal": FundraiserFormat.amount(goal)])
     }
-    return "Долучайтеся до збору!"
+    return L("fundraisers.public.description")
+  }
+
+  /// The call to action on the donate button: the volunteer's own words, else the default in
+  /// the visitor's language (the poster keeps its Ukrainian default).
+  static func callToAction(_ campaign: Campaign) -> String {
+    campaign.callToAction.isEmpty
+      ? L("fundraisers.public.default_call_to_action") : campaign.callToAction
   }
 }
 

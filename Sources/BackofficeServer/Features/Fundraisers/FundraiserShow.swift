@@ -9,7 +9,7 @@ struct FundraiserShow: PageView {
   /// The public page's address while it is on.
   var publicPath: String? = nil
 
-  var title: String { "Збір" }
+  var title: String { L("fundraisers.show.title") }
   var section: NavSection? { .fundraisers }
   var scripts: [String] { ["fundraisers.js"] }
 
@@ -19,9 +19,11 @@ struct FundraiserShow: PageView {
     let downloadHref = Routes.fundraiserPoster.href(
       id: id, query: ["format": format.rawValue, "download": "1"])
     return H.div(
-      [.class("fr"), .lang("uk")],
+      [.class("fr")],
       [
-        H.p([.class("fr-back")], [H.a(Routes.fundraisers.href(), text: "← Збори")]),
+        H.p(
+          [.class("fr-back")],
+          [H.a(Routes.fundraisers.href(), text: L("fundraisers.back_to_list"))]),
         H.div(
           [.class("fr-head")],
           [
@@ -29,23 +31,25 @@ struct FundraiserShow: PageView {
             H.div(
               [.class("fr-actions")],
               [
-                H.a(Routes.fundraiserEdit.href(id: id), [.class("button")], text: "Редагувати"),
+                H.a(
+                  Routes.fundraiserEdit.href(id: id), [.class("button")],
+                  text: L("fundraisers.show.edit")),
                 confirmButton(
                   action: Routes.fundraiserDelete.href(id: id), csrf: context.csrf,
-                  label: "Видалити", confirm: CampaignMessages.deleteConfirmation,
-                  confirmLabel: "Так, видалити"),
+                  label: L("fundraisers.delete"), confirm: CampaignMessages.deleteConfirmation,
+                  confirmLabel: L("fundraisers.delete_confirm_button")),
               ]),
           ]),
         H.div(
           [.class("fr-show")],
           [
             H.section(
-              [.class("fr-poster-panel"), .aria(.label, "Постер")],
+              [.class("fr-poster-panel"), .aria(.label, L("fundraisers.show.poster"))],
               [
                 formatSwitch(id: id),
                 H.img([
                   .class("fr-poster"), .id("fr-poster"), .src(svgHref),
-                  .alt("Постер збору: \(summary.purpose)"),
+                  .alt(L("fundraisers.poster_alt", ["purpose": summary.purpose])),
                   .width(String(format.width)),
                   .height(String(format.height)),
                 ]),
@@ -62,16 +66,16 @@ struct FundraiserShow: PageView {
                             template: summary.template, format: format, "png")),
                         .data("width", String(format.width)),
                         .data("height", String(format.height)),
-                        .data("error", "Не вдалося створити PNG. Спробуйте ще раз."),
+                        .data("error", L("fundraisers.show.png_failed")),
                         .data(
                           "share-url",
                           publicPath == nil ? "" : Routes.fundraiserShareImage.href(id: id)),
                         .hidden,
-                      ], [H.text("Завантажити PNG")]),
+                      ], [H.text(L("fundraisers.show.download_png"))]),
                     H.a(
                       downloadHref,
                       [.class("button"), .id("fr-svg"), .download("")],
-                      text: "Завантажити SVG"),
+                      text: L("fundraisers.show.download_svg")),
                   ]),
                 H.p(
                   [.class("fr-png-status muted"), .id("fr-png-status"), .aria(.live, "polite")], ""
@@ -89,7 +93,7 @@ struct FundraiserShow: PageView {
 
   func formatSwitch(id: UUID) -> HTMLNode {
     H.nav(
-      [.class("fr-formats"), .aria(.label, "Формат")],
+      [.class("fr-formats"), .aria(.label, L("fundraisers.format"))],
       PosterFormat.allCases.map { item in
         H.a(
           Routes.fundraiser.href(id: id, query: ["format": item == .post ? nil : item.rawValue]),
@@ -113,26 +117,24 @@ struct FundraiserShow: PageView {
   /// Switching the public page on and off, with its address while it is on.
   func publicPanel(context: PageContext) -> [HTMLNode] {
     let id = summary.id
-    var nodes: [HTMLNode] = [H.h2("Публічна сторінка", [.id("fr-public-title")])]
+    var nodes: [HTMLNode] = [H.h2(L("fundraisers.public_panel.title"), [.id("fr-public-title")])]
     if let publicPath {
       nodes += [
         H.p(
           [.class("fr-public-link")],
           [
-            H.text("Сторінка відкрита для всіх за посиланням: "),
+            H.text(L("fundraisers.public_panel.open_link") + " "),
             H.a(publicPath, [.id("fr-public-url"), .target("_blank")], text: publicPath),
           ]),
         H.p(
           [.class("hint")],
-          "Там лише постер, призначення, прогрес і банка. Картинка для прев'ю посилання "
-            + "оновлюється, коли ви завантажуєте PNG."),
+          L("fundraisers.public_panel.open_hint")),
       ]
     } else {
       nodes.append(
         H.p(
           [.class("muted")],
-          "Сторінка збору без входу в акаунт: постер, прогрес банки, кнопка і QR-код. "
-            + "Зручно поширювати в соцмережах."))
+          L("fundraisers.public_panel.closed_hint")))
     }
     let open = publicPath == nil
     nodes.append(
@@ -142,44 +144,51 @@ struct FundraiserShow: PageView {
         [
           H.input([.type("hidden"), .name("public"), .value(open ? "1" : "0")]),
           H.button(
-            open ? "Відкрити публічну сторінку" : "Закрити сторінку",
+            open ? L("fundraisers.public_panel.open") : L("fundraisers.public_panel.close"),
             [.class(open ? "button button-primary" : "button")]),
         ]))
     return nodes
   }
 
   func progressPanel(context: PageContext) -> [HTMLNode] {
-    var nodes: [HTMLNode] = [H.h2("Прогрес збору", [.id("fr-progress-title")])]
+    var nodes: [HTMLNode] = [
+      H.h2(L("fundraisers.progress_panel.title"), [.id("fr-progress-title")])
+    ]
     guard let jar = summary.jar else {
       nodes.append(
         H.p(
           [.class("muted")],
-          "Додайте посилання на банку Monobank, щоб бачити, скільки вже зібрано."))
+          L("fundraisers.progress_panel.no_jar")))
       if let target = summary.target {
-        nodes.append(H.p([.class("fr-goal")], "Ціль: \(FundraiserFormat.amount(target))"))
+        nodes.append(
+          H.p(
+            [.class("fr-goal")], L("fundraisers.goal", ["amount": FundraiserFormat.amount(target)]))
+        )
       }
       nodes.append(
-        H.a(Routes.fundraiserEdit.href(id: summary.id), [.class("button")], text: "Додати банку"))
+        H.a(
+          Routes.fundraiserEdit.href(id: summary.id), [.class("button")],
+          text: L("fundraisers.progress_panel.add_jar")))
       return nodes
     }
     nodes.append(
       H.p(
         [.class("fr-jar")],
         [
-          H.text("Банка: "),
+          H.text(L("fundraisers.progress_panel.jar") + " "),
           H.a(
             jar.link, [.rel("noopener noreferrer"), .target("_blank")],
             text: jar.link),
         ]))
     if summary.state.lastGood == nil && summary.state.lastError == nil {
-      nodes.append(H.p([.class("muted")], "Даних з банки ще немає: натисніть «Оновити»."))
+      nodes.append(H.p([.class("muted")], L("fundraisers.progress_panel.no_data")))
     }
     nodes += FundraiserFigures.lines(summary, detailed: true)
     nodes.append(
       postForm(
         action: Routes.fundraiserRefresh.href(id: summary.id), csrf: context.csrf,
         attributes: [.class("fr-refresh")],
-        [H.button("Оновити", [.class("button")])]))
+        [H.button(L("fundraisers.progress_panel.refresh"), [.class("button")])]))
     if let chart, !chart.points.isEmpty {
       nodes.append(
         H.figure(
@@ -188,7 +197,12 @@ struct FundraiserShow: PageView {
             chart.render(),
             H.figcaption(
               [.class("muted small")],
-              [H.text("Зібрано за останні \(Int(FundraisersController.chartDays)) днів")]),
+              [
+                H.text(
+                  L(
+                    "fundraisers.progress_panel.chart_caption",
+                    count: Int(FundraisersController.chartDays)))
+              ]),
           ]))
     }
     if !recent.isEmpty {
@@ -196,7 +210,7 @@ struct FundraiserShow: PageView {
         H.details(
           [.class("fr-history")],
           [
-            H.summary([], [H.text("Історія оновлень")]),
+            H.summary([], [H.text(L("fundraisers.history.title"))]),
             H.ul(
               [.class("fr-history-list")],
               recent.map { row in
@@ -224,7 +238,8 @@ struct JarSnapshotRecordView: Sendable {
         FundraiserFormat.amount(value.amount)
         + (value.status == .closed ? ", \(JarStatus.closed.title.lowercased())" : "")
     } else {
-      text = "не вдалося: \(record.error ?? "")"
+      text = L(
+        "fundraisers.history.failed", ["error": JarFetchError.describe(stored: record.error ?? "")])
     }
   }
 }

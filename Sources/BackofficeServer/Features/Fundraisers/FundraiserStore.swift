@@ -138,7 +138,7 @@ struct ValidPhoto: Sendable {
 
   var etag: String { hexString(SHA256.hash(data: data)) }
 
-  /// Nil when nothing was uploaded; the Ukrainian reason when the upload is not a usable photo.
+  /// Nil when nothing was uploaded; the reason when the upload is not a usable photo.
   static func check(_ bytes: Data?, maxBytes: Int) -> Result<ValidPhoto, CampaignPhotoError>? {
     guard let bytes, !bytes.isEmpty else { return nil }
     return CampaignPhoto.validate([UInt8](bytes), maxBytes: maxBytes).map {
@@ -153,7 +153,8 @@ struct JarState: Sendable, Equatable {
   var lastGood: JarSnapshotValue?
   var lastGoodAt: Date?
   var lastAttemptAt: Date?
-  /// Set when the most recent attempt failed: `JarFetchError.reason`.
+  /// Set when the most recent attempt failed: why, in the interface language of the moment it
+  /// was read (`JarFetchError.describe(stored:)`).
   var lastError: String?
 
   static let none = JarState()
@@ -193,7 +194,8 @@ enum JarSnapshots {
           .max(by: { $0.takenAt < $1.takenAt })
         {
           state.lastAttemptAt = attempt.takenAt
-          state.lastError = attempt.ok ? nil : (attempt.error ?? "")
+          state.lastError =
+            attempt.ok ? nil : JarFetchError.describe(stored: attempt.error ?? "")
         }
         states[id] = state
       }
@@ -264,7 +266,9 @@ enum JarSnapshots {
 /// Fetching a jar and keeping the answer.
 enum JarRefresh {
   /// Asks the jar of `record` and stores the outcome as a snapshot, good or not. Nil when the
-  /// fundraiser has no jar.
+  /// fundraiser has no jar. A failure is stored as `JarFetchError.storedForm`, a code rather
+  /// than words: this runs in the background too, and the words are chosen when a page (in its
+  /// reader's language) shows them.
   @discardableResult
   static func refresh(
     _ record: FundraiserRecord, client: JarClient, on db: any Database, now: @Sendable () -> Date
@@ -274,6 +278,7 @@ enum JarRefresh {
     }
     let result = await client.fetch(jar)
     let snapshot = JarSnapshotRecord(fundraiserID: id, jarID: jar, takenAt: now(), result: result)
+    if case .failure(let failure) = result { snapshot.error = failure.storedForm }
     try await snapshot.create(on: db)
     return snapshot
   }

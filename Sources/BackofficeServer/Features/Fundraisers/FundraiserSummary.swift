@@ -23,7 +23,7 @@ struct FundraiserSummary: Sendable {
   }
 
   var progress: FundraiserProgress? { state.progress(target: target) }
-  /// The amount shown as "Ціль": the target, else the jar's own goal.
+  /// The amount shown as "Goal" ("Ціль"): the target, else the jar's own goal.
   var goal: Decimal? { target ?? state.lastGood?.goal }
   var collected: Decimal? { state.lastGood?.amount }
   var closed: Bool { state.lastGood?.status == .closed }
@@ -53,11 +53,14 @@ enum FundraiserFigures {
     var nodes: [HTMLNode] = []
     if let progress = summary.progress { nodes.append(progressBar(progress)) }
     if let goal = summary.goal {
-      nodes.append(H.p([.class("fr-goal")], "Ціль: \(FundraiserFormat.amount(goal))"))
+      nodes.append(
+        H.p([.class("fr-goal")], L("fundraisers.goal", ["amount": FundraiserFormat.amount(goal)])))
     }
     if let collected = summary.collected {
       nodes.append(
-        H.p([.class("fr-collected")], "Зібрано: \(FundraiserFormat.amount(collected))"))
+        H.p(
+          [.class("fr-collected")],
+          L("fundraisers.collected", ["amount": FundraiserFormat.amount(collected)])))
     }
     if summary.closed {
       nodes.append(H.p([.class("fr-badge fr-closed")], JarStatus.closed.title))
@@ -68,7 +71,7 @@ enum FundraiserFigures {
       nodes.append(
         H.p(
           [.class("fr-meta")],
-          [H.text("Дані від "), FundraiserFormat.time(takenAt)]))
+          [FundraiserFormat.withTime(L("fundraisers.figures.data_from"), takenAt)]))
     }
     if let error = summary.state.lastError {
       if detailed {
@@ -76,16 +79,20 @@ enum FundraiserFigures {
           H.p(
             [.class("fr-warn"), .role("status")],
             [
-              H.text("Не вдалося оновити: \(error)."),
+              H.text(L("fundraisers.figures.refresh_failed_because", ["error": error])),
               summary.state.lastAttemptAt.map { at in
-                H.group([H.text(" Спроба "), FundraiserFormat.time(at), H.text(".")])
+                H.group([
+                  H.text(" "), FundraiserFormat.withTime(L("fundraisers.figures.attempted"), at),
+                ])
               } ?? H.empty,
               summary.state.lastGoodAt.map { at in
-                H.group([H.text(" Показано дані від "), FundraiserFormat.time(at), H.text(".")])
-              } ?? H.text(" Даних з банки ще немає."),
+                H.group([
+                  H.text(" "), FundraiserFormat.withTime(L("fundraisers.figures.showing_from"), at),
+                ])
+              } ?? H.text(" " + L("fundraisers.figures.no_data_yet")),
             ]))
       } else {
-        nodes.append(H.p([.class("fr-warn")], "Не вдалося оновити"))
+        nodes.append(H.p([.class("fr-warn")], L("fundraisers.figures.refresh_failed")))
       }
     }
     return nodes

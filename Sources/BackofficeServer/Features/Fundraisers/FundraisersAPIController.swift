@@ -2,8 +2,8 @@ import BackofficeCore
 import Fluent
 import Vapor
 
-/// `/api/v1/fundraisers`: the same fundraisers, rules and Ukrainian messages as the pages, as
-/// JSON; posters as SVG; jar snapshots and refreshing.
+/// `/api/v1/fundraisers`: the same fundraisers, rules and messages (in the request's interface
+/// language) as the pages, as JSON; posters as SVG; jar snapshots and refreshing.
 struct FundraisersAPIController: RouteCollection {
 
   func boot(routes: any RoutesBuilder) throws {
@@ -63,7 +63,7 @@ struct FundraisersAPIController: RouteCollection {
     var version: Int
   }
 
-  static let recordName = "The fundraiser"
+  static var recordName: String { L("fundraisers.api.record_name") }
 
   struct Snapshot: Codable, Equatable {
     @LowercasedID var id: UUID
@@ -193,13 +193,13 @@ struct FundraisersAPIController: RouteCollection {
   @Sendable func poster(req: Request) async throws -> Response {
     let record = try await found(req)
     if let raw = req.queryValue("format"), PosterFormat(rawValue: raw) == nil {
-      throw APIError.validation(["format": "Формат: post, portrait або story"])
+      throw APIError.validation(["format": L("fundraisers.api.format_invalid")])
     }
     if req.queryValue("template") != nil, FundraiserPosters.template(req) == nil {
-      throw APIError.validation(["template": "Шаблон: число від 1 до 15"])
+      throw APIError.validation(["template": L("fundraisers.api.template_invalid")])
     }
     if let download = req.queryValue("download"), download != "1" {
-      throw APIError.validation(["download": "download: 1 або без параметра"])
+      throw APIError.validation(["download": L("fundraisers.api.download_invalid")])
     }
     return try await FundraiserPosters.posterResponse(
       record, req: req, download: req.queryValue("download") == "1")
@@ -227,7 +227,7 @@ struct FundraisersAPIController: RouteCollection {
     let record = try await found(req)
     guard record.jarID != nil else {
       throw APIError(
-        .conflict, code: "no_jar", message: "У цього збору немає банки (jar_link).")
+        .conflict, code: "no_jar", message: L("fundraisers.api.no_jar"))
     }
     let app = req.application
     guard
@@ -237,7 +237,7 @@ struct FundraisersAPIController: RouteCollection {
     else {
       throw APIError(
         .internalServerError, code: "refresh_failed",
-        message: "The jar's answer could not be stored. Please try again.")
+        message: L("fundraisers.api.refresh_failed"))
     }
     return try APIResponse.json(
       RefreshResult(snapshot: snapshot, fundraiser: try await detail(record, db: req.db)))
@@ -251,15 +251,14 @@ struct FundraisersAPIController: RouteCollection {
   }
 
   /// The body as a valid campaign (and photo, when one was sent), or a 422 naming every
-  /// failing field with Core's Ukrainian message.
+  /// failing field with Core's message.
   func validated(_ req: Request, existingPhoto: Bool) throws -> (Campaign, ValidPhoto?) {
     let input: Input
     do {
       input = try req.content.decode(Input.self, using: JSONDecoder.api)
     } catch {
       throw APIError(
-        .badRequest, code: "bad_request", message: "The body is not a valid fundraiser JSON object."
-      )
+        .badRequest, code: "bad_request", message: L("fundraisers.api.bad_body"))
     }
     var photo: ValidPhoto?
     var photoError: String?
@@ -278,14 +277,14 @@ struct FundraisersAPIController: RouteCollection {
         case nil: photoError = CampaignPhotoError(.empty).message
         }
       } else {
-        photoError = "Фото має бути закодоване в base64"
+        photoError = L("fundraisers.api.photo_not_base64")
       }
     }
     var template: PosterTemplate?
     var templateError: String?
     if let number = input.template {
       template = PosterTemplate(number: number)
-      if template == nil { templateError = "Шаблон: число від 1 до 15" }
+      if template == nil { templateError = L("fundraisers.api.template_invalid") }
     }
     let draft = CampaignDraft(
       purpose: input.purpose ?? "", targetText: input.target?.text ?? "",
@@ -320,7 +319,7 @@ struct FundraisersAPIController: RouteCollection {
       if photoTooLarge {
         throw APIError(
           .payloadTooLarge, code: "payload_too_large",
-          message: renamed["photo"] ?? "Фото завелике", fields: renamed)
+          message: renamed["photo"] ?? L("fundraisers.api.photo_too_large"), fields: renamed)
       }
       throw APIError.validation(renamed)
     }
@@ -368,7 +367,8 @@ struct FundraisersAPIController: RouteCollection {
         id: id, jarId: record.jarID, takenAt: record.takenAt, ok: record.ok,
         amount: record.amountKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
         goal: record.goalKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
-        status: record.value?.status.rawValue, error: record.error)
+        status: record.value?.status.rawValue,
+        error: record.error.map(JarFetchError.describe(stored:)))
     }
   }
 

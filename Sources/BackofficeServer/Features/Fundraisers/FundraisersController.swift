@@ -6,10 +6,10 @@ import Vapor
 /// The fundraiser pages: cards, one fundraiser with its poster and progress, the form with the
 /// template picker and live preview, posters, photos, and refreshing jars by hand.
 struct FundraisersController: RouteCollection {
-  static let saveFailed = "Не вдалося зберегти збір. Спробуйте ще раз."
+  static var saveFailed: String { L("fundraisers.flash.save_failed") }
   /// How far back the progress chart looks.
   static let chartDays = 90.0
-  /// Jars asked at once by "Оновити прогрес" on the list.
+  /// Jars asked at once by "Refresh progress" on the list.
   static let refreshConcurrency = 4
 
   func boot(routes: any RoutesBuilder) throws {
@@ -96,8 +96,7 @@ struct FundraisersController: RouteCollection {
     record.isPublic = on
     try await record.save(on: req.db)
     req.flash(
-      .success,
-      on ? "Публічну сторінку відкрито." : "Публічну сторінку закрито: посилання більше не працює.")
+      .success, on ? L("fundraisers.flash.public_opened") : L("fundraisers.flash.public_closed"))
     return req.redirect(to: try showHref(record, format: FundraiserPosters.format(req)))
   }
 
@@ -109,7 +108,7 @@ struct FundraisersController: RouteCollection {
     let bytes = req.body.data.map { Data($0.readableBytesView) }
     let upload: ValidPhoto
     switch ValidPhoto.check(bytes, maxBytes: req.config.maxUploadBytes) {
-    case nil: throw Abort(.badRequest, reason: "Надішліть PNG постера.")
+    case nil: throw Abort(.badRequest, reason: L("fundraisers.share_image.missing"))
     case .failure(let error):
       if case .tooLarge = error.reason { throw Abort(.payloadTooLarge, reason: error.message) }
       throw Abort(.unprocessableEntity, reason: error.message)
@@ -118,7 +117,9 @@ struct FundraisersController: RouteCollection {
     guard upload.info.kind == .png, upload.info.dimensions.width == PosterFormat.post.width,
       PosterFormat.allCases.contains(where: { $0.height == upload.info.dimensions.height })
     else {
-      throw Abort(.unprocessableEntity, reason: "Очікується PNG постера шириною 1080 px.")
+      throw Abort(
+        .unprocessableEntity,
+        reason: L("fundraisers.share_image.wrong_size", ["width": String(PosterFormat.post.width)]))
     }
     let image =
       try await FundraiserShareImageRecord.query(on: req.db).filter(\.$fundraiser.$id == id)
@@ -220,7 +221,7 @@ struct FundraisersController: RouteCollection {
   }
 
   /// A new upload becomes a draft (so a form that fails keeps it); without one, an earlier
-  /// draft named by the form is used. The error is Core's Ukrainian reason for a refused file.
+  /// draft named by the form is used. The error is Core's reason for a refused file.
   func photoDraft(_ input: FormInput, req: Request) async throws -> (
     draft: UUID?, error: String?
   ) {
@@ -276,7 +277,7 @@ struct FundraisersController: RouteCollection {
     }
     try? await FundraiserPhotos.pruneDrafts(
       olderThan: req.now.addingTimeInterval(-86_400), on: req.db)
-    req.flash(.success, "Збір збережено.")
+    req.flash(.success, L("fundraisers.flash.saved"))
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
 
@@ -330,7 +331,7 @@ struct FundraisersController: RouteCollection {
       view.saved = Self.differences(input, current: current.campaign)
       return req.page(view, status: .conflict)
     }
-    req.flash(.success, "Збір збережено.")
+    req.flash(.success, L("fundraisers.flash.saved"))
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
 
@@ -338,7 +339,7 @@ struct FundraisersController: RouteCollection {
   static func differences(_ input: FormInput, current: Campaign) -> [String: String] {
     let saved = CampaignDraft(editing: current)
     let typed = input.draft(hasPhoto: true)
-    let yesNo = { (on: Bool) in on ? "так" : "ні" }
+    let yesNo = { (on: Bool) in on ? L("fundraisers.saved.yes") : L("fundraisers.saved.no") }
     var out = SavedValue.differing(
       typed: ["purpose": typed.purpose, "target": typed.targetText, "jar_link": typed.jarLinkText],
       saved: ["purpose": saved.purpose, "target": saved.targetText, "jar_link": saved.jarLinkText]
@@ -351,16 +352,17 @@ struct FundraisersController: RouteCollection {
       out["template"] = "\(current.template.number). \(current.template.title)"
     }
     if typed.showProgress != current.showProgress {
-      out["show_progress"] = "показувати прогрес: \(yesNo(current.showProgress))"
+      out["show_progress"] = L(
+        "fundraisers.saved.show_progress", ["value": yesNo(current.showProgress)])
     }
     if typed.showQR != current.showQR {
-      out["show_qr"] = "QR-код на постері: \(yesNo(current.showQR))"
+      out["show_qr"] = L("fundraisers.saved.show_qr", ["value": yesNo(current.showQR)])
     }
     if typed.callToAction.trimmingCharacters(in: .whitespacesAndNewlines) != current.callToAction {
       out["call_to_action"] = current.callToAction
     }
     if typed.imagePlacement != current.imagePlacement {
-      out["placement"] = "інше положення фото на постері"
+      out["placement"] = L("fundraisers.saved.placement")
     }
     return out
   }
@@ -378,14 +380,11 @@ struct FundraisersController: RouteCollection {
       } ?? []
     return req.page(
       RecordGonePage(
-        heading: "Цього збору більше немає",
+        heading: L("fundraisers.gone.heading"),
         message: typed == nil
-          ? "Його вже видалено (можливо, в іншій вкладці або іншою людиною)."
-          : "Його видалили після того, як ви відкрили форму (можливо, в іншій вкладці або інша "
-            + "людина), тому зміни не вдалося зберегти. Ви можете створити його знову як новий збір.",
-        typed: values, typedIntro: "Що ви ввели:",
-        back: (Routes.fundraisers.href(), "\u{2190} Збори"), section: .fundraisers,
-        language: "uk"),
+          ? L("fundraisers.gone.deleted") : L("fundraisers.gone.deleted_while_editing"),
+        typed: values, typedIntro: L("fundraisers.gone.typed_intro"),
+        back: (Routes.fundraisers.href(), L("fundraisers.back_to_list")), section: .fundraisers),
       status: .notFound)
   }
 
@@ -415,7 +414,7 @@ struct FundraisersController: RouteCollection {
     guard let record = try await store(req).find(req.parameters.get("fundraiserID")),
       try await FundraiserStore.delete(record, expected: nil, on: req.db)
     else { return Self.gone(req) }
-    req.flash(.success, "Збір видалено.")
+    req.flash(.success, L("fundraisers.flash.deleted"))
     return req.redirect(to: Routes.fundraisers.href())
   }
 
@@ -425,20 +424,20 @@ struct FundraisersController: RouteCollection {
     let record = try await found(req)
     let back = try showHref(record, format: FundraiserPosters.format(req))
     guard record.jarID != nil else {
-      req.flash(
-        .error, "У цього збору немає банки. Додайте посилання на банку, щоб бачити прогрес.")
+      req.flash(.error, L("fundraisers.flash.no_jar"))
       return req.redirect(to: back)
     }
     let app = req.application
     let snapshot = try await JarRefresh.refresh(
       record, client: app.jarClient, on: req.db, now: app.clients.now)
     if let value = snapshot?.value {
-      req.flash(.success, "Прогрес оновлено: зібрано \(FundraiserFormat.amount(value.amount))")
-    } else {
       req.flash(
-        .error,
-        "Не вдалося оновити: \(snapshot?.error ?? "невідома помилка"). Показано останні отримані дані."
-      )
+        .success,
+        L("fundraisers.flash.refreshed", ["amount": FundraiserFormat.amount(value.amount)]))
+    } else {
+      let error =
+        snapshot?.error.map(JarFetchError.describe(stored:)) ?? L("fundraisers.jar_error.unknown")
+      req.flash(.error, L("fundraisers.flash.refresh_failed", ["error": error]))
     }
     return req.redirect(to: back)
   }
@@ -466,13 +465,15 @@ struct FundraisersController: RouteCollection {
       }
     }
     if records.isEmpty {
-      req.flash(.info, "Немає зборів із банкою.")
+      req.flash(.info, L("fundraisers.flash.no_jars"))
     } else if failed == 0 {
-      req.flash(.success, "Прогрес оновлено (\(succeeded)).")
+      req.flash(.success, L("fundraisers.flash.refreshed_all", ["count": String(succeeded)]))
     } else {
       req.flash(
         .error,
-        "Оновлено: \(succeeded), не вдалося: \(failed). Для них показано останні отримані дані.")
+        L(
+          "fundraisers.flash.refreshed_some",
+          ["succeeded": String(succeeded), "failed": String(failed)]))
     }
     return req.redirect(to: Routes.fundraisers.href())
   }

@@ -32,9 +32,9 @@ struct FundraisersHome: Sendable {
 
   func card() -> HTMLNode {
     H.div(
-      [.class("card"), .id("home-fundraisers"), .lang("uk")],
+      [.class("card"), .id("home-fundraisers")],
       [
-        H.h2("Збори"),
+        H.h2(L("nav.fundraisers")),
         H.div(
           [.class("fr-home-figures")],
           [
@@ -46,22 +46,26 @@ struct FundraisersHome: Sendable {
                 FundraiserFigures.progressBar(progress),
                 H.p(
                   [.class("fr-collected")],
-                  "Зібрано: \(FundraiserFormat.amount(collected)) з \(FundraiserFormat.amount(goal))"
-                ),
+                  L(
+                    "fundraisers.home.collected_of",
+                    [
+                      "collected": FundraiserFormat.amount(collected),
+                      "goal": FundraiserFormat.amount(goal),
+                    ])),
               ])
             } ?? H.empty,
           ]),
         count == 0
-          ? H.p([.class("muted")], "Створіть свою першу обкладинку для збору коштів")
+          ? H.p([.class("muted")], L("fundraisers.empty.title"))
           : H.empty,
         H.a(
           count == 0 ? Routes.fundraiserNew.href() : Routes.fundraisers.href(), [.class("button")],
-          text: count == 0 ? "Новий збір" : "Відкрити збори"),
+          text: count == 0 ? L("fundraisers.new") : L("fundraisers.home.open")),
       ])
   }
 
-  /// "1 збір", "3 збори", "5 зборів".
+  /// The word after the count: "1 fundraiser", "5 fundraisers"; "1 збір", "3 збори", "5 зборів".
   static func noun(_ count: Int) -> String {
-    Plural.ukrainian(count, one: "збір", few: "збори", many: "зборів")
+    L("fundraisers.home.count_noun", count: count)
   }
 }

@@ -35,7 +35,7 @@ struct JarClient: Sendable {
       }
       var body = response.body ?? ByteBuffer()
       guard body.readableBytes <= maxBodyBytes else {
-        return .failure(.malformed("завелика відповідь"))
+        return .failure(.malformed(JarFetchDetail.answerTooLarge.rawValue))
       }
       let data = body.readData(length: body.readableBytes) ?? Data()
       let result = JarResponse.decode(httpStatus: Int(response.status.code), body: data)
@@ -50,9 +50,9 @@ struct JarClient: Sendable {
   static func classify(_ error: any Error) -> JarFetchError {
     switch NetworkFailure(error) {
     case .connectTimeout, .readTimeout, .deadlineExceeded, .timeout: return .timeout
-    case .closed: return .network("з'єднання розірвано")
-    case .refused: return .network("з'єднання відхилено")
-    case .unknownHost: return .network("сервер не знайдено")
+    case .closed: return .network(JarFetchDetail.connectionClosed.rawValue)
+    case .refused: return .network(JarFetchDetail.connectionRefused.rawValue)
+    case .unknownHost: return .network(JarFetchDetail.hostNotFound.rawValue)
     case .other(let text): return .network(String(text.prefix(120)))
     }
   }

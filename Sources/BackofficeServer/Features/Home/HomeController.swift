@@ -1,3 +1,4 @@
+import BackofficeCore
 import Vapor
 
 struct HomeController: RouteCollection {
@@ -29,24 +30,22 @@ struct HomeIndex: PageView {
   }
   var model: Model
 
-  var title: String { "Overview" }
+  var title: String { L("home.title") }
   var section: NavSection? { .home }
 
   func content(context: PageContext) -> HTMLNode {
     H.group([
-      H.h1("Overview"),
-      H.p([.class("lead")], "Signed in as \(model.email)."),
+      H.h1(L("home.title")),
+      H.p([.class("lead")], L("home.signed_in_as", ["email": model.email])),
       H.section(
         [.class("cards")],
         [
           H.div(
             [.class("card")],
             [
-              H.h2("Get started"),
-              H.p(
-                [],
-                "Set your locale and currency so amounts and dates look the way you write them."),
-              H.a(Routes.settings.href(), [.class("button")], text: "Open settings"),
+              H.h2(L("home.get_started")),
+              H.p([], L("home.get_started.hint")),
+              H.a(Routes.settings.href(), [.class("button")], text: L("home.open_settings")),
             ]),
           model.products.card(locale: context.locale),
           model.expenses?.card(locale: context.locale) ?? H.empty,

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 import Vapor
 
@@ -98,12 +99,17 @@ enum CSVImport {
   }
 
   enum Message {
-    static let noFile = "Choose a CSV file to import."
-    static let noValidRow = "Nothing was imported: every row has errors."
+    static var noFile: String { L("imports.no_file") }
+    static var noValidRow: String { L("imports.no_valid_row") }
 
     static func rowsHaveErrors(_ count: Int) -> String {
-      "Nothing was imported: \(count) row\(count == 1 ? " has" : "s have") errors. Fix "
-        + (count == 1 ? "it" : "them") + ", or tick \u{201C}Skip rows with errors\u{201D}."
+      L("imports.rows_have_errors", count: count, ["option": skipErrors])
     }
+
+    /// The label of the "Skip rows with errors" tick, which the message above names.
+    static var skipErrors: String { L("imports.form.skip_errors") }
+
+    /// The label of the "Import rows that are already present" tick.
+    static var importDuplicates: String { L("imports.form.import_duplicates") }
   }
 }

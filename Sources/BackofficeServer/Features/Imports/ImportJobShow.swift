@@ -15,9 +15,9 @@ struct ImportJobShow: PageView {
 
   var title: String {
     switch state.status {
-    case .running: "Importing \(state.area.things)"
-    case .done: "Import of \(state.area.things) finished"
-    case .failed: "Import of \(state.area.things) stopped"
+    case .running: state.area.runningTitle
+    case .done: state.area.finishedTitle
+    case .failed: state.area.stoppedTitle
     }
   }
 
@@ -67,9 +67,7 @@ struct ImportJobShow: PageView {
             [.id("import-text"), .data("import-text", ""), .role("status")],
             [H.text(report.progress)]),
           H.p(
-            [.class("hint")],
-            "You can leave this page: the import goes on, and coming back here shows how far "
-              + "it has got."),
+            [.class("hint")], L("imports.show.leave_hint")),
         ])
     case .done:
       return H.div(
@@ -82,9 +80,10 @@ struct ImportJobShow: PageView {
             [
               H.a(
                 state.area.list.href(), [.class("button button-primary")],
-                text: "Go to the list"),
+                text: L("imports.show.go_to_list")),
               H.a(
-                state.area.importForm.href(), [.class("button")], text: "Import another file"),
+                state.area.importForm.href(), [.class("button")],
+                text: L("imports.show.import_another")),
             ]),
         ])
     case .failed:
@@ -96,8 +95,9 @@ struct ImportJobShow: PageView {
             action: Routes.importJobRetry.href(id: state.id), csrf: context.csrf,
             attributes: [.class("form-actions")],
             [
-              H.button("Run it again", [.class("button button-primary")]),
-              H.a(state.area.list.href(), [.class("button")], text: "Go to the list"),
+              H.button(L("imports.show.run_again"), [.class("button button-primary")]),
+              H.a(
+                state.area.list.href(), [.class("button")], text: L("imports.show.go_to_list")),
             ]),
         ])
     }
@@ -109,7 +109,7 @@ struct ImportJobShow: PageView {
     let more = state.report.invalid - shown.count
     return H.group([
       H.itemList([.class("problem-list")], shown.map { H.text($0) }),
-      more > 0 ? H.p([], "…and \(more) more rows with errors.") : H.empty,
+      more > 0 ? H.p([], L("imports.show.more_problems", ["more": String(more)])) : H.empty,
     ])
   }
 }

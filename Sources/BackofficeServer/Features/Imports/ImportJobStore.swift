@@ -16,11 +16,27 @@ enum ImportArea: String, Sendable, CaseIterable {
     }
   }
 
-  /// "expenses", "ad payments": what is being imported, in a sentence.
-  var things: String {
+  /// The heading of a job's page while it runs.
+  var runningTitle: String {
     switch self {
-    case .expenses: "expenses"
-    case .adPayments: "ad payments"
+    case .expenses: L("imports.title.running_expenses")
+    case .adPayments: L("imports.title.running_ad_payments")
+    }
+  }
+
+  /// The heading of a job's page once it has finished.
+  var finishedTitle: String {
+    switch self {
+    case .expenses: L("imports.title.finished_expenses")
+    case .adPayments: L("imports.title.finished_ad_payments")
+    }
+  }
+
+  /// The heading of a job's page once it has stopped.
+  var stoppedTitle: String {
+    switch self {
+    case .expenses: L("imports.title.stopped_expenses")
+    case .adPayments: L("imports.title.stopped_ad_payments")
     }
   }
 
@@ -156,7 +172,8 @@ struct ImportJobStore: Sendable {
       let area = ImportArea(rawValue: job.area)
     else { return nil }
     var status = ImportJobStatus(rawValue: job.status) ?? .failed
-    var message = job.message
+    // Kept as written (the background run writes English); shown in the reader's language.
+    var message = job.message.map { ImportMessages.localized(stored: $0) }
     if status == .running, Self.isStale(job, now: now, staleAfter: staleAfter) {
       status = .failed
       message = ImportMessages.serverStopped

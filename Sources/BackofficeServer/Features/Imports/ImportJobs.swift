@@ -51,9 +51,14 @@ final class ImportJobs: LifecycleHandler, Sendable {
     work.start()
   }
 
-  /// Runs `body` on the imports' own thread.
+  /// Runs `body` on the imports' own thread, in the caller's interface language: that thread
+  /// has no task-local values of its own, and the messages written while a file is read
+  /// ("Row 3: …") must be in the language of the request that sent it.
   func compute<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await work.runIfActive(body)
+    let language = UILanguage.current
+    return try await work.runIfActive {
+      try UILanguage.$current.withValue(language) { try body() }
+    }
   }
 
   var tuning: Tuning {

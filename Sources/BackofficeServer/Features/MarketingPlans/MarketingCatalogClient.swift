@@ -20,10 +20,13 @@ enum MarketingFetchFailure: Error, Hashable, Sendable {
   /// The same failure said of one channel: "channel “Twitter”: HTTP 500 from …".
   func about(channel name: String?) -> Self {
     guard let name else { return self }
-    let subject = "channel \u{201C}\(name)\u{201D}"
     switch self {
-    case .offline(let reason): return .offline(reason: "\(subject): \(reason)")
-    case .error(let message): return .error(message: "\(subject): \(message)")
+    case .offline(let reason):
+      return .offline(
+        reason: L("marketing.fetch.about_channel", ["channel": name, "problem": reason]))
+    case .error(let message):
+      return .error(
+        message: L("marketing.fetch.about_channel", ["channel": name, "problem": message]))
     }
   }
 }
@@ -131,7 +134,8 @@ struct MarketingCatalogClient: Sendable {
         request = try HTTPClient.Request(
           url: current, method: .GET, headers: ["Accept": "application/json"])
       } catch {
-        throw MarketingFetchFailure.error(message: "\(current) is not a valid URL")
+        throw MarketingFetchFailure.error(
+          message: L("marketing.fetch.invalid_url", ["url": current]))
       }
       let response: HTTPClient.Response
       do {
@@ -145,17 +149,22 @@ struct MarketingCatalogClient: Sendable {
         continue
       }
       guard response.status == .ok else {
-        throw MarketingFetchFailure.error(message: "HTTP \(response.status.code) from \(current)")
+        throw MarketingFetchFailure.error(
+          message: L(
+            "marketing.fetch.http_status",
+            ["status": String(response.status.code), "url": current]))
       }
       let body = response.body ?? ByteBuffer()
       guard body.readableBytes <= maxDocumentBytes else {
         throw MarketingFetchFailure.error(
-          message:
-            "\(current) sent more than \(maxDocumentBytes / 1024) KB, too large for a catalog")
+          message: L(
+            "marketing.fetch.too_large",
+            ["url": current, "size": String(maxDocumentBytes / 1024)]))
       }
       return Data(body.readableBytesView)
     }
-    throw MarketingFetchFailure.error(message: "\(url) redirected more than \(maxRedirects) times")
+    throw MarketingFetchFailure.error(
+      message: L("marketing.fetch.too_many_redirects", count: maxRedirects, ["url": url]))
   }
 
   /// Transport failures are "offline": the previous catalog is the best there is. The reason
@@ -165,14 +174,14 @@ struct MarketingCatalogClient: Sendable {
     if let failure = error as? MarketingFetchFailure { return failure }
     let reason =
       switch NetworkFailure(error) {
-      case .connectTimeout: "\(host) did not accept a connection in time"
-      case .readTimeout: "\(host) stopped answering"
-      case .deadlineExceeded: "\(host) took too long to answer"
-      case .timeout: "\(host) did not answer in time"
-      case .closed: "\(host) closed the connection"
-      case .refused: "\(host) refused the connection"
-      case .unknownHost: "\(host) could not be found (DNS)"
-      case .other(let text): "could not reach \(host) (\(text))"
+      case .connectTimeout: L("marketing.fetch.connect_timeout", ["host": host])
+      case .readTimeout: L("marketing.fetch.read_timeout", ["host": host])
+      case .deadlineExceeded: L("marketing.fetch.deadline_exceeded", ["host": host])
+      case .timeout: L("marketing.fetch.timeout", ["host": host])
+      case .closed: L("marketing.fetch.closed", ["host": host])
+      case .refused: L("marketing.fetch.refused", ["host": host])
+      case .unknownHost: L("marketing.fetch.unknown_host", ["host": host])
+      case .other(let text): L("marketing.fetch.other", ["host": host, "error": text])
       }
     return .offline(reason: reason)
   }

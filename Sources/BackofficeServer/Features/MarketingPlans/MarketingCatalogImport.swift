@@ -28,7 +28,7 @@ enum MarketingCatalogImport {
     guard !files.isEmpty else {
       return .failure(
         Failure(problems: [
-          Problem(file: nil, message: "Choose the catalog's JSON files (or one combined file).")
+          Problem(file: nil, message: L("marketing.import.no_files"))
         ]))
     }
     if files.count == 1, let combined = combinedDocuments(files[0].data) {
@@ -42,12 +42,12 @@ enum MarketingCatalogImport {
       guard name.lowercased().hasSuffix(".json"), name.count > 5 else {
         problems.append(
           Problem(
-            file: name, message: "name it after its document id, like 0af1bfee844a7003cec5.json"))
+            file: name, message: L("marketing.import.bad_name")))
         continue
       }
       let id = String(name.dropLast(5))
       guard documents[id] == nil else {
-        problems.append(Problem(file: name, message: "uploaded twice"))
+        problems.append(Problem(file: name, message: L("marketing.import.uploaded_twice")))
         continue
       }
       documents[id] = file.data
@@ -68,8 +68,7 @@ enum MarketingCatalogImport {
         Failure(problems: [
           Problem(
             file: nil,
-            message: "The targeting document \(targetingID).json is missing; it lists the targets "
-              + "and their channels.")
+            message: L("marketing.import.targeting_missing", ["file": "\(targetingID).json"]))
         ]))
     }
     let targeting: TargetingDocument
@@ -84,7 +83,7 @@ enum MarketingCatalogImport {
     for id in documents.keys.sorted() where id != targetingID {
       if !used.contains(id) {
         problems.append(
-          Problem(file: label(id), message: "is not a channel named by the targeting document"))
+          Problem(file: label(id), message: L("marketing.import.unknown_channel_file")))
         continue
       }
       do throws(CatalogDocumentError) {
@@ -98,8 +97,9 @@ enum MarketingCatalogImport {
       for reference in target.availableChannels where documents[reference.channelID] == nil {
         let problem = Problem(
           file: nil,
-          message: "The channel document \(reference.channelID).json (\(reference.channel)) "
-            + "is missing.")
+          message: L(
+            "marketing.import.channel_missing",
+            ["file": "\(reference.channelID).json", "channel": reference.channel]))
         if !problems.contains(problem) { problems.append(problem) }
       }
     }

@@ -19,28 +19,37 @@ struct MarketingCatalogUpdate: Sendable {
     return false
   }
 
+  /// How the new catalog arrived, for the first words of the message.
+  enum Action: Sendable {
+    case refreshed, imported
+  }
+
   /// "Catalog refreshed: 15 targets, 6 channels, 18 packages." and what it did to plans; or
   /// what went wrong and which catalog is kept.
-  func message(locale: BackofficeLocale, verb: String = "refreshed") -> String {
+  func message(locale: BackofficeLocale, action: Action = .refreshed) -> String {
     let catalog = stored.catalog
     switch outcome {
     case .updated(let plansChanged):
+      let counts: [String: String] = [
+        "targets": String(catalog.targets.count), "channels": String(catalog.channels.count),
+        "packages": String(stored.packageCount),
+      ]
       var text =
-        "Catalog \(verb): \(catalog.targets.count) targets, \(catalog.channels.count) channels, "
-        + "\(stored.packageCount) packages."
+        switch action {
+        case .refreshed: L("marketing.catalog_update.refreshed", counts)
+        case .imported: L("marketing.catalog_update.imported", counts)
+        }
       if plansChanged > 0 {
-        text +=
-          " \(plansChanged) plan\(plansChanged == 1 ? "" : "s") lost choices the new catalog "
-          + "no longer offers."
+        text += " " + L("marketing.catalog_update.plans_changed", count: plansChanged)
       }
       return text
     case .failed(let failure):
       let since = MarketingFormat.dateTime(stored.fetchedAt, locale: locale)
       switch failure {
       case .offline(let reason):
-        return "Offline: \(reason). Keeping the catalog from \(since)."
+        return L("marketing.catalog_update.offline", ["reason": reason, "date": since])
       case .error(let message):
-        return "Refresh failed: \(message). Keeping the catalog from \(since)."
+        return L("marketing.catalog_update.failed", ["message": message, "date": since])
       }
     }
   }

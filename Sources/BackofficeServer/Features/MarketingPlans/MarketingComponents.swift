@@ -10,10 +10,10 @@ enum MarketingStep: Int, CaseIterable, Sendable {
 
   var label: String {
     switch self {
-    case .targets: "Targeting"
-    case .channels: "Channels"
-    case .packages: "Packages"
-    case .review: "Review"
+    case .targets: L("marketing.step.targeting")
+    case .channels: L("marketing.step.channels")
+    case .packages: L("marketing.step.packages")
+    case .review: L("marketing.step.review")
     }
   }
 
@@ -51,16 +51,12 @@ struct MarketingPlanHeader: Sendable {
   /// Why the last change was not applied: the plan changed since the page was opened.
   var conflict: String? = nil
 
-  /// The start of every "changed meanwhile" notice; each step says what was not done.
-  static let changed =
-    "This plan was changed since you opened it, in another tab or by someone else"
-
   func render(context: PageContext, stored: StoredMarketingCatalog?) -> HTMLNode {
     H.group([
       H.div(
         [.class("mk-planbar")],
         [
-          H.a(Routes.marketing.href(), [.class("mk-back")], text: "All plans"),
+          H.a(Routes.marketing.href(), [.class("mk-back")], text: L("marketing.all_plans")),
           H.span([.class("mk-planname")], name),
           renameForm(context: context),
         ]),
@@ -77,7 +73,7 @@ struct MarketingPlanHeader: Sendable {
     H.details(
       [.class("mk-rename")] + (renameError == nil && renameSaved == nil ? [] : [.open]),
       [
-        H.summary([.class("link-button")], [H.text("Rename")]),
+        H.summary([.class("link-button")], [H.text(L("marketing.rename.open"))]),
         postForm(
           action: Routes.marketingPlanRename.href(id: id), csrf: context.csrf,
           attributes: [.class("mk-rename-form")],
@@ -85,18 +81,19 @@ struct MarketingPlanHeader: Sendable {
             H.input([.type("hidden"), .name("step"), .value(String(step.rawValue))]),
             versionField,
             FieldView(
-              name: "name", label: "Plan name", value: renameValue ?? name, error: renameError,
+              name: "name", label: L("marketing.rename.label"), value: renameValue ?? name,
+              error: renameError,
               required: true, extra: [.maxlength(String(PlanName.maxLength))],
               saved: renameSaved.map { SavedValue(text: $0) }
             ).render(),
-            H.button("Save name", [.class("button")]),
+            H.button(L("marketing.rename.save"), [.class("button")]),
           ]),
       ])
   }
 
   private var stepsNav: HTMLNode {
     H.nav(
-      [.class("mk-steps"), .aria(.label, "Plan steps")],
+      [.class("mk-steps"), .aria(.label, L("marketing.step.nav_label"))],
       [
         H.ol(
           [],
@@ -132,7 +129,10 @@ enum MarketingBanner {
   {
     let catalogLink =
       link
-      ? H.a(Routes.marketingCatalog.href(), [.class("mk-banner-link")], text: "Catalog") : H.empty
+      ? H.a(
+        Routes.marketingCatalog.href(), [.class("mk-banner-link")],
+        text: L("marketing.catalog_link"))
+      : H.empty
     let since = MarketingFormat.dateTime(stored.fetchedAt, locale: locale)
     switch stored.status {
     case .ok:
@@ -141,20 +141,20 @@ enum MarketingBanner {
       return H.div(
         [.class("mk-banner mk-banner-offline"), .role("status")],
         [
-          H.strong([], [H.text("Offline data from \(since)")]),
+          H.strong([], [H.text(L("marketing.banner.offline_since", ["date": since]))]),
           H.p(
             [.class("small")],
             reason.isEmpty
-              ? "The catalog could not be refreshed."
-              : "The catalog could not be refreshed: \(reason)."),
+              ? L("marketing.banner.not_refreshed")
+              : L("marketing.banner.not_refreshed_because", ["reason": reason])),
           catalogLink,
         ])
     case .error(let message):
       return H.div(
         [.class("mk-banner mk-banner-error"), .role("alert")],
         [
-          H.strong([], [H.text("Catalog refresh failed: \(message)")]),
-          H.p([.class("small")], "Showing the catalog from \(since)."),
+          H.strong([], [H.text(L("marketing.banner.refresh_failed", ["message": message]))]),
+          H.p([.class("small")], L("marketing.banner.showing_since", ["date": since])),
           catalogLink,
         ])
     }
@@ -166,13 +166,14 @@ func marketingLoadFailure(retry: String) -> HTMLNode {
   H.div(
     [.class("empty-state mk-failure"), .role("alert")],
     [
-      H.h2([], [H.text("Failed to Load Data")]),
-      H.p([], "The marketing catalog could not be read. Try again, or refresh the catalog."),
+      H.h2([], [H.text(L("marketing.load_failure.title"))]),
+      H.p([], L("marketing.load_failure.message")),
       H.div(
         [.class("mk-row")],
         [
-          H.a(retry, [.class("button button-primary")], text: "Retry"),
-          H.a(Routes.marketingCatalog.href(), [.class("button")], text: "Catalog"),
+          H.a(retry, [.class("button button-primary")], text: L("marketing.load_failure.retry")),
+          H.a(
+            Routes.marketingCatalog.href(), [.class("button")], text: L("marketing.catalog_link")),
         ]),
     ])
 }
@@ -181,7 +182,10 @@ func marketingLoadFailure(retry: String) -> HTMLNode {
 func marketingChips(_ names: [String], limit: Int = 3) -> HTMLNode {
   var chips = names.prefix(limit).map { H.span([.class("mk-chip")], $0) }
   if names.count > limit {
-    chips.append(H.span([.class("mk-chip mk-chip-more")], "+\(names.count - limit) more"))
+    chips.append(
+      H.span(
+        [.class("mk-chip mk-chip-more")],
+        L("marketing.chips.more", ["count": String(names.count - limit)])))
   }
   return H.span([.class("mk-chips")], chips)
 }
@@ -201,8 +205,10 @@ func marketingDetails(_ details: [String], visible: Int = 3) -> HTMLNode {
         H.summary(
           [],
           [
-            H.span([.class("mk-more-closed")], "... and \(rest.count) more"),
-            H.span([.class("mk-more-open")], "Show less"),
+            H.span(
+              [.class("mk-more-closed")],
+              L("marketing.details.and_more", ["count": String(rest.count)])),
+            H.span([.class("mk-more-open")], L("marketing.details.show_less")),
           ]),
         H.ul([.class("mk-details")], rest.map { H.li([], [H.text($0)]) }),
       ]),

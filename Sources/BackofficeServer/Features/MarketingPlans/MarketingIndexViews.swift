@@ -16,7 +16,7 @@ struct MarketingPlanIndex: PageView {
   var page: Int
   var pageCount: Int
 
-  var title: String { "Marketing plans" }
+  var title: String { L("nav.marketing_plans") }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
@@ -24,13 +24,10 @@ struct MarketingPlanIndex: PageView {
     let newPlan = postForm(
       action: Routes.marketingPlanCreate.href(), csrf: context.csrf,
       attributes: [.class("inline-form")],
-      [H.button("New plan", [.class("button button-primary")])])
+      [H.button(L("marketing.index.new_plan"), [.class("button button-primary")])])
     var body: [HTMLNode] = [
-      H.div([.class("mk-titlebar")], [H.h1("Marketing plans"), newPlan]),
-      H.p(
-        [.class("lead")],
-        "Pick targets, channels and one package per channel; see the monthly cost and send the "
-          + "plan by email. Plans are saved as you click."),
+      H.div([.class("mk-titlebar")], [H.h1(L("nav.marketing_plans")), newPlan]),
+      H.p([.class("lead")], L("marketing.index.lead")),
     ]
     if let stored {
       body.append(MarketingBanner.render(stored, locale: context.locale))
@@ -41,8 +38,8 @@ struct MarketingPlanIndex: PageView {
     if rows.isEmpty && page == 1 {
       body.append(
         emptyState(
-          title: "No marketing plans yet",
-          message: "Create a plan to choose targets, channels and packages, then send it by email.",
+          title: L("marketing.index.empty_title"),
+          message: L("marketing.index.empty_message"),
           action: newPlan))
       return H.group(body)
     }
@@ -62,30 +59,36 @@ struct MarketingPlanIndex: PageView {
                     [H.a(step.href(plan: row.id), [.class("mk-plan-link")], text: row.name)]),
                   H.p(
                     [.class("muted small")],
-                    "Updated "
-                      + (row.updatedAt.map { MarketingFormat.dateTime($0, locale: context.locale) }
-                        ?? "—")),
+                    L(
+                      "marketing.index.updated",
+                      [
+                        "date": row.updatedAt.map {
+                          MarketingFormat.dateTime($0, locale: context.locale)
+                        } ?? "—"
+                      ])),
                   H.p(
                     [.class("small")],
-                    "\(row.selection.targetNames.count) target\(row.selection.targetNames.count == 1 ? "" : "s") · "
-                      + row.totals.countsText),
+                    L("marketing.index.target_count", count: row.selection.targetNames.count)
+                      + " · " + row.totals.countsText),
                   H.p(
                     [.class("mk-plan-total")],
-                    "Total Monthly Cost: " + row.totals.formatted(locale: context.locale)),
+                    L(
+                      "marketing.total_monthly_cost_value",
+                      ["total": row.totals.formatted(locale: context.locale)])),
                 ]),
               H.div(
                 [.class("mk-row mk-plan-actions")],
                 [
-                  H.a(step.href(plan: row.id), [.class("button")], text: "Open"),
+                  H.a(step.href(plan: row.id), [.class("button")], text: L("marketing.index.open")),
                   postForm(
                     action: Routes.marketingPlanDuplicate.href(id: row.id), csrf: context.csrf,
                     attributes: [.class("inline-form")],
-                    [H.button("Duplicate", [.class("button")])]),
+                    [H.button(L("marketing.index.duplicate"), [.class("button")])]),
                   confirmButton(
                     action: Routes.marketingPlanDelete.href(id: row.id), csrf: context.csrf,
-                    label: "Delete",
-                    confirm: "Delete \u{201C}\(row.name)\u{201D}? This cannot be undone.",
-                    confirmLabel: "Yes, delete"),
+                    label: L("marketing.index.delete"),
+                    confirm: L("marketing.index.delete_confirm", ["name": row.name]),
+                    confirmLabel: L("marketing.index.delete_yes")),
                 ]),
             ])
         }))
@@ -102,10 +105,13 @@ struct MarketingPlanIndex: PageView {
       [
         H.p(
           [.class("small")],
-          "Catalog: \(stored.catalog.targets.count) targets, \(stored.catalog.channels.count) "
-            + "channels, \(stored.packageCount) packages — "
-            + MarketingCatalogPage.sourceText(stored, locale: context.locale) + "."),
-        H.a(Routes.marketingCatalog.href(), [], text: "Manage catalog"),
+          L(
+            "marketing.index.catalog_line",
+            [
+              "contents": MarketingCatalogPage.contentsText(stored),
+              "source": MarketingCatalogPage.sourceText(stored, locale: context.locale),
+            ])),
+        H.a(Routes.marketingCatalog.href(), [], text: L("marketing.index.manage_catalog")),
       ])
   }
 }
@@ -116,28 +122,40 @@ struct MarketingCatalogPage: PageView {
   var baseURL: String
   var importProblems: [MarketingCatalogImport.Problem] = []
 
-  var title: String { "Marketing catalog" }
+  var title: String { L("marketing.catalog.title") }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
   static func sourceText(_ stored: StoredMarketingCatalog, locale: BackofficeLocale) -> String {
     let date = MarketingFormat.dateTime(stored.fetchedAt, locale: locale)
     switch stored.source {
-    case .bundled: return "bundled with Backoffice, installed \(date)"
-    case .refresh: return "refreshed from \(stored.sourceDetail ?? "the catalog host") on \(date)"
-    case .upload: return "uploaded on \(date)"
+    case .bundled: return L("marketing.catalog.source_bundled", ["date": date])
+    case .refresh:
+      guard let host = stored.sourceDetail else {
+        return L("marketing.catalog.source_refreshed_default", ["date": date])
+      }
+      return L("marketing.catalog.source_refreshed", ["host": host, "date": date])
+    case .upload: return L("marketing.catalog.source_uploaded", ["date": date])
     }
+  }
+
+  /// "15 targets, 6 channels, 18 packages"
+  static func contentsText(_ stored: StoredMarketingCatalog) -> String {
+    L(
+      "marketing.catalog.contents",
+      [
+        "targets": String(stored.catalog.targets.count),
+        "channels": String(stored.catalog.channels.count),
+        "packages": String(stored.packageCount),
+      ])
   }
 
   func content(context: PageContext) -> HTMLNode {
     let locale = context.locale
     var body: [HTMLNode] = [
-      H.a(Routes.marketing.href(), [.class("mk-back")], text: "All plans"),
-      H.h1("Marketing catalog"),
-      H.p(
-        [.class("lead")],
-        "The targets, channels and packages every plan is built from. It is shared by all "
-          + "accounts on this server."),
+      H.a(Routes.marketing.href(), [.class("mk-back")], text: L("marketing.all_plans")),
+      H.h1(title),
+      H.p([.class("lead")], L("marketing.catalog.lead")),
     ]
     guard let stored else {
       body.append(marketingLoadFailure(retry: Routes.marketingCatalog.href()))
@@ -149,35 +167,29 @@ struct MarketingCatalogPage: PageView {
     if let at = stored.refreshedAt {
       let when = MarketingFormat.dateTime(at, locale: locale)
       switch stored.status {
-      case .ok: lastAttempt = "\(when): succeeded"
+      case .ok: lastAttempt = L("marketing.catalog.last_refresh_succeeded", ["date": when])
       // What went wrong is in the banner above; said once.
-      case .offline: lastAttempt = "\(when): offline"
-      case .error: lastAttempt = "\(when): failed"
+      case .offline: lastAttempt = L("marketing.catalog.last_refresh_offline", ["date": when])
+      case .error: lastAttempt = L("marketing.catalog.last_refresh_failed", ["date": when])
       }
     } else {
-      lastAttempt = "never"
+      lastAttempt = L("marketing.catalog.last_refresh_never")
     }
     body.append(
       H.section(
         [.class("card"), .aria(.labelledby, "mk-source")],
         [
-          H.h2("Current catalog", [.id("mk-source")]),
+          H.h2(L("marketing.catalog.current"), [.id("mk-source")]),
           H.dl(
             [.class("facts")],
             [
-              H.dt([], [H.text("Source")]),
+              H.dt([], [H.text(L("marketing.catalog.source"))]),
               H.dd([.id("mk-catalog-source")], [H.text(Self.sourceText(stored, locale: locale))]),
-              H.dt([], [H.text("Contents")]),
-              H.dd(
-                [],
-                [
-                  H.text(
-                    "\(stored.catalog.targets.count) targets, \(stored.catalog.channels.count) "
-                      + "channels, \(stored.packageCount) packages")
-                ]),
-              H.dt([], [H.text("Last refresh")]),
+              H.dt([], [H.text(L("marketing.catalog.contents_label"))]),
+              H.dd([], [H.text(Self.contentsText(stored))]),
+              H.dt([], [H.text(L("marketing.catalog.last_refresh"))]),
               H.dd([.id("mk-last-refresh")], [H.text(lastAttempt)]),
-              H.dt([], [H.text("Refresh from")]),
+              H.dt([], [H.text(L("marketing.catalog.refresh_from"))]),
               H.dd([], [H.code([], [H.text(baseURL)])]),
             ]),
           H.div(
@@ -186,26 +198,27 @@ struct MarketingCatalogPage: PageView {
               context.isAdmin
                 ? postForm(
                   action: Routes.marketingCatalogRefresh.href(), csrf: context.csrf,
-                  attributes: [.class("inline-form"), .data("mk-busy", "Refreshing…")],
-                  [H.button("Refresh catalog", [.class("button button-primary")])])
+                  attributes: [
+                    .class("inline-form"), .data("mk-busy", L("marketing.catalog.refreshing")),
+                  ],
+                  [H.button(L("marketing.catalog.refresh"), [.class("button button-primary")])])
                 : H.empty,
               H.a(
                 Routes.marketingCatalogExport.href(), [.class("button"), .download("")],
-                text: "Download catalog (JSON)"),
+                text: L("marketing.catalog.download")),
             ]),
           context.isAdmin
             ? H.empty
             : H.p(
               [.class("hint"), .id("mk-admin-only")],
-              "Only the server's administrator can refresh or upload the catalog, because "
-                + "every account's plans use it."),
+              L("marketing.catalog.admin_only")),
         ]))
     if context.isAdmin { body.append(uploadSection(context: context)) }
     body.append(
       H.section(
         [.class("card"), .aria(.labelledby, "mk-channels")],
         [
-          H.h2("Channels", [.id("mk-channels")]),
+          H.h2(L("marketing.catalog.channels"), [.id("mk-channels")]),
           H.ul(
             [.class("mk-catalog-list")],
             stored.catalog.channels.map { channel in
@@ -216,8 +229,13 @@ struct MarketingCatalogPage: PageView {
                   H.strong([], [H.text(channel.name)]),
                   H.span(
                     [.class("muted")],
-                    " — \(channel.packages.count) packages"
-                      + (prices.isEmpty ? "" : ": " + prices.joined(separator: ", "))),
+                    " \u{2014} "
+                      + (prices.isEmpty
+                        ? L("marketing.catalog.channel_packages", count: channel.packages.count)
+                        : L(
+                          "marketing.catalog.channel_packages_prices",
+                          count: channel.packages.count,
+                          ["prices": prices.joined(separator: ", ")]))),
                 ])
             }),
         ]))
@@ -226,19 +244,19 @@ struct MarketingCatalogPage: PageView {
 
   private func uploadSection(context: PageContext) -> HTMLNode {
     var nodes: [HTMLNode] = [
-      H.h2("Upload a catalog", [.id("mk-upload")]),
+      H.h2(L("marketing.catalog.upload_heading"), [.id("mk-upload")]),
       H.p(
         [.class("hint")],
-        "Choose the seven JSON documents (the targeting document \(MarketingCatalog.targetingDocumentID).json "
-          + "and one file per channel, each named after its id), or one combined file as "
-          + "downloaded above. Nothing changes unless every file is valid."),
+        L(
+          "marketing.catalog.upload_hint",
+          ["file": "\(MarketingCatalog.targetingDocumentID).json"])),
     ]
     if !importProblems.isEmpty {
       nodes.append(
         H.div(
           [.class("form-error"), .role("alert"), .id("mk-import-errors")],
           [
-            H.p([], "The catalog was not imported:"),
+            H.p([], L("marketing.catalog.not_imported")),
             H.ul([], importProblems.map { H.li([], [H.text($0.text)]) }),
           ]))
     }
@@ -250,13 +268,13 @@ struct MarketingCatalogPage: PageView {
           H.div(
             [.class(importProblems.isEmpty ? "field" : "field field-invalid")],
             [
-              H.label([.`for`("field-files")], [H.text("Catalog files")]),
+              H.label([.`for`("field-files")], [H.text(L("marketing.catalog.files_label"))]),
               H.input([
                 .id("field-files"), .name("files[]"), .type("file"), .multiple,
                 .accept(".json,application/json"), .required,
               ]),
             ]),
-          H.button("Upload catalog", [.class("button")]),
+          H.button(L("marketing.catalog.upload"), [.class("button")]),
         ]))
     return H.section([.class("card"), .aria(.labelledby, "mk-upload")], nodes)
   }
@@ -273,13 +291,13 @@ enum MarketingHomeCard {
     return H.div(
       [.class("card"), .id("home-marketing")],
       [
-        H.h2("Marketing plans"),
+        H.h2(L("nav.marketing_plans")),
         H.p(
           [],
           model.planCount == 0
-            ? "No plans yet. Build one from targets, channels and packages."
-            : "\(model.planCount) plan\(model.planCount == 1 ? "" : "s")"),
-        H.a(Routes.marketing.href(), [.class("button")], text: "Open marketing plans"),
+            ? L("marketing.home.empty")
+            : L("marketing.home.plan_count", count: model.planCount)),
+        H.a(Routes.marketing.href(), [.class("button")], text: L("marketing.home.open")),
       ])
   }
 }

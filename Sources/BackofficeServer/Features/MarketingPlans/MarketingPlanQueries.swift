@@ -30,7 +30,7 @@ enum MarketingPlanRules {
   }
 
   static func subjectProblem(_ subject: String) -> String? {
-    subject.count > maxSubject ? "Use at most \(maxSubject) characters." : nil
+    subject.count > maxSubject ? L("marketing.validation.too_long", count: maxSubject) : nil
   }
 }
 

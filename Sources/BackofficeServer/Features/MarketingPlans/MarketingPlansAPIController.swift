@@ -128,7 +128,7 @@ struct MarketingPlansAPIController: RouteCollection {
     }
   }
 
-  static let recordName = "The plan"
+  static var recordName: String { L("marketing.api.record_name") }
 
   struct Input: Content {
     struct Choice: Content {
@@ -163,7 +163,7 @@ struct MarketingPlansAPIController: RouteCollection {
     guard let stored = try await MarketingPlanQueries.catalog(req) else {
       throw APIError(
         .serviceUnavailable, code: "catalog_unavailable",
-        message: "The marketing catalog cannot be read. Refresh or upload it.")
+        message: L("marketing.api.catalog_unavailable"))
     }
     return stored
   }
@@ -296,7 +296,7 @@ struct MarketingPlansAPIController: RouteCollection {
     var selection = current
     if let targets = input.targets {
       if let unknown = targets.first(where: { catalog.target(named: $0) == nil }) {
-        problems["targets"] = "The catalog has no target \u{201C}\(unknown)\u{201D}."
+        problems["targets"] = L("marketing.api.unknown_target", ["target": unknown])
       } else {
         selection.setTargets(targets, in: catalog)
       }
@@ -307,11 +307,11 @@ struct MarketingPlansAPIController: RouteCollection {
       for (index, choice) in packages.enumerated() {
         let key = "packages[\(index)]"
         guard let channelID = choice.channelId, let packageID = choice.packageId else {
-          problems[key] = "Give both channel_id and package_id."
+          problems[key] = L("marketing.api.choice_incomplete")
           continue
         }
         guard seen.insert(channelID).inserted else {
-          problems[key] = "Only one package per channel: \(channelID) is listed twice."
+          problems[key] = L("marketing.api.channel_twice", ["channel": channelID])
           continue
         }
         do throws(PlanSelectionError) {

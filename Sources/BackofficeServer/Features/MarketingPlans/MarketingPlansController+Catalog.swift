@@ -47,14 +47,14 @@ extension MarketingPlansController {
       let stored = try await MarketingCatalogStore.current(on: req.db, now: req.now)
       let update = MarketingCatalogUpdate(outcome: .updated(plansChanged: changed), stored: stored)
       req.flash(
-        .success, update.message(locale: try MarketingPlanQueries.locale(req), verb: "imported"))
+        .success, update.message(locale: try MarketingPlanQueries.locale(req), action: .imported))
       return req.redirect(to: Routes.marketingCatalog.href())
     }
   }
 
   @Sendable func exportCatalog(req: Request) async throws -> Response {
     guard let stored = try await MarketingPlanQueries.catalog(req) else {
-      throw Abort(.serviceUnavailable, reason: "The catalog cannot be read.")
+      throw Abort(.serviceUnavailable, reason: L("marketing.catalog_unreadable"))
     }
     let response = Response(
       status: .ok, body: .init(data: MarketingCatalogImport.export(stored.catalog)))

@@ -57,10 +57,7 @@ extension MarketingPlansController {
         stored?.catalog.channels.lazy.flatMap(\.packages).first { $0.id == packageID }?.name
         ?? packageID
       var header = header(plan, id, .review, selection)
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so \u{201C}\(name)\u{201D} was not removed. This is the plan as it is now: "
-        + "remove it again if you still want to."
+      header.conflict = L("marketing.conflict.package_not_removed", ["package": name])
       return try reviewPage(
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         status: .conflict)
@@ -79,7 +76,11 @@ extension MarketingPlansController {
     let recipient = (form.recipient ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     let subject = MarketingPlanRules.cleanSubject(form.subject ?? "")
     guard let found = try await MarketingPlanQueries.plan(req) else {
-      return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
+      return Self.gone(
+        req,
+        typed: [
+          (L("marketing.email.recipient"), recipient), (L("marketing.email.subject"), subject),
+        ])
     }
     let (plan, id, stored, selection) = try await load(req, plan: found)
     let recipientError = MarketingPlanRules.recipientProblem(recipient)
@@ -106,13 +107,14 @@ extension MarketingPlansController {
         })
     else {
       guard let (plan, id, stored, selection) = try await reload(req) else {
-        return Self.gone(req, typed: [("Recipient", recipient), ("Subject", subject)])
+        return Self.gone(
+          req,
+          typed: [
+            (L("marketing.email.recipient"), recipient), (L("marketing.email.subject"), subject),
+          ])
       }
       var header = header(plan, id, .review, selection)
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so the email details are not saved yet. Nothing you typed is lost: where the saved "
-        + "details now differ, they are shown under yours. Save again to keep yours."
+      header.conflict = L("marketing.conflict.email_not_saved")
       let locale = try MarketingPlanQueries.locale(req)
       let savedSubject =
         plan.subject ?? MarketingPlanRules.defaultSubject(locale: locale, now: req.now)
@@ -127,7 +129,7 @@ extension MarketingPlansController {
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         email: email, status: .conflict)
     }
-    req.flash(.success, "Email details saved.")
+    req.flash(.success, L("marketing.flash.email_saved"))
     return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
   }
 
@@ -147,12 +149,13 @@ extension MarketingPlansController {
   @Sendable func downloadEmail(req: Request) async throws -> Response {
     let (plan, _, stored, selection) = try await load(req)
     guard let stored else {
-      throw Abort(.serviceUnavailable, reason: "The catalog cannot be read.")
+      throw Abort(.serviceUnavailable, reason: L("marketing.catalog_unreadable"))
     }
     let recipient = (req.queryValue("recipient") ?? plan.recipient)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     if let problem = MarketingPlanRules.recipientProblem(recipient) {
-      throw Abort(.unprocessableEntity, reason: "Recipient: \(problem)")
+      throw Abort(
+        .unprocessableEntity, reason: L("marketing.email.recipient_problem", ["problem": problem]))
     }
     let summary = MarketingPlanQueries.summary(
       of: plan, selection: selection, catalog: stored.catalog,

@@ -124,10 +124,9 @@ struct MarketingPlansController: RouteCollection {
   static func gone(_ req: Request, typed: [(label: String, value: String)] = []) -> Response {
     req.page(
       RecordGonePage(
-        heading: "This plan no longer exists",
-        message: "It was deleted since you opened it, perhaps in another tab or by someone else, "
-          + "so the change could not be saved.",
-        typed: typed, back: (Routes.marketing.href(), "\u{2190} All plans"),
+        heading: L("marketing.gone.heading"),
+        message: L("marketing.gone.deleted_since_opened"),
+        typed: typed, back: (Routes.marketing.href(), L("marketing.gone.back")),
         section: .marketingPlans),
       status: .notFound)
   }
@@ -154,7 +153,7 @@ struct MarketingPlansController: RouteCollection {
     guard let catalog = stored?.catalog,
       let index = catalog.targets.firstIndex(where: { $0.name == name })
     else {
-      req.flash(.error, "That target is not in the catalog any more.")
+      req.flash(.error, L("marketing.flash.target_gone"))
       return req.redirect(to: Routes.marketingPlanTargets.href(id: id))
     }
     var updated = selection
@@ -167,10 +166,7 @@ struct MarketingPlansController: RouteCollection {
         return Self.gone(req)
       }
       var header = header(plan, id, .targets, selection)
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so \u{201C}\(name)\u{201D} was not switched. This is the plan as it is now: "
-        + "choose again if you still want to."
+      header.conflict = L("marketing.conflict.target_not_switched", ["target": name])
       return req.page(MarketingTargetsPage(header: header, stored: stored), status: .conflict)
     }
     return req.redirect(to: Routes.marketingPlanTargets.href(id: id) + "#target-\(index)")
@@ -199,7 +195,7 @@ struct MarketingPlansController: RouteCollection {
     }
     guard let channel = try channelParameter(req, stored) else { throw Abort(.notFound) }
     guard selection.isAvailable(channelID: channel.id, in: stored.catalog) else {
-      req.flash(.info, "\(channel.name) is not reached by the selected targets.")
+      req.flash(.info, L("marketing.flash.channel_not_reached", ["channel": channel.name]))
       return req.redirect(to: Routes.marketingPlanChannels.href(id: id))
     }
     return req.page(
@@ -265,9 +261,7 @@ struct MarketingPlansController: RouteCollection {
       let name = channel.packages.first { $0.id == packageID }?.name ?? packageID
       return try await channelConflict(
         req, channelID: channel.id,
-        notice: MarketingPlanHeader.changed
-          + ", so \u{201C}\(name)\u{201D} was not chosen. This is the plan as it is now: "
-          + "choose again if you still want it.")
+        notice: L("marketing.conflict.package_not_chosen", ["package": name]))
     }
     let index = channel.packages.firstIndex { $0.id == packageID } ?? 0
     return req.redirect(to: channelHref(id, channel.id) + "#package-\(index)")
@@ -286,9 +280,7 @@ struct MarketingPlansController: RouteCollection {
     else {
       return try await channelConflict(
         req, channelID: channel.id,
-        notice: MarketingPlanHeader.changed
-          + ", so the choice in \(channel.name) was not reset. This is the plan as it is now: "
-          + "reset again if you still want to.")
+        notice: L("marketing.conflict.channel_not_reset", ["channel": channel.name]))
     }
     return req.redirect(to: channelHref(id, channel.id))
   }
@@ -323,7 +315,7 @@ struct MarketingPlansController: RouteCollection {
   @Sendable func rename(req: Request) async throws -> Response {
     let form = try req.content.decode(RenameForm.self)
     guard let found = try await MarketingPlanQueries.plan(req) else {
-      return Self.gone(req, typed: [("Plan name", form.name ?? "")])
+      return Self.gone(req, typed: [(L("marketing.rename.label"), form.name ?? "")])
     }
     let (plan, id, stored, selection) = try await load(req, plan: found)
     let step = form.step.flatMap(MarketingStep.init(rawValue:)) ?? .targets
@@ -340,20 +332,17 @@ struct MarketingPlansController: RouteCollection {
     }
     guard try await save(plan, formVersion: form.version, on: req.db, { $0.name = name }) else {
       guard let (plan, id, stored, selection) = try await reload(req) else {
-        return Self.gone(req, typed: [("Plan name", form.name ?? "")])
+        return Self.gone(req, typed: [(L("marketing.rename.label"), form.name ?? "")])
       }
       var header = header(plan, id, step, selection)
       header.renameValue = form.name ?? ""
       if name != plan.name { header.renameSaved = plan.name }
-      header.conflict =
-        MarketingPlanHeader.changed
-        + ", so the new name is not saved yet. Nothing you typed is lost: check the plan as it "
-        + "is now and save the name again to keep it."
+      header.conflict = L("marketing.conflict.name_not_saved")
       return try renamePage(
         req, header: header, plan: plan, id: id, stored: stored, selection: selection,
         status: .conflict)
     }
-    req.flash(.success, "Plan renamed.")
+    req.flash(.success, L("marketing.flash.renamed"))
     return req.redirect(to: step.href(plan: id))
   }
 
@@ -361,7 +350,7 @@ struct MarketingPlansController: RouteCollection {
     let (plan, _, _, selection) = try await load(req)
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
     try await copy.create(on: req.db)
-    req.flash(.success, "Plan duplicated as \u{201C}\(copy.name)\u{201D}.")
+    req.flash(.success, L("marketing.flash.duplicated", ["name": copy.name]))
     return req.redirect(to: Routes.marketing.href())
   }
 
@@ -373,12 +362,12 @@ struct MarketingPlansController: RouteCollection {
     else {
       return req.page(
         RecordGonePage(
-          heading: "This plan no longer exists",
-          message: "It was already deleted, perhaps in another tab or by someone else.",
-          back: (Routes.marketing.href(), "\u{2190} All plans"), section: .marketingPlans),
+          heading: L("marketing.gone.heading"),
+          message: L("marketing.gone.already_deleted"),
+          back: (Routes.marketing.href(), L("marketing.gone.back")), section: .marketingPlans),
         status: .notFound)
     }
-    req.flash(.success, "Plan \u{201C}\(plan.name)\u{201D} deleted.")
+    req.flash(.success, L("marketing.flash.deleted", ["name": plan.name]))
     return req.redirect(to: Routes.marketing.href())
   }
 }

@@ -20,20 +20,20 @@ struct MarketingReviewPage: PageView {
   var summary: PlanSummary?
   var email: Email?
 
-  var title: String { "Review Selection" }
+  var title: String { L("marketing.review.title") }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
   func content(context: PageContext) -> HTMLNode {
     guard let stored, let summary, let email else {
       return H.group([
-        header.render(context: context, stored: nil), H.h1("Review Selection"),
+        header.render(context: context, stored: nil), H.h1(title),
         marketingLoadFailure(retry: Routes.marketingPlanReview.href(id: header.id)),
       ])
     }
     var body: [HTMLNode] = [
       header.render(context: context, stored: stored),
-      H.h1("Review Selection"),
+      H.h1(title),
     ]
     let chosen = header.selection.chosenPackages(in: stored.catalog).sorted {
       ($0.channel.name.lowercased(), $0.package.name) < (
@@ -43,26 +43,28 @@ struct MarketingReviewPage: PageView {
     guard !chosen.isEmpty else {
       body.append(
         emptyState(
-          title: "No packages selected",
-          message:
-            "Choose a package in at least one channel, then come back to review and send it.",
+          title: L("marketing.review.empty_title"),
+          message: L("marketing.review.empty_message"),
           action: H.a(
             Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],
-            text: "Select Channels")))
+            text: L("marketing.channels.title"))))
       return H.group(body)
     }
     body.append(
       H.section(
         [.class("card mk-total"), .aria(.labelledby, "mk-total-label")],
         [
-          H.p([.class("mk-total-label"), .id("mk-total-label")], "Total Monthly Cost:"),
+          H.p(
+            [.class("mk-total-label"), .id("mk-total-label")], L("marketing.total_monthly_cost")),
           H.p(
             [.class("mk-total-value"), .id("mk-total")],
             summary.totals.formatted(locale: context.locale)),
           H.p([.class("muted small")], summary.totals.countsText),
           H.p(
             [.class("muted small")],
-            "Targeting: \(header.selection.targetNames.joined(separator: ", "))"),
+            L(
+              "marketing.targeting_value",
+              ["targets": header.selection.targetNames.joined(separator: ", ")])),
         ]))
     body.append(
       H.ul(
@@ -79,7 +81,9 @@ struct MarketingReviewPage: PageView {
                 ]),
               H.p(
                 [.class("mk-review-price")],
-                MarketingFormat.price(item.package, locale: context.locale) + "/month"),
+                L(
+                  "marketing.summary.per_month",
+                  ["price": MarketingFormat.price(item.package, locale: context.locale)])),
               H.p([.class("muted")], item.package.description),
               H.ul(
                 [.class("mk-details")],
@@ -91,8 +95,12 @@ struct MarketingReviewPage: PageView {
                   header.versionField,
                   H.input([.type("hidden"), .name("package"), .value(item.package.id)]),
                   H.button(
-                    "Remove",
-                    [.class("button"), .aria(.label, "Remove \(item.package.name)")]),
+                    L("marketing.review.remove"),
+                    [
+                      .class("button"),
+                      .aria(
+                        .label, L("marketing.review.remove_label", ["package": item.package.name])),
+                    ]),
                 ]),
             ])
         }))
@@ -101,16 +109,15 @@ struct MarketingReviewPage: PageView {
   }
 
   private func emailSection(context: PageContext, summary: PlanSummary, email: Email) -> HTMLNode {
-    let template =
-      "The mail app link holds a shortened summary: {n} package(s) left out to stay under "
-      + "\(Mailto.defaultLimit) characters. Download the email for the full version."
+    // "{n}" is left in for the script, which fills it after each save.
+    let template = L("marketing.review.mailto_shortened", ["limit": String(Mailto.defaultLimit)])
     let note =
       email.mailto.wasShortened
       ? template.replacingOccurrences(of: "{n}", with: String(email.mailto.omittedEntries)) : ""
     return H.section(
       [.class("card mk-email"), .id("send-email"), .aria(.labelledby, "mk-send")],
       [
-        H.h2("Send Email", [.id("mk-send")]),
+        H.h2(L("marketing.email.heading"), [.id("mk-send")]),
         postForm(
           action: Routes.marketingPlanEmail.href(id: header.id), csrf: context.csrf,
           attributes: [
@@ -122,13 +129,13 @@ struct MarketingReviewPage: PageView {
           [
             header.versionField,
             FieldView(
-              name: "recipient", label: "Recipient", type: "email", value: email.recipient,
-              error: email.recipientError,
-              hint: "Leave empty to choose the recipient in your mail app.",
+              name: "recipient", label: L("marketing.email.recipient"), type: "email",
+              value: email.recipient, error: email.recipientError,
+              hint: L("marketing.email.recipient_hint"),
               autocomplete: "email", saved: email.recipientSaved.map { SavedValue(text: $0) }
             ).render(),
             FieldView(
-              name: "subject", label: "Subject", value: email.subject,
+              name: "subject", label: L("marketing.email.subject"), value: email.subject,
               error: email.subjectError,
               extra: [.maxlength(String(MarketingPlanRules.maxSubject))],
               saved: email.subjectSaved.map { SavedValue(text: $0) }
@@ -137,26 +144,27 @@ struct MarketingReviewPage: PageView {
               [.class("field-error"), .id("mk-email-conflict"), .role("alert")]
                 + [.hidden],
               ""),
-            H.button("Save email details", [.class("button"), .id("mk-email-save")]),
+            H.button(L("marketing.email.save"), [.class("button"), .id("mk-email-save")]),
           ]),
         H.div(
           [.class("mk-row mk-email-actions")],
           [
             H.a(
               email.mailto.string, [.class("button button-primary"), .id("mk-mailto")],
-              text: "Open in mail app"),
+              text: L("marketing.email.open_in_mail_app")),
             H.a(
               Routes.marketingPlanEmailDownload.href(id: header.id),
               [.class("button"), .id("mk-download"), .download("")],
-              text: "Download email"),
+              text: L("marketing.email.download")),
             H.button(
-              "Copy summary",
+              L("marketing.email.copy_summary"),
               [
                 .type("button"), .class("button"), .id("mk-copy"),
                 .data("copy-target", "mk-summary-text"), .hidden,
               ]),
             H.button(
-              "Print", [.type("button"), .class("button"), .id("mk-print"), .hidden]),
+              L("marketing.email.print"),
+              [.type("button"), .class("button"), .id("mk-print"), .hidden]),
           ]),
         H.p(
           [
@@ -168,7 +176,7 @@ struct MarketingReviewPage: PageView {
         H.div(
           [.class("field mk-summary-field")],
           [
-            H.label([.`for`("mk-summary-text")], [H.text("Plain-text summary")]),
+            H.label([.`for`("mk-summary-text")], [H.text(L("marketing.email.plain_text_summary"))]),
             H.textarea(
               [
                 .id("mk-summary-text"), .class("mk-summary-text"), .readonly,

@@ -6,7 +6,7 @@ struct MarketingTargetsPage: PageView {
   var header: MarketingPlanHeader
   var stored: StoredMarketingCatalog?
 
-  var title: String { "Select Targeting" }
+  var title: String { L("marketing.targets.title") }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
@@ -14,22 +14,23 @@ struct MarketingTargetsPage: PageView {
     let selection = header.selection
     guard let stored else {
       return H.group([
-        header.render(context: context, stored: nil), H.h1("Select Targeting"),
+        header.render(context: context, stored: nil), H.h1(L("marketing.targets.title")),
         marketingLoadFailure(retry: Routes.marketingPlanTargets.href(id: header.id)),
       ])
     }
     let catalog = stored.catalog
     var body: [HTMLNode] = [
       header.render(context: context, stored: stored),
-      H.h1("Select Targeting"),
-      H.p([.class("lead")], "Choose who the campaign should reach. Each choice is saved at once."),
+      H.h1(L("marketing.targets.title")),
+      H.p([.class("lead")], L("marketing.targets.lead")),
     ]
     if catalog.targets.isEmpty {
       body.append(
         emptyState(
-          title: "No targeting options available",
-          message: "The catalog has no targets. Refresh or upload the catalog.",
-          action: H.a(Routes.marketingCatalog.href(), [.class("button")], text: "Catalog")))
+          title: L("marketing.targets.empty_title"),
+          message: L("marketing.targets.empty_message"),
+          action: H.a(
+            Routes.marketingCatalog.href(), [.class("button")], text: L("marketing.catalog_link"))))
       return H.group(body)
     }
     body.append(
@@ -74,9 +75,10 @@ struct MarketingTargetsPage: PageView {
           selection.canContinue
             ? H.a(
               Routes.marketingPlanChannels.href(id: header.id),
-              [.class("button button-primary")], text: "Continue")
+              [.class("button button-primary")], text: L("marketing.targets.continue"))
             : H.button(
-              "Continue", [.type("button"), .class("button button-primary"), .disabled]),
+              L("marketing.targets.continue"),
+              [.type("button"), .class("button button-primary"), .disabled]),
         ]))
     return H.group(body)
   }
@@ -87,7 +89,7 @@ struct MarketingChannelsPage: PageView {
   var header: MarketingPlanHeader
   var stored: StoredMarketingCatalog?
 
-  var title: String { "Select Channels" }
+  var title: String { L("marketing.channels.title") }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
@@ -95,31 +97,32 @@ struct MarketingChannelsPage: PageView {
     let selection = header.selection
     guard let stored else {
       return H.group([
-        header.render(context: context, stored: nil), H.h1("Select Channels"),
+        header.render(context: context, stored: nil), H.h1(L("marketing.channels.title")),
         marketingLoadFailure(retry: Routes.marketingPlanChannels.href(id: header.id)),
       ])
     }
     let catalog = stored.catalog
     var body: [HTMLNode] = [
       header.render(context: context, stored: stored),
-      H.h1("Select Channels"),
+      H.h1(L("marketing.channels.title")),
     ]
     let channels = selection.availableChannels(in: catalog)
     guard !channels.isEmpty else {
       body.append(
         emptyState(
-          title: "No channels yet",
-          message: "Select at least one target first: the channels come from the targets.",
+          title: L("marketing.channels.empty_title"),
+          message: L("marketing.channels.empty_message"),
           action: H.a(
             Routes.marketingPlanTargets.href(id: header.id), [.class("button button-primary")],
-            text: "Select Targeting")))
+            text: L("marketing.targets.title"))))
       return H.group(body)
     }
     body.append(
       H.p(
         [.class("lead")],
-        "Pick one package per channel. Targeting: \(selection.targetNames.joined(separator: ", "))."
-      ))
+        L(
+          "marketing.channels.lead",
+          ["targets": selection.targetNames.joined(separator: ", ")])))
     body.append(
       H.ul(
         [.class("mk-options")],
@@ -143,14 +146,18 @@ struct MarketingChannelsPage: PageView {
                       chosen.map {
                         H.span(
                           [.class("mk-option-sub mk-selected")],
-                          "Selected: \($0.name) (\(MarketingFormat.price($0, locale: context.locale)))"
-                        )
+                          L(
+                            "marketing.channels.selected_package",
+                            [
+                              "package": $0.name,
+                              "price": MarketingFormat.price($0, locale: context.locale),
+                            ]))
                       }
-                        ?? H.span([.class("mk-option-sub")], "No package selected"),
+                        ?? H.span(
+                          [.class("mk-option-sub")], L("marketing.channels.no_package_selected")),
                       H.span(
                         [.class("mk-option-meta")],
-                        "\(channel.packages.count) package\(channel.packages.count == 1 ? "" : "s")"
-                      ),
+                        L("marketing.channels.package_count", count: channel.packages.count)),
                     ]),
                   H.span([.class("mk-chevron"), .aria(.hidden, "true")], "›"),
                 ])
@@ -161,12 +168,14 @@ struct MarketingChannelsPage: PageView {
       H.div(
         [.class("mk-actionbar")],
         [
-          H.a(Routes.marketingPlanTargets.href(id: header.id), [.class("button")], text: "Back"),
+          H.a(
+            Routes.marketingPlanTargets.href(id: header.id), [.class("button")],
+            text: L("marketing.channels.back")),
           selection.canReview
             ? H.a(
               Routes.marketingPlanReview.href(id: header.id), [.class("button button-primary")],
-              text: "Review Selected Packages")
-            : H.p([.class("hint")], "Choose a package in at least one channel to review the plan."),
+              text: L("marketing.channels.review"))
+            : H.p([.class("hint")], L("marketing.channels.review_hint")),
         ]))
     return H.group(body)
   }
@@ -178,7 +187,7 @@ struct MarketingChannelPage: PageView {
   var stored: StoredMarketingCatalog
   var channel: MarketingChannel
 
-  var title: String { "Select one package for \(channel.name)" }
+  var title: String { L("marketing.packages.title", ["channel": channel.name]) }
   var section: NavSection? { .marketingPlans }
   var scripts: [String] { ["marketing-plans.js"] }
 
@@ -188,16 +197,16 @@ struct MarketingChannelPage: PageView {
     let parameters = ["planID": planID, "channelID": channel.id]
     var body: [HTMLNode] = [
       header.render(context: context, stored: stored),
-      H.h1("Select one package for \(channel.name)"),
+      H.h1(title),
     ]
     guard !channel.packages.isEmpty else {
       body.append(
         emptyState(
-          title: "No packages available",
-          message: "\(channel.name) has no packages in the current catalog.",
+          title: L("marketing.packages.empty_title"),
+          message: L("marketing.packages.empty_message", ["channel": channel.name]),
           action: H.a(
             Routes.marketingPlanChannels.href(id: header.id), [.class("button")],
-            text: "Back to channels")))
+            text: L("marketing.packages.back_to_channels"))))
       return H.group(body)
     }
     body.append(
@@ -250,11 +259,12 @@ struct MarketingChannelPage: PageView {
             attributes: [.class("inline-form"), .data("mk-swap", "")],
             [
               header.versionField,
-              H.button("Reset", [.class("button")] + (hasChoice ? [] : [.disabled])),
+              H.button(
+                L("marketing.packages.reset"), [.class("button")] + (hasChoice ? [] : [.disabled])),
             ]),
           H.a(
             Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],
-            text: "Done"),
+            text: L("marketing.packages.done")),
         ]))
     return H.group(body)
   }
@@ -269,7 +279,7 @@ func marketingRunningTotal(
   return H.p(
     [.class("mk-running-total"), .id("mk-running-total"), .aria(.live, "polite")],
     [
-      H.text("Monthly total so far: "),
+      H.text(L("marketing.running_total.label") + " "),
       H.strong([], [H.text(totals.formatted(locale: locale))]),
       H.text(" \u{00B7} " + totals.countsText),
     ])

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 import Vapor
@@ -39,12 +40,16 @@ enum IdempotencyKey {
   /// with products waiting in its outbox.
   static let retention: TimeInterval = 30 * 24 * 60 * 60
 
-  static let invalid = APIError(
-    .badRequest, code: "invalid_idempotency_key",
-    message: "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.")
-  static let reused = APIError(
-    .conflict, code: "idempotency_key_reused",
-    message: "This Idempotency-Key was already used for a different request.")
+  static var invalid: APIError {
+    APIError(
+      .badRequest, code: "invalid_idempotency_key",
+      message: L("products.idempotency.invalid_key"))
+  }
+  static var reused: APIError {
+    APIError(
+      .conflict, code: "idempotency_key_reused",
+      message: L("products.idempotency.key_reused"))
+  }
 
   /// The key sent with the request, nil when there is none; a malformed key is refused.
   static func read(_ request: Request) throws -> String? {

@@ -19,10 +19,7 @@ struct ProductForm: PageView {
     var fields: [String: String] { ["name": name, "type": type, "price": price, "tax": tax] }
   }
 
-  static let changedMessage =
-    "This product was changed since you opened it, in another tab or by someone else, so your "
-    + "changes are not saved yet. Nothing you typed is lost: where the saved product now differs, "
-    + "its value is shown under your own. Save again to keep yours."
+  static var changedMessage: String { L("products.form.changed") }
 
   var mode: Mode
   var values = Values()
@@ -48,8 +45,8 @@ struct ProductForm: PageView {
 
   var title: String {
     switch mode {
-    case .create: "Add product"
-    case .edit: "Edit product"
+    case .create: L("products.add_product")
+    case .edit: L("products.form.edit_title")
     }
   }
   var section: NavSection? { .products }
@@ -68,7 +65,8 @@ struct ProductForm: PageView {
     H.div(
       [.class("product-form-page")] + outbox.attributes,
       [
-        H.p([.class("back-link")], [H.a(Routes.products.href(), text: "\u{2190} All products")]),
+        H.p(
+          [.class("back-link")], [H.a(Routes.products.href(), text: L("products.back_to_list"))]),
         H.h1(title),
         conflict.map(conflictNotice) ?? H.empty,
         OutboxSettings.statusNode,
@@ -97,14 +95,14 @@ struct ProductForm: PageView {
           ? H.input([.type("hidden"), .name("idempotency_key"), .value(idempotencyKey)])
           : VersionField.hidden(version),
         FieldView(
-          name: "name", label: "Product name", value: values.name, error: errors["name"],
+          name: "name", label: L("products.form.name"), value: values.name, error: errors["name"],
           required: true, autocomplete: "off",
           extra: [.maxlength(String(Product.nameMaxLength))],
           saved: savedValue("name")
         ).render(),
         FieldView(
-          name: "type", label: "Product type", value: values.type, error: errors["type"],
-          hint: "Pick one of your types or type a new one.", required: true,
+          name: "type", label: L("products.form.type"), value: values.type,
+          error: errors["type"], hint: L("products.form.type_hint"), required: true,
           autocomplete: "off",
           extra: [
             .list("product-type-options"),
@@ -116,13 +114,15 @@ struct ProductForm: PageView {
           [.id("product-type-options")],
           types.map { H.option([.value($0)]) }),
         FieldView(
-          name: "price", label: "Price (\(currency))", value: values.price, error: errors["price"],
-          hint: "For example \(example)", required: true, autocomplete: "off",
+          name: "price", label: L("products.form.price", ["currency": currency]),
+          value: values.price, error: errors["price"],
+          hint: L("products.form.price_hint", ["example": example]), required: true,
+          autocomplete: "off",
           extra: [.inputmode("decimal")], saved: savedValue("price")
         ).render(),
         FieldView(
-          name: "tax", label: "Tax (%)", value: values.tax, error: errors["tax"],
-          hint: "From 0 to 100, for example 18", required: true, autocomplete: "off",
+          name: "tax", label: L("products.form.tax"), value: values.tax, error: errors["tax"],
+          hint: L("products.form.tax_hint"), required: true, autocomplete: "off",
           extra: [.inputmode("decimal")], saved: savedValue("tax")
         ).render(),
         photoField,
@@ -130,9 +130,9 @@ struct ProductForm: PageView {
           [.class("form-actions")],
           [
             H.button(
-              isCreate ? "Upload Product" : "Save changes",
+              isCreate ? L("products.form.upload") : L("products.form.save"),
               [.class("button button-primary"), .id("product-submit")]),
-            H.a(Routes.products.href(), [.class("button")], text: "Cancel"),
+            H.a(Routes.products.href(), [.class("button")], text: L("products.form.cancel")),
           ]),
       ])
   }
@@ -153,13 +153,13 @@ struct ProductForm: PageView {
     return H.div(
       [.class(error == nil ? "field photo-field" : "field photo-field field-invalid")],
       [
-        H.label([.`for`(id)], [H.text("Photo (optional)")]),
+        H.label([.`for`(id)], [H.text(L("products.form.photo"))]),
         photoHref.map { href in
           H.div(
             [.class("current-photo")],
             [
               H.img([
-                .src(href), .alt("Current photo"), .width("96"),
+                .src(href), .alt(L("products.form.current_photo")), .width("96"),
                 .height("96"),
               ]),
               H.label(
@@ -168,7 +168,7 @@ struct ProductForm: PageView {
                   H.input(
                     [.type("checkbox"), .name("remove_photo"), .value("1")]
                       + (removePhoto ? [.checked] : [])),
-                  H.text(" Remove the photo"),
+                  H.text(" " + L("products.form.remove_saved_photo")),
                 ]),
             ])
         } ?? H.empty,
@@ -177,13 +177,9 @@ struct ProductForm: PageView {
           [
             .class("hint"), .id("\(id)-hint"),
             // What the script says instead, since with it the photo is made smaller first.
-            .data(
-              "script-hint",
-              "JPEG or PNG. It is cropped to a square (drag the preview to choose the part to "
-                + "keep) and made smaller in your browser, at most 1200 × 1200 pixels, so even "
-                + "a photo over \(size) fits."),
+            .data("script-hint", L("products.form.photo_hint_script", ["size": size])),
           ],
-          "JPEG or PNG, at most \(size). It is cropped to a square; drag the preview to choose the part to keep."
+          L("products.form.photo_hint", ["size": size])
         ),
         H.div(
           [.class("photo-crop"), .id("photo-crop"), .hidden],
@@ -191,9 +187,11 @@ struct ProductForm: PageView {
             H.canvas(
               [
                 .id("photo-crop-canvas"), .width("320"), .height("320"),
-                .role("img"), .aria(.label, "Square preview of the photo"),
+                .role("img"), .aria(.label, L("products.form.crop_preview")),
               ], []),
-            H.button("Remove photo", [.type("button"), .class("button"), .id("photo-crop-clear")]),
+            H.button(
+              L("products.form.clear_photo"),
+              [.type("button"), .class("button"), .id("photo-crop-clear")]),
           ]),
         FieldView(name: "photo", label: "", error: error).errorNode,
       ])
@@ -205,10 +203,10 @@ struct ProductForm: PageView {
       [.class("danger-zone")],
       [
         confirmButton(
-          action: Routes.productDelete.href(id: id), csrf: context.csrf, label: "Delete product",
-          confirm:
-            "Delete \u{201C}\(values.name)\u{201D}? Its photo and favourite go too. This cannot be undone.",
-          confirmLabel: "Yes, delete")
+          action: Routes.productDelete.href(id: id), csrf: context.csrf,
+          label: L("products.form.delete"),
+          confirm: L("products.form.delete_confirm", ["name": values.name]),
+          confirmLabel: L("products.form.delete_yes"))
       ])
   }
 }

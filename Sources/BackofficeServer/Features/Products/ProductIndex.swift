@@ -22,9 +22,10 @@ struct ProductIndex: PageView, ReadCacheable {
   /// About how many bytes the listing holds in the read cache.
   var cacheCost: Int { (cards.count + favorites.count) * 512 + chips.count * 96 }
   static let favoritesShown = 24
-  static let searchPlaceholder = "Search for what you are looking.."
+  /// The original app's wording, kept as it was in English.
+  static var searchPlaceholder: String { L("products.index.search_placeholder") }
 
-  var title: String { "Products" }
+  var title: String { L("nav.products") }
   var section: NavSection? { .products }
   var scripts: [String] { ["products.js"] }
 
@@ -56,13 +57,13 @@ struct ProductIndex: PageView, ReadCacheable {
         H.div(
           [.class("page-head")],
           [
-            H.h1("Products"),
+            H.h1(L("nav.products")),
             H.div(
               [.class("page-actions")],
               [
                 H.a(
                   Routes.productNew.href(), [.class("button button-primary")],
-                  text: "Add product")
+                  text: L("products.add_product"))
               ]),
           ]),
         OutboxSettings.statusNode,
@@ -77,7 +78,10 @@ struct ProductIndex: PageView, ReadCacheable {
           ]),
         H.a(
           Routes.productNew.href(),
-          [.class("fab"), .aria(.label, "Add product"), .title("Add product")],
+          [
+            .class("fab"), .aria(.label, L("products.add_product")),
+            .title(L("products.add_product")),
+          ],
           [H.span([.aria(.hidden, "true")], "+")]),
       ])
   }
@@ -93,7 +97,7 @@ struct ProductIndex: PageView, ReadCacheable {
       [
         H.label(
           [.`for`("product-q"), .class("products-sr-only")],
-          [H.text("Search products")]),
+          [H.text(L("products.index.search_label"))]),
         H.div(
           [.class("search-row")],
           [
@@ -110,7 +114,10 @@ struct ProductIndex: PageView, ReadCacheable {
               : H.input([.type("hidden"), .name("sort"), .value(filter.sort.rawValue)]),
             // A magnifier alone on a phone, so the search box keeps room for its whole hint.
             H.button(
-              [.type("submit"), .class("button search-submit"), .aria(.label, "Search")],
+              [
+                .type("submit"), .class("button search-submit"),
+                .aria(.label, L("products.index.search")),
+              ],
               [
                 H.svg(
                   [
@@ -127,7 +134,7 @@ struct ProductIndex: PageView, ReadCacheable {
                       .strokeLinejoin("round"),
                     ]),
                   ]),
-                H.span([.class("search-submit-text")], [H.text("Search")]),
+                H.span([.class("search-submit-text")], [H.text(L("products.index.search"))]),
               ]),
           ]),
         H.div(
@@ -141,8 +148,8 @@ struct ProductIndex: PageView, ReadCacheable {
   func chipsNode(locale: BackofficeLocale) -> HTMLNode {
     var links: [HTMLNode] = [
       chipLink(
-        title: "All", count: accountTotal, key: nil, selected: filter.typeKey == nil,
-        locale: locale)
+        title: L("products.index.all"), count: accountTotal, key: nil,
+        selected: filter.typeKey == nil, locale: locale)
     ]
     links += chips.map { chip in
       chipLink(
@@ -152,7 +159,7 @@ struct ProductIndex: PageView, ReadCacheable {
     return H.nav(
       [.class("categories"), .aria(.labelledby, "categories-heading")],
       [
-        H.h2("Browse Categories", [.id("categories-heading")]),
+        H.h2(L("products.index.browse_categories"), [.id("categories-heading")]),
         H.ul([.class("chips")], links.map { H.li([], [$0]) }),
       ])
   }
@@ -177,7 +184,7 @@ struct ProductIndex: PageView, ReadCacheable {
     return H.section(
       [.id("favorites"), .class("favorites"), .aria(.labelledby, "favorites-heading")],
       [
-        H.h2("Favourite", [.id("favorites-heading")]),
+        H.h2(L("products.index.favorites_heading"), [.id("favorites-heading")]),
         H.ul(
           [.class("favorite-row")],
           favorites.map { product in
@@ -196,32 +203,37 @@ struct ProductIndex: PageView, ReadCacheable {
                   ]),
                 ProductCardParts.favoriteForm(
                   product, on: false, back: currentHref, csrf: context.csrf,
-                  label: "Remove \u{201C}\(product.name)\u{201D} from favourites",
+                  label: L("products.favorite.remove", ["name": product.name]),
                   content: [H.span([.aria(.hidden, "true")], "\u{00D7}")],
                   className: "favorite-remove", toggle: false),
               ])
           }),
-        more > 0 ? H.p([.class("muted small")], "And \(more) more.") : H.empty,
+        more > 0
+          ? H.p([.class("muted small")], L("products.index.and_more", ["more": String(more)]))
+          : H.empty,
       ])
   }
 
   // MARK: grid
 
   var heading: String {
-    let base = selectedChip?.title ?? "All products"
+    let base = selectedChip?.title ?? L("products.index.all_products")
     return filter.search.isEmpty
-      ? base : "\(base): names starting with \u{201C}\(filter.search)\u{201D}"
+      ? base
+      : L("products.index.heading_search", ["category": base, "query": filter.search])
   }
 
   func results(context: PageContext) -> HTMLNode {
     if accountTotal == 0 {
       return H.group([
-        H.h2("All products", [.id("products-heading"), .class("products-sr-only")]),
+        H.h2(
+          L("products.index.all_products"), [.id("products-heading"), .class("products-sr-only")]),
         emptyState(
-          title: "No products yet",
-          message: "Add your first product with its price, tax and a photo.",
+          title: L("products.index.empty_title"),
+          message: L("products.index.empty_message"),
           action: H.a(
-            Routes.productNew.href(), [.class("button button-primary")], text: "Add product")),
+            Routes.productNew.href(), [.class("button button-primary")],
+            text: L("products.add_product"))),
       ])
     }
     let head = H.div(
@@ -236,8 +248,12 @@ struct ProductIndex: PageView, ReadCacheable {
         H.div(
           [.class("empty-state")],
           [
-            H.p([], filter.search.isEmpty ? "Nothing on this page." : "Not found"),
-            H.a(Routes.products.href(), [.class("button")], text: "Show all products"),
+            H.p(
+              [],
+              filter.search.isEmpty
+                ? L("products.index.nothing_on_page") : L("products.index.not_found")),
+            H.a(
+              Routes.products.href(), [.class("button")], text: L("products.index.show_all")),
           ]),
       ])
     }
@@ -245,8 +261,9 @@ struct ProductIndex: PageView, ReadCacheable {
       head,
       H.p(
         [.class("muted list-count")],
-        MoneyFormat.count(matching, locale: context.locale) + " "
-          + Plural.english(matching, one: "product", other: "products")),
+        L(
+          "products.index.count", count: matching,
+          ["count": MoneyFormat.count(matching, locale: context.locale)])),
       H.ul([.class("product-grid")], cards.map { card($0, context: context) }),
       pagination,
     ])
@@ -263,7 +280,7 @@ struct ProductIndex: PageView, ReadCacheable {
           ? H.empty : H.input([.type("hidden"), .name("q"), .value(filter.search)]),
         filter.typeKey.map { H.input([.type("hidden"), .name("type"), .value($0)]) }
           ?? H.empty,
-        H.label([.`for`("product-sort-order")], [H.text("Sort")]),
+        H.label([.`for`("product-sort-order")], [H.text(L("products.index.sort"))]),
         H.select(
           [.id("product-sort-order"), .name("sort")],
           ProductStore.Sort.allCases.map { sort in
@@ -271,7 +288,7 @@ struct ProductIndex: PageView, ReadCacheable {
               [.value(sort.rawValue)] + (sort == filter.sort ? [.selected] : []),
               [H.text(sort.label)])
           }),
-        H.button("Apply", [.class("button sort-apply")]),
+        H.button(L("products.index.apply"), [.class("button sort-apply")]),
       ])
   }
 
@@ -292,13 +309,13 @@ struct ProductIndex: PageView, ReadCacheable {
               ]),
             H.p([.class("product-type")], typeTitle(product.type)),
             H.p([.class("product-price")], product.priceText),
-            H.span([.class("tax-chip")], "Tax: \(product.taxText)"),
+            H.span([.class("tax-chip")], L("products.tax_chip", ["tax": product.taxText])),
           ]),
         ProductCardParts.favoriteForm(
           product, on: !product.favorite, back: currentHref, csrf: context.csrf,
           label: product.favorite
-            ? "Remove \u{201C}\(product.name)\u{201D} from favourites"
-            : "Add \u{201C}\(product.name)\u{201D} to favourites",
+            ? L("products.favorite.remove", ["name": product.name])
+            : L("products.favorite.add", ["name": product.name]),
           content: [ProductCardParts.heartIcon], className: "heart"),
       ])
   }
@@ -324,7 +341,7 @@ enum ProductCardParts {
       return H.div(
         [
           .class(className + " product-placeholder"), .role("img"),
-          .aria(.label, "No photo"),
+          .aria(.label, L("products.no_photo")),
         ],
         [placeholderIcon])
     }

@@ -25,14 +25,15 @@ struct ProductProblems: Sendable, Equatable {
     photoTooLarge
       ? APIError(
         .payloadTooLarge, code: "payload_too_large",
-        message: fields[PhotoInput.field] ?? "The upload is too large.", fields: fields)
+        message: fields[PhotoInput.field] ?? L("products.upload_too_large"),
+        fields: fields)
       : APIError.validation(fields)
   }
 }
 
 enum PhotoInput {
   static let field = "photo"
-  static let notBase64 = "The photo must be base64-encoded JPEG or PNG bytes."
+  static var notBase64: String { L("products.api.photo_not_base64") }
 
   /// A file part: empty (the file input left blank) means no photo.
   static func file(_ file: File?, maxBytes: Int) -> Result<CheckedPhoto?, ImageUploadError> {

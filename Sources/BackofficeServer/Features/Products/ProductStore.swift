@@ -19,10 +19,10 @@ struct ProductStore {
 
     var label: String {
       switch self {
-      case .newest: "Newest first"
-      case .name: "Name A–Z"
-      case .price: "Price: low to high"
-      case .priceDesc: "Price: high to low"
+      case .newest: L("products.sort.newest")
+      case .name: L("products.sort.name")
+      case .price: L("products.sort.price")
+      case .priceDesc: L("products.sort.price_desc")
       }
     }
   }

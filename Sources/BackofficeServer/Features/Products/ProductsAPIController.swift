@@ -57,7 +57,7 @@ struct ProductsAPIController: RouteCollection {
       if let parsed = ProductStore.Sort(rawValue: raw) {
         sort = parsed
       } else {
-        problems["sort"] = "Use newest, name, price or price_desc."
+        problems["sort"] = L("products.api.sort_invalid")
       }
     }
     guard problems.isEmpty else { throw APIError.validation(problems) }
@@ -90,7 +90,8 @@ struct ProductsAPIController: RouteCollection {
     ).withVersion(record.version)
   }
 
-  static let recordName = "The product"
+  /// Fills the shared precondition message ("The product was changed since…").
+  static var recordName: String { L("products.api.record_name") }
 
   /// Reads and checks a body; every problem is reported at once.
   func read(_ req: Request) throws -> (Input, Product, CheckedPhoto?) {
@@ -100,7 +101,7 @@ struct ProductsAPIController: RouteCollection {
     let result: Result<Product, ProductValidationError>
     if let identifier = input.locale {
       guard let locale = BackofficeLocale(identifier: identifier) else {
-        throw APIError.validation(["locale": "Use one of the supported locales, such as en-US."])
+        throw APIError.validation(["locale": L("products.api.locale_invalid")])
       }
       result = ProductDraft(
         name: input.name ?? "", type: input.type ?? "", price: input.price?.text ?? "",

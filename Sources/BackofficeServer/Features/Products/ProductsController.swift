@@ -137,7 +137,7 @@ struct ProductsController: RouteCollection {
     }
     if !problems.isEmpty, photo != nil {
       // A file input cannot be refilled by the server.
-      problems.fields[PhotoInput.field] = "Choose the photo again after fixing the other fields."
+      problems.fields[PhotoInput.field] = L("products.form.choose_photo_again")
     }
     return (problems.isEmpty ? product : nil, photo, problems)
   }
@@ -172,7 +172,7 @@ struct ProductsController: RouteCollection {
     }
     // A replay is the same submit arriving twice; the first one already said so.
     if !outcome.replayed {
-      req.flash(.success, "Upload Successful: \u{201C}\(product.name)\u{201D} was added.")
+      req.flash(.success, L("products.flash.created", ["name": product.name]))
     }
     return req.redirect(to: outcome.answer.location ?? Routes.products.href())
   }
@@ -228,7 +228,7 @@ struct ProductsController: RouteCollection {
     if let expected, expected == record.version,
       try await store.update(record, expected: expected, with: product, photo: change)
     {
-      req.flash(.success, "Saved: \u{201C}\(product.name)\u{201D} was updated.")
+      req.flash(.success, L("products.flash.updated", ["name": product.name]))
       return req.redirect(to: Routes.products.href())
     }
     // Opened at another version, or another save got in first.
@@ -262,7 +262,7 @@ struct ProductsController: RouteCollection {
     }
     if uploaded {
       // A file input cannot be refilled by the server.
-      view.errors[PhotoInput.field] = "Choose the photo again to replace the saved one."
+      view.errors[PhotoInput.field] = L("products.form.choose_photo_to_replace")
     }
     return req.page(view, status: .conflict)
   }
@@ -271,17 +271,18 @@ struct ProductsController: RouteCollection {
   /// with what was typed.
   static func gone(_ req: Request, typed: ProductForm.Values? = nil) -> Response {
     let values = typed.map {
-      [("Name", $0.name), ("Type", $0.type), ("Price", $0.price), ("Tax (%)", $0.tax)]
+      [
+        (L("products.gone.name"), $0.name), (L("products.gone.type"), $0.type),
+        (L("products.gone.price"), $0.price), (L("products.form.tax"), $0.tax),
+      ]
     }
     return req.page(
       RecordGonePage(
-        heading: "This product no longer exists",
+        heading: L("products.gone.heading"),
         message: typed == nil
-          ? "It was already deleted, perhaps in another tab or by someone else."
-          : "It was deleted since you opened it, perhaps in another tab or by someone else, "
-            + "so your changes could not be saved. You can add it again as a new product.",
+          ? L("products.gone.already_deleted") : L("products.gone.deleted_while_editing"),
         typed: values?.map { (label: $0.0, value: $0.1) } ?? [],
-        back: (Routes.products.href(), "\u{2190} All products"), section: .products),
+        back: (Routes.products.href(), L("products.back_to_list")), section: .products),
       status: .notFound)
   }
 
@@ -292,7 +293,7 @@ struct ProductsController: RouteCollection {
     guard let record = try await store.find(req.parameters.get("productID")),
       try await store.delete(record)
     else { return Self.gone(req) }
-    req.flash(.success, "\u{201C}\(record.name)\u{201D} was deleted.")
+    req.flash(.success, L("products.flash.deleted", ["name": record.name]))
     return req.redirect(to: Routes.products.href())
   }
 

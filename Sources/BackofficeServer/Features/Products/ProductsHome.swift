@@ -18,23 +18,25 @@ struct ProductsHome: Sendable {
     H.div(
       [.class("card"), .id("home-products")],
       [
-        H.h2("Products"),
+        H.h2(L("nav.products")),
         H.p(
           [.class("home-figure")],
           [
             H.strong([], [H.text(MoneyFormat.count(count, locale: locale))]),
-            H.text(" " + Plural.english(count, one: "product", other: "products")),
+            H.text(" " + L("products.home.unit", count: count)),
             favorites > 0
               ? H.text(
-                ", \(MoneyFormat.count(favorites, locale: locale)) "
-                  + Plural.english(favorites, one: "favourite", other: "favourites")) : H.empty,
+                ", "
+                  + L(
+                    "products.home.favorites", count: favorites,
+                    ["count": MoneyFormat.count(favorites, locale: locale)])) : H.empty,
           ]),
         count == 0
-          ? H.p([.class("muted")], "Add your products with their price, tax and a photo.")
+          ? H.p([.class("muted")], L("products.home.empty"))
           : H.empty,
         H.a(
           count == 0 ? Routes.productNew.href() : Routes.products.href(), [.class("button")],
-          text: count == 0 ? "Add a product" : "Open products"),
+          text: count == 0 ? L("products.home.add") : L("products.home.open")),
       ])
   }
 }

@@ -53,7 +53,7 @@ struct SwipeAPIController: RouteCollection {
       return Self.failure(
         APIError(
           .badRequest, code: "bad_request",
-          message: "Send multipart/form-data with product_name, product_type, price and tax."))
+          message: L("products.swipe.bad_request")))
     }
 
     var fields: [String: String] = [:]
@@ -72,7 +72,7 @@ struct SwipeAPIController: RouteCollection {
     let files = Self.files(req)
     if files.isEmpty, Self.hasTextInFilesField(req) {
       // A part with content but no file name: neither a photo nor "no photo".
-      fields[Self.photoField] = "Send the photo as a file (a part with a filename)."
+      fields[Self.photoField] = L("products.swipe.photo_not_file")
     }
     if let file = files.first(where: { $0.data.readableBytes > 0 }) {
       switch PhotoInput.file(file, maxBytes: req.config.maxUploadBytes) {
@@ -84,7 +84,7 @@ struct SwipeAPIController: RouteCollection {
     }
     guard fields.isEmpty, let product else {
       let status: HTTPResponseStatus = tooLarge ? .payloadTooLarge : .unprocessableEntity
-      let message = tooLarge ? fields[Self.photoField] ?? "" : "Some fields are not valid."
+      let message = tooLarge ? fields[Self.photoField] ?? "" : L("products.swipe.invalid_fields")
       return Self.failure(
         APIError(
           status, code: tooLarge ? "payload_too_large" : "validation_failed", message: message,

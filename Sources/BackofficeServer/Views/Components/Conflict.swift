@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 
 /// The hidden field that carries the version a form was opened at, so the server can tell a
@@ -20,9 +21,9 @@ enum VersionField {
 /// from it when a save was refused because the record changed meanwhile.
 struct SavedValue: Sendable, Equatable {
   var text: String
-  var label = "Saved now:"
+  var label = L("conflict.saved_now")
   /// Shown for an empty saved value, so "nothing" is visible.
-  var empty = "(empty)"
+  var empty = L("conflict.empty")
 
   func render(id: String) -> HTMLNode {
     H.p(

@@ -71,6 +71,9 @@ struct SelectView {
   var selected: String
   var error: String? = nil
   var hint: String? = nil
+  /// The language of an option's label when it is not the page's (a language or locale named
+  /// in itself), for `lang` on the option.
+  var optionLanguage: @Sendable (String) -> String? = { _ in nil }
 
   var id: String { "field-\(name)" }
 
@@ -85,7 +88,8 @@ struct SelectView {
               ? [] : [.aria(.invalid, "true"), .aria(.describedby, "\(id)-error")]),
           options.map { option in
             H.option(
-              [.value(option.value)] + (option.value == selected ? [.selected] : []),
+              [.value(option.value)] + (option.value == selected ? [.selected] : [])
+                + (optionLanguage(option.value).map { [.lang($0)] } ?? []),
               [H.text(option.label)])
           }),
         hint.map { H.p([.class("hint")], $0) } ?? H.empty,

@@ -1,22 +1,25 @@
+import BackofficeCore
+
 /// The numbered page links under a list: Previous, the first and last page and the two on each
 /// side of the current one (gaps shown as "…"), Next. Nothing when the list has one page. The
 /// one pager of every paged list; only its words change with the page around it.
 enum Pagination {
   /// The words of the pager.
   struct Labels: Sendable {
-    var previous = "Previous"
-    var next = "Next"
+    var previous = L("pagination.previous")
+    var next = L("pagination.next")
     /// The name of the navigation landmark.
-    var pages = "Pages"
-    /// The accessible name of one page's link, before its number.
-    var page = "Page"
+    var pages = L("pagination.pages")
+    /// The accessible name of one page's link, with `{number}`.
+    var page = L("pagination.page")
 
-    static let english = Labels()
+    /// In the interface language of the moment it is asked for.
+    static var english: Labels { Labels() }
     /// For lists newest first (expenses, marketing plans).
-    static let newerOlder = Labels(previous: "← Newer", next: "Older →")
-    /// For the fundraisers, whose pages are in Ukrainian.
-    static let ukrainian = Labels(
-      previous: "← Попередня", next: "Наступна →", pages: "Сторінки", page: "Сторінка")
+    static var newerOlder: Labels {
+      Labels(previous: L("pagination.newer"), next: L("pagination.older"))
+    }
+    static var ukrainian: Labels { Labels() }
   }
 
   static func nav(_ window: PageWindow, labels: Labels = .english, href: (Int) -> String)
@@ -42,7 +45,11 @@ enum Pagination {
       } else {
         items.append(
           H.a(
-            href(number), [.class("button"), .aria(.label, "\(labels.page) \(number)")],
+            href(number),
+            [
+              .class("button"),
+              .aria(.label, Catalogue.fill(labels.page, ["number": String(number)])),
+            ],
             text: String(number)))
       }
       previous = number

@@ -1,26 +1,30 @@
+import BackofficeCore
 import Vapor
 
 struct ErrorPageView: PageView {
   var status: HTTPResponseStatus
   var message: String
 
-  var title: String { status.code == 404 ? "Page not found" : "Error \(status.code)" }
+  var title: String {
+    status.code == 404
+      ? L("errors.not_found.heading") : L("errors.title", ["code": "\(status.code)"])
+  }
 
   func content(context: PageContext) -> HTMLNode {
     let heading: String
     let advice: String
     switch status.code {
     case 404:
-      heading = "Page not found"
-      advice = "The page does not exist, or it belongs to another account."
+      heading = L("errors.not_found.heading")
+      advice = L("errors.not_found.advice")
     case 403:
-      heading = "Not allowed"
+      heading = L("errors.forbidden.heading")
       advice = message
     case 500...:
-      heading = "Something went wrong"
-      advice = "The error has been logged. Please try again in a moment."
+      heading = L("errors.server.heading")
+      advice = L("errors.server.advice")
     default:
-      heading = "That did not work"
+      heading = L("errors.other.heading")
       advice = message
     }
     return H.div(
@@ -29,7 +33,7 @@ struct ErrorPageView: PageView {
         H.p([.class("error-code")], "\(status.code)"),
         H.h1(heading),
         H.p([], advice),
-        H.a(Routes.home.href(), [.class("button")], text: "Go to the overview"),
+        H.a(Routes.home.href(), [.class("button")], text: L("errors.go_home")),
       ])
   }
 }

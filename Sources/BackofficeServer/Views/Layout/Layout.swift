@@ -89,10 +89,10 @@ enum Layout {
         H.title([], [H.text(title == appName ? appName : "\(title) · \(appName)")]),
         H.link([.rel("stylesheet"), .href("/css/app.css")]),
         H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
-        // The texts scripts show, in the page's language (read by /js/i18n.js).
+        // The texts the page's scripts show, in its language (read by /js/i18n.js).
         H.script(
           [.type("application/json"), .id("ui-text")],
-          [.raw(ScriptTexts.json(context.language))]),
+          [.raw(ScriptTexts.json(context.language, scripts: scripts))]),
         H.script([.type("module"), .src("/js/app.js")], []),
       ]
         + scripts.map { H.script([.type("module"), .src("/js/\($0)")], []) }

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 
 /// A record that is no longer there when a form is sent: deleted since the form was opened (in
@@ -8,7 +9,7 @@ struct RecordGonePage: PageView {
   var message: String
   /// The submitted values, label first, in form order; empty ones are left out.
   var typed: [(label: String, value: String)] = []
-  var typedIntro = "What you typed:"
+  var typedIntro = L("conflict.what_you_typed")
   var back: (href: String, label: String)
   var section: NavSection?
   /// `lang` of the content when it differs from the page's (the fundraiser pages are Ukrainian).

@@ -1,0 +1,264 @@
+import Foundation
+import Testing
+import Vapor
+
+@testable import BackofficeCore
+@testable import BackofficeServer
+
+/// The readable text of a page: text nodes and the attributes people hear or see (labels,
+/// placeholders, titles, alternative texts), leaving out scripts, styles and anything marked
+/// with a `lang` other than the page's (a language or locale named in itself).
+enum PageText {
+  static let voidElements: Set<String> = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+    "track", "wbr",
+  ]
+  static let spokenAttributes = ["aria-label", "placeholder", "title", "alt"]
+
+  static func pageLanguage(_ html: String) -> String? {
+    firstMatch(#"<html[^>]*\slang="([^"]+)""#, in: html)
+  }
+
+  static func texts(_ html: String) -> [String] {
+    let language = pageLanguage(html) ?? ""
+    let html = html.replacingOccurrences(of: "<!DOCTYPE html>", with: "")
+    let tag = try! NSRegularExpression(pattern: #"<(/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>"#)
+    let source = html as NSString
+    var stack: [(name: String, skip: Bool)] = []
+    var out: [String] = []
+    var position = 0
+    func skipping() -> Bool { stack.contains { $0.skip } }
+    for match in tag.matches(in: html, range: NSRange(location: 0, length: source.length)) {
+      if !skipping() {
+        let text = source.substring(
+          with: NSRange(location: position, length: match.range.location - position))
+        out.append(decode(text))
+      }
+      position = match.range.location + match.range.length
+      let closing = source.substring(with: match.range(at: 1)) == "/"
+      let name = source.substring(with: match.range(at: 2)).lowercased()
+      let attributes = source.substring(with: match.range(at: 3))
+      if closing {
+        if let index = stack.lastIndex(where: { $0.name == name }) {
+          stack.removeSubrange(index...)
+        }
+        continue
+      }
+      let lang = firstMatch(#"\slang="([^"]*)""#, in: attributes)
+      let foreign = lang.map { !$0.isEmpty && $0 != language } ?? false
+      let skip = foreign || ["script", "style"].contains(name)
+      if !skip && !skipping() {
+        for attribute in spokenAttributes {
+          if let value = firstMatch(#"\s\#(attribute)="([^"]*)""#, in: attributes) {
+            out.append(decode(value))
+          }
+        }
+      }
+      if !voidElements.contains(name) && !attributes.hasSuffix("/") {
+        stack.append((name, skip))
+      }
+    }
+    return out.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+  }
+
+  static func decode(_ text: String) -> String {
+    text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+      .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+      .replacingOccurrences(of: "&amp;", with: "&")
+  }
+
+  static func firstMatch(_ pattern: String, in text: String) -> String? {
+    guard let regex = try? NSRegularExpression(pattern: pattern),
+      let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+      let range = Range(match.range(at: 1), in: text)
+    else { return nil }
+    return String(text[range])
+  }
+
+  static func hasCyrillic(_ text: String) -> Bool {
+    text.unicodeScalars.contains { (0x0400...0x04FF).contains($0.value) }
+  }
+
+  /// Two Latin words in a row (an English phrase), once names of things, addresses and the
+  /// test's own data are taken out.
+  static func englishPhrase(_ text: String, data: [String]) -> String? {
+    var rest = text
+    for item in data.sorted(by: { $0.count > $1.count }) {
+      rest = rest.replacingOccurrences(of: item, with: " ")
+    }
+    rest = rest.replacingOccurrences(
+      of: #"\S+@\S+|https?://\S+|/[a-z0-9/._?=&:-]+"#, with: " ", options: .regularExpression)
+    return firstMatch(#"\b([A-Za-z]{2,}[ ,.:;]+[A-Za-z]{2,})\b"#, in: rest)
+  }
+}
+
+@Suite("One language per page")
+struct LanguageWalkTests {
+  static let catalogTexts: [String] = {
+    let catalog = MarketingCatalog.bundledDefault
+    return catalog.targets.map(\.name) + catalog.channels.map(\.name)
+      + catalog.channels.flatMap { $0.packages.flatMap { [$0.name, $0.description] } }
+  }()
+
+  /// What the walk's records are called, the shared marketing catalog's contents (data the
+  /// administrator writes, in the catalog's language), and names of things that are Latin in
+  /// any language.
+  static let data =
+    catalogTexts + [
+      "owned product", "owned fundraiser", "owned public page", "owned photo", "owned entry",
+      "owned expense", "owned import", "owned", "Product", "Backoffice", "CSV", "JSON", "API",
+      "URL", "PNG", "SVG", "JPEG", "Monobank", "ISO 4217", "UTC", "Authorization: Bearer <token>",
+      "ETag", "If-Match", "bo_", "EUR", "USD", "UAH", "GBP", "backoffice import",
+      "https://owned.example.com",
+    ]
+
+  /// Every page a signed-in account can open, with one record of each kind, in English and
+  /// in Ukrainian: `<html lang>` names the language and no text of the other one shows.
+  @Test(arguments: UILanguage.allCases)
+  func everyPageSpeaksTheAccountsLanguage(language: UILanguage) async throws {
+    try await withApp { t in
+      let owner = t.client()
+      try await owner.signUp(acceptLanguage: language == .uk ? "uk-UA,uk;q=0.9" : "en-US")
+      var ids: [String: String] = [:]
+      for (name, make) in IsolationFixtures.makers.sorted(by: { $0.key < $1.key }) {
+        try await owner.get("/")
+        ids[name] = try await make(t, owner)
+      }
+      let pages = Routes.all.filter { $0.method == .GET && !$0.template.hasPrefix("/api/") }
+      var checked = 0
+      for route in pages {
+        let response = try await owner.get(route.href(ids))
+        guard response.headers.contentType == .html || response.body.hasPrefix("<!DOCTYPE html>")
+        else { continue }
+        checked += 1
+        #expect(PageText.pageLanguage(response.body) == language.rawValue, "\(route)")
+        for text in PageText.texts(response.body) {
+          switch language {
+          case .en:
+            #expect(!PageText.hasCyrillic(text), "\(route): \(text)")
+          case .uk:
+            let phrase = PageText.englishPhrase(text, data: Self.data)
+            #expect(phrase == nil, "\(route): \(text)")
+          }
+        }
+      }
+      #expect(checked >= 25)
+    }
+  }
+
+  @Test func theWalkFindsTheOtherLanguage() {
+    let html = """
+      <!DOCTYPE html><html lang="uk"><body><p>Товари</p><button aria-label="Add product">+</button>
+      <select><option lang="en">English</option></select><script>let a = "b c"</script></body></html>
+      """
+    let texts = PageText.texts(html)
+    #expect(texts.contains("Add product"))
+    #expect(!texts.contains("English"))
+    #expect(!texts.contains { $0.contains("let a") })
+    #expect(PageText.englishPhrase("Add product", data: []) == "Add product")
+    #expect(PageText.englishPhrase("Додати owned product", data: ["owned product"]) == nil)
+  }
+}
+
+@Suite("Interface language setting")
+struct LanguageSettingTests {
+  @Test func signUpTakesTheBrowsersLanguageAndPagesSayIt() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk-UA,uk;q=0.9,en;q=0.8")
+      let user = try #require(await User.query(on: t.db).first())
+      #expect(user.uiLanguage == "uk")
+      let home = try await client.get("/")
+      #expect(home.body.contains(#"<html lang="uk">"#))
+      #expect(home.body.contains("Огляд"))
+      // The account's choice holds whatever the browser says later.
+      let other = try await client.get("/", headers: ["Accept-Language": "en-US"])
+      #expect(other.body.contains(#"<html lang="uk">"#))
+    }
+  }
+
+  @Test func aLanguageOnlyForFormatsKeepsEnglish() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "de-DE")
+      let home = try await client.get("/")
+      #expect(home.body.contains(#"<html lang="en">"#))
+      #expect(home.body.contains("Overview"))
+    }
+  }
+
+  @Test func settingsSwitchTheLanguageAndSayItInTheNewOne() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "en-US")
+      try await client.get("/settings")
+      let saved = try await client.post(
+        "/settings/locale", form: [("language", "uk"), ("locale", "en-US"), ("currency", "USD")])
+      #expect(saved.status == .seeOther)
+      let page = try await client.get("/settings")
+      #expect(page.body.contains(#"<html lang="uk">"#))
+      #expect(page.body.contains("Мову, формати й валюту збережено."))
+      #expect(page.body.contains(#"<option value="uk" selected lang="uk">Українська</option>"#))
+      // Formats stay with the locale: dollars written the American way.
+      #expect(page.body.contains("$1,234.50"))
+
+      let wrong = try await client.post(
+        "/settings/locale", form: [("language", "de"), ("locale", "en-US"), ("currency", "USD")])
+      #expect(wrong.status == .unprocessableEntity)
+      #expect(wrong.body.contains("Виберіть одну з мов у списку."))
+      // A form without the field (an older page) leaves the language alone.
+      _ = try await client.post(
+        "/settings/locale", form: [("locale", "en-GB"), ("currency", "GBP")])
+      let user = try #require(await User.query(on: t.db).first())
+      #expect(user.uiLanguage == "uk")
+    }
+  }
+
+  @Test func signedOutPagesFollowTheBrowser() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let page = try await client.get("/sign-in", headers: ["Accept-Language": "uk"])
+      #expect(page.body.contains(#"<html lang="uk">"#))
+      #expect(page.body.contains("Увійти"))
+      let english = try await client.get("/sign-in")
+      #expect(english.body.contains(#"<html lang="en">"#))
+      // A cached page is never served in the other language.
+      let again = try await client.get("/sign-in", headers: ["Accept-Language": "uk"])
+      #expect(again.body.contains("Увійти"))
+    }
+  }
+
+  @Test func apiErrorsSpeakTheTokensAccountsLanguage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk")
+      let token = try await client.createToken()
+      let missing = try await t.client().get(
+        "/api/v1/expenses/\(UUID().uuidString)",
+        headers: ["Authorization": "Bearer \(token)"])
+      #expect(missing.status == .notFound)
+      #expect(
+        try missing.json()["error"].flatMap { ($0 as? [String: Any])?["message"] as? String }
+          == "Не знайдено.")
+      let anonymous = try await t.client().get(
+        "/api/v1/expenses", headers: ["Accept-Language": "uk"])
+      #expect(anonymous.status == .unauthorized)
+      #expect(anonymous.body.contains("API-токен"))
+    }
+  }
+
+  @Test func scriptsGetTheirTextsInThePagesLanguage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk")
+      let page = try await client.get("/")
+      let json = try #require(
+        PageText.firstMatch(
+          #"<script type="application/json" id="ui-text">([^<]*)</script>"#, in: page.body))
+      let texts = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+      #expect(texts["app.copied"] as? String == "Скопійовано")
+      #expect(ScriptTexts.build(.en).contains(#""app.copied":"Copied""#))
+    }
+  }
+}
