@@ -352,9 +352,11 @@ def sign_up(
     """Creates an account through the form and lands on the home page."""
     email = email or unique_email()
     page.goto(base + "/sign-up")
-    page.get_by_label("Email", exact=True).fill(email)
-    page.get_by_label("Password", exact=True).fill(password)
-    page.get_by_role("button", name="Create account", exact=True).click()
+    # By field names, so it works in either interface language.
+    form = page.locator('form[action="/sign-up"]')
+    form.locator('input[name="email"]').fill(email)
+    form.locator('input[name="password"]').fill(password)
+    form.locator('button[type="submit"]').click()
     wait_for_path(page, "/")
     return email, password
 

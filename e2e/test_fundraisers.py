@@ -19,6 +19,9 @@ from conftest import ARTIFACTS, PHONE, ServerFactory, at_desktop, at_phone, scro
 JAR_ID = "E2eJar0001"
 JAR_LINK = f"https://send.monobank.ua/jar/{JAR_ID}"
 PURPOSE = "На дрон для 47 бригади"
+# The volunteers of the original app work in Ukrainian; the browser asks for it, so the account
+# (and the public page's visitor) get the Ukrainian interface with the original texts.
+UKRAINIAN = "uk-UA"
 
 
 # ---------------------------------------------------------------- a jar API stub
@@ -187,7 +190,7 @@ def create_fundraiser(page: Page, base: str) -> str:
 
 
 def test_make_a_poster_download_png_and_follow_progress(fr_server, jar_stub: JarStub, new_page):
-    page = new_page("desktop")
+    page = new_page("desktop", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
 
@@ -333,7 +336,7 @@ def test_make_a_poster_download_png_and_follow_progress(fr_server, jar_stub: Jar
 
 
 def test_every_template_in_every_format_renders_in_the_browser(fr_server, new_page):
-    page = new_page("desktop")
+    page = new_page("desktop", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
     create_fundraiser(page, base)
@@ -374,7 +377,7 @@ def test_every_template_in_every_format_renders_in_the_browser(fr_server, new_pa
 
 
 def test_validation_messages_and_delete(fr_server, new_page):
-    page = new_page("phone")
+    page = new_page("phone", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
     page.goto(base + "/fundraisers/new")
@@ -400,7 +403,7 @@ def test_validation_messages_and_delete(fr_server, new_page):
 
 
 def test_touch_drag_pinch_and_wheel_on_a_phone(fr_server, new_page):
-    page = new_page("phone")
+    page = new_page("phone", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
     create_fundraiser(page, base)
@@ -477,7 +480,7 @@ def test_every_poster_qr_code_opens_the_jar(fr_server, jar_stub: JarStub, new_pa
 
     zbarimg = shutil.which("zbarimg")
     assert zbarimg, "zbarimg (Debian zbar-tools) is needed to read the posters' QR codes"
-    page = new_page("desktop")
+    page = new_page("desktop", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
     address = saved_fundraiser(page, base)
@@ -498,7 +501,7 @@ def test_public_page_previews_and_shows_progress_without_sign_in(
     fr_server, jar_stub: JarStub, new_page
 ):
     jar_stub.jars[JAR_ID] = (750_000, 1_500_000, "ACTIVE")
-    owner = new_page("desktop")
+    owner = new_page("desktop", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(owner, base)
     address = saved_fundraiser(owner, base)
@@ -514,7 +517,7 @@ def test_public_page_previews_and_shows_progress_without_sign_in(
         owner.get_by_role("button", name="Завантажити PNG").click()
     expect(owner.locator("#fr-png-status")).to_have_text("")
 
-    visitor = new_page("phone")  # a fresh browser profile: no account, no cookies
+    visitor = new_page("phone", locale=UKRAINIAN)  # a fresh browser profile: no account, no cookies
     visitor.goto(base + public_path)
     expect(visitor.get_by_role("heading", name=PURPOSE)).to_be_visible()
     expect(visitor.locator(".fr-progress-label")).to_have_text("Прогрес 50%")
@@ -556,7 +559,7 @@ def test_poster_text_stays_inside_its_measured_boxes(fr_server, jar_stub: JarStu
     and without its text: every pixel the text changes must lie inside the box it was measured
     into (`data-bounds` on each <text>)."""
     jar_stub.jars[JAR_ID] = (99_999_999_999_999, 99_999_999_999_999, "ACTIVE")
-    page = new_page("desktop")
+    page = new_page("desktop", locale=UKRAINIAN)
     base = fr_server.base_url
     sign_up(page, base)
     page.goto(base + "/fundraisers/new")

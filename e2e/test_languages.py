@@ -29,7 +29,10 @@ CATALOGUES = REPO / "Sources" / "BackofficeCore" / "Resources" / "Localization"
 # marked with a language other than the page's (a language or locale named in itself).
 READABLE_TEXT = """() => {
   const lang = document.documentElement.lang;
-  const foreign = (el) => { const marked = el.closest('[lang]'); return marked && marked.lang !== lang; };
+  const foreign = (el) => {
+    const marked = el.closest('[lang]');
+    return marked && marked.getAttribute('lang') !== lang;
+  };
   const parts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -52,7 +55,8 @@ READABLE_TEXT = """() => {
 
 # Names of things that are Latin in either language, and what the test types.
 LATIN_NAMES = ["Backoffice", "CSV", "JSON", "API", "URL", "PNG", "SVG", "JPEG", "Monobank",
-               "ISO 4217", "UTC", "UAH", "Authorization: Bearer <token>", "ETag", "If-Match"]
+               "ISO 4217", "UTC", "UAH", "EUR", "USD", "GBP", "Authorization: Bearer <token>", "ETag",
+               "If-Match", "backoffice import"]
 
 
 def load(language: str) -> dict[str, list[str]]:
@@ -116,6 +120,16 @@ def api(page: Page, base_url: str, method: str, path: str, body: dict) -> dict:
     return response.json()
 
 
+def catalog_texts(node) -> list[str]:
+    if isinstance(node, dict):
+        found = [value for key, value in node.items()
+                 if key in ("name", "description") and isinstance(value, str)]
+        return found + [text for value in node.values() for text in catalog_texts(value)]
+    if isinstance(node, list):
+        return [text for value in node for text in catalog_texts(value)]
+    return []
+
+
 PHOTO = base64.b64encode(make_png(480, 320)).decode()
 
 
@@ -141,6 +155,9 @@ def test_every_area_speaks_one_language(new_page: PageFactory, base_url: str,
                 {"name": "Search ads", "url": "https://pay.example.com/ads"})
     fundraiser = api(page, base_url, "POST", "/api/v1/fundraisers",
                      {"purpose": "Drone", "target": "15000", "template": 3, "photo": PHOTO})
+
+    # The shared marketing catalog is data the administrator writes, in the catalog's language.
+    typed += catalog_texts(page.request.get(base_url + "/api/v1/marketing/catalog").json())
 
     paths = ["/", "/products", "/products/new", f"/products/{product['id']}/edit",
              "/expenses", "/expenses/new", f"/expenses/{expense['id']}/edit", "/expenses/import",

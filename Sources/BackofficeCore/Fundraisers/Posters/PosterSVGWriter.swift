@@ -45,7 +45,9 @@ struct PosterSVGWriter {
     let width = layout.canvas.width
     let height = layout.canvas.height
     out += "<svg xmlns=\"http://www.w3.org/2000/svg\""
-    out += " xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\""
+    // Posters speak Ukrainian in every interface language: said here, so a page that shows one
+    // inside English text marks it as Ukrainian.
+    out += " xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" lang=\"uk\""
     attr("width", width)
     attr("height", height)
     out += " viewBox=\"0 0 "
