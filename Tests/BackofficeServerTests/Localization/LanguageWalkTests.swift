@@ -262,3 +262,136 @@ struct LanguageSettingTests {
     }
   }
 }
+
+@Suite("Files and emails in the account's language")
+struct LanguageFileTests {
+  /// A Ukrainian account's export has Ukrainian column and category names; an English
+  /// account imports that file, and importing it again adds nothing.
+  @Test func expenseCSVTravelsBetweenLanguages() async throws {
+    try await withApp { t in
+      let olena = t.client()
+      try await olena.signUp(acceptLanguage: "uk-UA")
+      try await olena.addExpense(
+        title: "Чай", amount: "3,5", category: "Їжа", date: "2025-11-22T15:05", db: t.db)
+      let export = try await olena.get("/expenses/export.csv")
+      #expect(export.body.hasPrefix("\u{FEFF}дата,назва,категорія,сума\r\n"))
+      #expect(export.body.contains(",Чай,Їжа,3.50\r\n"))
+
+      let ann = t.client()
+      try await ann.signUp(acceptLanguage: "en-US")
+      try await ann.get("/expenses/import")
+      let done = try await ann.followImport(ann.uploadExpenses(export.body), in: t)
+      #expect(done.importSummary == "1 expense imported, 0 already present.")
+      try await ann.get("/expenses/import")
+      let again = try await ann.followImport(ann.uploadExpenses(export.body), in: t)
+      #expect(again.importSummary == "0 expenses imported, 1 already present.")
+      let list = try await ann.get("/expenses?month=2025-11")
+      #expect(list.body.contains("Чай"))
+      #expect(list.body.contains(">Food<"))
+    }
+  }
+
+  @Test func adPaymentCSVTravelsBetweenLanguages() async throws {
+    try await withApp { t in
+      let olena = t.client()
+      try await olena.signUp(acceptLanguage: "uk")
+      try await olena.addAdPayment(name: "Реклама", url: "https://pay.example.com/a", db: t.db)
+      let export = try await olena.get("/ad-payments/export.csv")
+      #expect(export.body.hasPrefix("\u{FEFF}назва,посилання\r\n"))
+
+      let ann = t.client()
+      try await ann.signUp(acceptLanguage: "en-US")
+      try await ann.get("/ad-payments/import")
+      let done = try await ann.followImport(
+        ann.upload("/ad-payments/import", file: Data(export.body.utf8)), in: t)
+      #expect(done.importSummary == "1 payment imported, 0 already present.")
+    }
+  }
+
+  /// The plan's email is written in the language of the account that sends it.
+  @Test func thePlanEmailIsInTheSendersLanguage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk")
+      let id = try await client.newPlan()
+      let email = try await client.get("/marketing/plans/\(id)/email.eml")
+      #expect(email.status == .ok)
+      let text = Self.quotedPrintableDecoded(email.body)
+      #expect(text.contains("ПІДСУМОК ІНВЕСТИЦІЙ"))
+      #expect(text.contains(#"<html lang="uk">"#))
+      #expect(!text.contains("INVESTMENT SUMMARY"))
+    }
+  }
+
+  static func quotedPrintableDecoded(_ text: String) -> String {
+    let joined = text.replacingOccurrences(of: "=\r\n", with: "")
+    var bytes: [UInt8] = []
+    var index = joined.utf8.startIndex
+    let utf8 = joined.utf8
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "="), utf8.distance(from: index, to: utf8.endIndex) >= 3,
+        let value = UInt8(
+          String(
+            decoding: utf8[utf8.index(after: index)..<utf8.index(index, offsetBy: 3)], as: UTF8.self
+          ),
+          radix: 16)
+      {
+        bytes.append(value)
+        index = utf8.index(index, offsetBy: 3)
+      } else {
+        bytes.append(byte)
+        index = utf8.index(after: index)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// A refresh failure is recorded once, in the words of whoever ran it; a page in the other
+  /// language says its own sentence around them and marks them with their language.
+  @Test func aRecordedRefreshFailureIsMarkedWithItsLanguage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk")
+      try await UILanguage.$current.withValue(.en) {
+        try await MarketingCatalogStore.recordFailure(
+          .error(message: "HTTP 500 from http://catalog.example"), on: t.db, now: t.clock.now)
+      }
+      let page = try await client.get("/marketing")
+      #expect(page.body.contains(#"<span lang="en">HTTP 500 from http://catalog.example</span>"#))
+      #expect(
+        PageText.texts(page.body).allSatisfy {
+          PageText.englishPhrase($0, data: LanguageWalkTests.data) == nil
+        })
+
+      let english = t.client()
+      try await english.signUp(acceptLanguage: "en")
+      let plain = try await english.get("/marketing")
+      #expect(plain.body.contains("HTTP 500 from http://catalog.example"))
+      #expect(!plain.body.contains(#"<span lang="en">"#))
+    }
+  }
+
+  @Test func aRefusedFormAndTheAPISpeakUkrainian() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp(acceptLanguage: "uk")
+      try await client.get("/expenses/new")
+      let refused = try await client.post("/expenses", form: [("title", ""), ("amount", "abc")])
+      #expect(refused.status == .unprocessableEntity)
+      #expect(PageText.hasCyrillic(refused.firstMatch(#"role="alert">([^<]+)<"#) ?? ""))
+      let token = try await client.createToken()
+      let api = try await t.client().send(
+        .POST, "/api/v1/products",
+        headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"],
+        body: #"{"name": "", "type": "Kitchen", "price": "-1", "tax": "150"}"#)
+      #expect(api.status == .unprocessableEntity)
+      let error = try #require(try api.json()["error"] as? [String: Any])
+      #expect(error["code"] as? String == "validation_failed")
+      #expect(error["message"] as? String == "Деякі поля заповнено неправильно.")
+      let fields = try #require(error["fields"] as? [String: String])
+      #expect(fields.count == 3)
+      #expect(fields.values.allSatisfy(PageText.hasCyrillic))
+    }
+  }
+}

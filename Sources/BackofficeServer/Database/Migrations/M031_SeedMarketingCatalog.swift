@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 
@@ -5,7 +6,21 @@ import Foundation
 /// be made without any network access.
 struct M031_SeedMarketingCatalog: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await MarketingCatalogStore.seedIfEmpty(on: database, now: Date())
+    // Field by field rather than through the model, whose later columns (M089) do not exist
+    // yet at this point of a fresh database's migrations.
+    let stored = try await MarketingCatalogRecord.query(on: database)
+      .filter(\.$slot == MarketingCatalogRecord.currentSlot).count()
+    guard stored == 0 else { return }
+    try await MarketingCatalogRecord.query(on: database)
+      .set([
+        "id": .bind(UUID()),
+        "slot": .bind(MarketingCatalogRecord.currentSlot),
+        "catalog_json": .bind(MarketingJSON.encode(MarketingCatalog.bundledDefault)),
+        "source": .bind(MarketingCatalogSource.bundled.rawValue),
+        "fetched_at": .bind(Date()),
+        "refresh_state": .bind("ok"),
+      ])
+      .create()
   }
 
   func revert(on database: any Database) async throws {

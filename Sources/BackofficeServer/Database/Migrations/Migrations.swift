@@ -30,5 +30,6 @@ extension Application {
     migrations.add(M086_AddFundraiserSharing())
     migrations.add(M087_IndexExpenseDays())
     migrations.add(M088_AddUserLanguage())
+    migrations.add(M089_AddCatalogRefreshLanguage())
   }
 }

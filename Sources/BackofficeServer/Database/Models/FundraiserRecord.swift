@@ -135,7 +135,8 @@ final class JarSnapshotRecord: Model, @unchecked Sendable {
   @OptionalField(key: "goal_kopiykas") var goalKopiykas: Int64?
   /// The service's own status text, e.g. "ACTIVE".
   @OptionalField(key: "status") var status: String?
-  /// Why the fetch failed, as `JarFetchError.reason` (Ukrainian).
+  /// Why the fetch failed, as `JarFetchError.storedForm` (a code turned into words in the
+  /// reader's language when shown; rows from before hold Ukrainian words, shown as they are).
   @OptionalField(key: "error") var error: String?
 
   init() {}
@@ -154,7 +155,7 @@ final class JarSnapshotRecord: Model, @unchecked Sendable {
       status = value.serviceStatus
     case .failure(let failure):
       ok = false
-      error = failure.reason
+      error = failure.storedForm
     }
   }
 

@@ -24,6 +24,8 @@ final class MarketingCatalogRecord: Model, @unchecked Sendable {
   /// Outcome of the last refresh attempt: "ok", "offline" or "error".
   @Field(key: "refresh_state") var refreshState: String
   @OptionalField(key: "refresh_message") var refreshMessage: String?
+  /// The interface language `refresh_message` was written in ("en", "uk"); nil before M089.
+  @OptionalField(key: "refresh_language") var refreshLanguage: String?
   @OptionalField(key: "refreshed_at") var refreshedAt: Date?
 
   init() {}

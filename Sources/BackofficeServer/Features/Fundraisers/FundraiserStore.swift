@@ -278,7 +278,6 @@ enum JarRefresh {
     }
     let result = await client.fetch(jar)
     let snapshot = JarSnapshotRecord(fundraiserID: id, jarID: jar, takenAt: now(), result: result)
-    if case .failure(let failure) = result { snapshot.error = failure.storedForm }
     try await snapshot.create(on: db)
     return snapshot
   }

@@ -50,6 +50,9 @@ struct StoredMarketingCatalog: Sendable {
   var fetchedAt: Date
   var status: MarketingRefreshStatus
   var refreshedAt: Date?
+  /// The language the failure's words were recorded in (by whoever ran the refresh; the
+  /// command line writes English): a page in another language marks them with it.
+  var statusLanguage: UILanguage? = nil
 
   var packageCount: Int { catalog.channels.reduce(0) { $0 + $1.packages.count } }
 }
@@ -104,7 +107,8 @@ enum MarketingCatalogStore {
       sourceDetail: row.sourceDetail,
       fetchedAt: row.fetchedAt,
       status: MarketingRefreshStatus(state: row.refreshState, message: row.refreshMessage),
-      refreshedAt: row.refreshedAt)
+      refreshedAt: row.refreshedAt,
+      statusLanguage: row.refreshLanguage.flatMap(UILanguage.init(code:)))
   }
 
   /// Stores a new catalog and drops from every plan what it no longer offers. Returns how many
@@ -123,6 +127,7 @@ enum MarketingCatalogStore {
       row.fetchedAt = now
       row.refreshState = MarketingRefreshStatus.ok.state
       row.refreshMessage = nil
+      row.refreshLanguage = nil
       row.refreshedAt = now
       try await row.save(on: db)
     }
@@ -137,6 +142,7 @@ enum MarketingCatalogStore {
     guard let row = try await record(on: db) else { return }
     row.refreshState = status.state
     row.refreshMessage = status.message
+    row.refreshLanguage = status.message == nil ? nil : UILanguage.current.rawValue
     row.refreshedAt = now
     try await row.save(on: db)
   }

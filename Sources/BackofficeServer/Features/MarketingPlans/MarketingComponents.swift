@@ -121,6 +121,13 @@ struct MarketingPlanHeader: Sendable {
   }
 }
 
+/// Words recorded in another language than the page's (a refresh failure written in the
+/// language of whoever ran it) are marked with their own `lang`.
+func recorded(_ text: String, in language: UILanguage?) -> HTMLNode {
+  guard let language, language != UILanguage.current else { return H.text(text) }
+  return H.span([.lang(language.rawValue)], text)
+}
+
 /// The banner shown while the stored catalog is not the result of the last refresh attempt.
 enum MarketingBanner {
   /// `link`: whether to point at the catalog page (not on that page itself).
@@ -142,18 +149,24 @@ enum MarketingBanner {
         [.class("mk-banner mk-banner-offline"), .role("status")],
         [
           H.strong([], [H.text(L("marketing.banner.offline_since", ["date": since]))]),
-          H.p(
-            [.class("small")],
-            reason.isEmpty
-              ? L("marketing.banner.not_refreshed")
-              : L("marketing.banner.not_refreshed_because", ["reason": reason])),
+          reason.isEmpty
+            ? H.p([.class("small")], L("marketing.banner.not_refreshed"))
+            : H.p(
+              [.class("small")],
+              sentence(
+                L("marketing.banner.not_refreshed_because", ["reason": sentenceSlot]),
+                recorded(reason, in: stored.statusLanguage))),
           catalogLink,
         ])
     case .error(let message):
       return H.div(
         [.class("mk-banner mk-banner-error"), .role("alert")],
         [
-          H.strong([], [H.text(L("marketing.banner.refresh_failed", ["message": message]))]),
+          H.strong(
+            [],
+            sentence(
+              L("marketing.banner.refresh_failed", ["message": sentenceSlot]),
+              recorded(message, in: stored.statusLanguage))),
           H.p([.class("small")], L("marketing.banner.showing_since", ["date": since])),
           catalogLink,
         ])

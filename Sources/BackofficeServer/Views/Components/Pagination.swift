@@ -14,22 +14,21 @@ enum Pagination {
     var page = L("pagination.page")
 
     /// In the interface language of the moment it is asked for.
-    static var english: Labels { Labels() }
+    static var standard: Labels { Labels() }
     /// For lists newest first (expenses, marketing plans).
     static var newerOlder: Labels {
       Labels(previous: L("pagination.newer"), next: L("pagination.older"))
     }
-    static var ukrainian: Labels { Labels() }
   }
 
-  static func nav(_ window: PageWindow, labels: Labels = .english, href: (Int) -> String)
+  static func nav(_ window: PageWindow, labels: Labels = .standard, href: (Int) -> String)
     -> HTMLNode
   {
     nav(page: window.page, pageCount: window.pageCount, labels: labels, href: href)
   }
 
   static func nav(
-    page: Int, pageCount: Int, labels: Labels = .english, href: (Int) -> String
+    page: Int, pageCount: Int, labels: Labels = .standard, href: (Int) -> String
   ) -> HTMLNode {
     guard pageCount > 1 else { return H.empty }
     var items: [HTMLNode] = []
