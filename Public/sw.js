@@ -149,5 +149,9 @@ async function networkFirst(request) {
 
 async function offlinePage() {
   const cached = await caches.match(OFFLINE_PAGE);
-  return cached || new Response("You are offline.", { status: 503, headers: { "Content-Type": "text/plain" } });
+  // Without the stored page, both interface languages (a service worker cannot tell which).
+  return cached || new Response("You are offline. / Немає з’єднання з інтернетом.", {
+    status: 503,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
 }

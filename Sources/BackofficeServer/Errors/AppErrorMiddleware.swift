@@ -31,11 +31,12 @@ struct AppErrorMiddleware: AsyncMiddleware {
     if request.method == .OPTIONS {
       return Response(status: .noContent, headers: headers)
     }
+    // Made in the request's language: this runs before the language middleware.
+    let reason = UILanguage.$current.withValue(request.uiLanguage) {
+      L("errors.method_not_allowed", ["method": request.method.rawValue])
+    }
     return await response(
-      for: Abort(
-        .methodNotAllowed, headers: headers,
-        reason: L("errors.method_not_allowed", ["method": request.method.rawValue])),
-      request: request)
+      for: Abort(.methodNotAllowed, headers: headers, reason: reason), request: request)
   }
 
   private func response(for error: any Error, request: Request) async -> Response {
@@ -116,14 +117,25 @@ struct AppErrorMiddleware: AsyncMiddleware {
     }
   }
 
-  /// Vapor's default reasons are fine to show for client errors; server errors get a
-  /// generic sentence so internals never leak.
+  /// The app's own reasons are shown as they are (they are made in the request's language);
+  /// a bare status, and the reasons the framework writes in English for media types, get the
+  /// catalogue's sentence; server errors get a generic one so internals never leak.
   static func publicMessage(status: HTTPResponseStatus, reason: String) -> String {
+    let bare = reason == status.reasonPhrase
     switch status.code {
-    case 404: L("api.not_found")
-    case 413: L("errors.too_large")
-    case 500...: L("errors.internal")
-    default: reason == status.reasonPhrase ? L("errors.other.heading") : reason
+    case 404: return L("api.not_found")
+    case 413: return L("errors.too_large")
+    case 415: return L("errors.unsupported_media_type")
+    case 500...: return L("errors.internal")
+    default: break
+    }
+    guard bare else { return reason }
+    switch status.code {
+    case 400: return L("errors.bad_request")
+    case 401: return L("auth.sign_in_to_continue")
+    case 403: return L("errors.forbidden")
+    case 429: return L("errors.too_many_requests")
+    default: return L("errors.other.heading")
     }
   }
 }

@@ -372,6 +372,76 @@ struct LanguageFileTests {
     }
   }
 
+  /// The language travels with the account's backup; a file without it (older versions, or
+  /// an account that follows its browser) leaves the target account's language alone.
+  @Test func theBackupCarriesTheLanguage() async throws {
+    let file = try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp(acceptLanguage: "uk")
+      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let backup = try await AccountBackup.export(userID: userID, on: t.db, now: t.clock.now)
+      #expect(backup.account.language == "uk")
+      return try backup.encoded()
+    }
+    try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp(acceptLanguage: "en")
+      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      _ = try await AccountRestore.run(
+        try AccountBackup.decode(file), into: userID, merge: false, maxPhotoBytes: 5_000_000,
+        on: t.db)
+      #expect(try await User.find(userID, on: t.db)?.uiLanguage == "uk")
+      #expect(try await client.get("/").body.contains(#"<html lang="uk">"#))
+
+      var broken = try AccountBackup.decode(file)
+      broken.account.language = "klingon"
+      await #expect(throws: BackupError.self) {
+        try await AccountRestore.run(
+          broken, into: userID, merge: true, maxPhotoBytes: 5_000_000, on: t.db)
+      }
+    }
+  }
+
+  /// Errors made before the account is known, or by the framework, are in the request's
+  /// language too, and a bare status gets a sentence of its own.
+  @Test func errorsBeforeTheRouteSpeakTheLanguage() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let refused = try await client.send(
+        .PUT, "/api/v1/expenses/summary", headers: ["Accept-Language": "uk"], body: "")
+      #expect(refused.status == .methodNotAllowed)
+      #expect(refused.body.contains("Ця адреса не приймає запитів PUT."))
+      UILanguage.$current.withValue(.uk) {
+        #expect(
+          AppErrorMiddleware.publicMessage(status: .tooManyRequests, reason: "Too Many Requests")
+            == "Забагато запитів. Спробуйте ще раз за мить.")
+        #expect(
+          AppErrorMiddleware.publicMessage(
+            status: .unsupportedMediaType, reason: "Can't decode data without a content type"
+          )
+          .contains("Content-Type"))
+        #expect(
+          AppErrorMiddleware.publicMessage(status: .conflict, reason: "Власна причина.")
+            == "Власна причина.")
+      }
+      #expect(
+        AppErrorMiddleware.publicMessage(status: .badRequest, reason: "Bad Request")
+          == "The request could not be understood.")
+    }
+  }
+
+  /// A default subject saved in one language is still the default after switching.
+  @Test func theDefaultSubjectIsTheDefaultInEitherLanguage() {
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+    let english = UILanguage.$current.withValue(.en) {
+      MarketingPlanRules.defaultSubject(locale: .enUS, now: now)
+    }
+    UILanguage.$current.withValue(.uk) {
+      #expect(MarketingPlanRules.storedSubject(english, locale: .enUS, now: now) == nil)
+      #expect(MarketingPlanRules.storedSubject("Мій план", locale: .enUS, now: now) == "Мій план")
+    }
+  }
+
   @Test func aRefusedFormAndTheAPISpeakUkrainian() async throws {
     try await withApp { t in
       let client = t.client()

@@ -34,6 +34,9 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var locale: String
     /// ISO 4217; products and expenses are amounts in this currency.
     var currency: String
+    /// The interface language ("en", "uk"); absent in files written before it existed, and for
+    /// an account that follows its browser.
+    var language: String? = nil
   }
 
   struct Photo: Codable, Equatable, Sendable {
@@ -354,7 +357,9 @@ extension AccountBackup {
     }
     return AccountBackup(
       exportedAt: now,
-      account: Account(email: user.email, locale: user.locale, currency: user.currency),
+      account: Account(
+        email: user.email, locale: user.locale, currency: user.currency,
+        language: user.uiLanguage),
       products: try await exportProducts(userID: userID, on: db),
       expenses: try await exportExpenses(userID: userID, on: db),
       adPayments: try await exportAdPayments(userID: userID, on: db),

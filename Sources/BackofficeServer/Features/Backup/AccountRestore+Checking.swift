@@ -15,6 +15,8 @@ extension AccountRestore {
     static let maxVersion = 1_000_000_000
 
     var locale: BackofficeLocale
+    /// The interface language, when the file names one.
+    var language: UILanguage?
     /// The file's currency as the app writes codes ("EUR").
     var currency: String
     var products: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)] =
@@ -46,6 +48,12 @@ extension AccountRestore {
         problem("account.currency: \"\(account.currency)\" is not an ISO 4217 code.")
       }
       self.locale = locale ?? .enUS
+      self.language = account.language.flatMap { UILanguage(rawValue: $0) }
+      if let language = account.language, UILanguage(rawValue: language) == nil {
+        problem(
+          "account.language: \"\(language)\" is not one of "
+            + UILanguage.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+      }
       self.currency = currency?.code ?? account.currency
 
       var seen = Set<UUID>()

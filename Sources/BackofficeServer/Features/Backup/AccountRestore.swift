@@ -87,6 +87,7 @@ enum AccountRestore {
     if present.total == 0 {
       user.locale = checked.locale.identifier
       user.currency = checked.currency
+      if let language = checked.language { user.uiLanguage = language.rawValue }
       try await user.save(on: db)
     }
     try await insertProducts(

@@ -274,7 +274,9 @@ struct FundraiserForm: PageView {
             "max": String(CampaignDraft.callToActionMaxLength),
           ]),
         autocomplete: "off",
-        extra: [.placeholder(L("fundraisers.public.default_call_to_action"))],
+        // The poster's own default as the placeholder where it is in the page's language; the
+        // English hint gives its meaning instead.
+        extra: UILanguage.current == .uk ? [.placeholder(CampaignDraft.defaultCallToAction)] : [],
         saved: savedValue("call_to_action")
       ).render(),
     ]

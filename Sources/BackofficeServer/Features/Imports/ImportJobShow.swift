@@ -109,7 +109,7 @@ struct ImportJobShow: PageView {
     let more = state.report.invalid - shown.count
     return H.group([
       H.itemList([.class("problem-list")], shown.map { H.text($0) }),
-      more > 0 ? H.p([], L("imports.show.more_problems", ["more": String(more)])) : H.empty,
+      more > 0 ? H.p([], L("imports.show.more_problems", count: more)) : H.empty,
     ])
   }
 }

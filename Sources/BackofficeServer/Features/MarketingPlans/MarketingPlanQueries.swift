@@ -19,8 +19,14 @@ enum MarketingPlanRules {
 
   /// The subject to store: nil when it is empty or today's default, so the default's date
   /// keeps following the day the email is made.
+  /// Today's default in either language counts as the default, so switching language later
+  /// does not leave the other language's default behind as a typed subject.
   static func storedSubject(_ subject: String, locale: BackofficeLocale, now: Date) -> String? {
-    subject.isEmpty || subject == defaultSubject(locale: locale, now: now) ? nil : subject
+    guard !subject.isEmpty else { return nil }
+    let defaults = UILanguage.allCases.map { language in
+      UILanguage.$current.withValue(language) { defaultSubject(locale: locale, now: now) }
+    }
+    return defaults.contains(subject) ? nil : subject
   }
 
   /// A subject is one line, without surrounding spaces.

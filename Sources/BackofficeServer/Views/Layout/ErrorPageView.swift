@@ -25,7 +25,8 @@ struct ErrorPageView: PageView {
       advice = L("errors.server.advice")
     default:
       heading = L("errors.other.heading")
-      advice = message
+      // A message that only repeats the heading is replaced by what to do.
+      advice = message == heading ? L("errors.other.advice") : message
     }
     return H.div(
       [.class("error-page")],
