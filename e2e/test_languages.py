@@ -192,6 +192,12 @@ def test_every_area_speaks_one_language(new_page: PageFactory, base_url: str,
         box = nav.nth(index).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
         assert box["height"] >= 44 and box["width"] >= 44, box
+    # Settings and Sign out, in this language's longer or shorter words, fit on the screen too.
+    account = page.locator("nav.account-nav")
+    for target in (account.locator('a[href="/settings"]'), account.locator("button")):
+        box = target.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
+        assert box["y"] >= 0 and box["height"] >= 44, box
     assert scroll_width(page) <= PHONE["width"]
     shot(page, f"languages-expenses-{language}-phone")
     page.set_viewport_size({"width": 1280, "height": 800})
