@@ -78,6 +78,8 @@ public struct ProductValidationError: Error, Hashable, Sendable {
 public enum ProductMessage {
   public static var nameBlank: String { L("products.validation.name_blank") }
   public static var nameTooLong: String { L("products.validation.name_too_long") }
+  public static var nameControl: String { L("products.validation.name_control") }
+  public static var typeControl: String { L("products.validation.type_control") }
   public static var typeBlank: String { L("products.validation.type_blank") }
   public static var typeTooLong: String { L("products.validation.type_too_long") }
   public static var priceMissing: String { L("products.validation.price_missing") }
@@ -192,6 +194,8 @@ enum ProductRules {
       refuse(.name, ProductMessage.nameBlank)
     } else if name.count > Product.nameMaxLength {
       refuse(.name, ProductMessage.nameTooLong)
+    } else if hasControlCharacters(name) {
+      refuse(.name, ProductMessage.nameControl)
     }
 
     let type = trimmed(type)
@@ -199,6 +203,8 @@ enum ProductRules {
       refuse(.type, ProductMessage.typeBlank)
     } else if type.count > Product.typeMaxLength {
       refuse(.type, ProductMessage.typeTooLong)
+    } else if hasControlCharacters(type) {
+      refuse(.type, ProductMessage.typeControl)
     }
 
     var priceValue = Decimal(0)
@@ -229,6 +235,12 @@ enum ProductRules {
 
     guard errors.isEmpty else { return .failure(ProductValidationError(errors: errors)) }
     return .success(Product(name: name, type: type, price: priceValue, tax: taxValue))
+  }
+
+  /// A name is one line of visible text: a control character (NUL, a line break or tab inside
+  /// it, ESC…) would be cut off or shown differently by databases, CSV files and screens.
+  static func hasControlCharacters(_ text: String) -> Bool {
+    text.unicodeScalars.contains { $0.properties.generalCategory == .control }
   }
 
   /// Without leading and trailing whitespace and line breaks (any Unicode whitespace).

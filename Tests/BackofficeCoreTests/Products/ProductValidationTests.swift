@@ -250,3 +250,29 @@ extension Result where Success == Product, Failure == ProductValidationError {
     return nil
   }
 }
+
+@Suite("Product names are one line of text")
+struct ProductControlCharacterTests {
+  @Test(arguments: [
+    "ab\u{0}cd", "Tab\there", "two\nlines", "esc\u{1B}[31m", "del\u{7F}", "c1\u{85}x",
+  ])
+  func controlCharactersInsideAreRefused(text: String) {
+    let input = ProductInput(
+      name: text, type: text, price: DecimalInput("1"), tax: DecimalInput("0"))
+    guard case .failure(let error) = input.validate() else {
+      Issue.record("\(text.debugDescription) was accepted")
+      return
+    }
+    #expect(error.errors.map(\.field) == [.name, .type])
+    #expect(error.errors.first?.message == ProductMessage.nameControl)
+  }
+
+  /// Surrounding whitespace is trimmed as before, and invisible formatting characters that
+  /// text needs (joiners in emoji, a zero-width space) stay allowed.
+  @Test(arguments: ["  Lamp\n", "👩‍💻 Desk", "ab\u{200B}cd", "Ёлка"])
+  func oneLineOfTextPasses(text: String) throws {
+    let input = ProductInput(
+      name: text, type: "Office", price: DecimalInput("1"), tax: DecimalInput("0"))
+    _ = try input.validate().get()
+  }
+}
