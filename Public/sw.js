@@ -22,6 +22,7 @@ const SHELL_FILES = [
   "/js/offline.js",
   "/js/products.js",
   "/js/products-outbox.js",
+  "/js/product-rules.js",
   "/favicon.svg",
   "/manifest.webmanifest",
   "/icons/icon.svg",

@@ -4,6 +4,7 @@
 
 import { t, tn } from "./i18n.js";
 import { Outbox, csrfToken, newKey } from "./products-outbox.js";
+import { checkProduct, pageRules } from "./product-rules.js";
 
 const SEARCH_DELAY_MS = 300;
 const CROP_MAX_SIDE = 1200;
@@ -692,6 +693,15 @@ function bindForm() {
         tax: form.querySelector("#field-tax").value,
         photo: photoData || null,
       };
+      // What the server would refuse is said now, by its own rules and words, and not queued.
+      const rules = pageRules();
+      const problems = rules ? checkProduct(values, rules) : {};
+      if (Object.keys(problems).length) {
+        showFieldErrors(form, problems);
+        showStatus(t("products.form.not_saved_offline"), "error");
+        form.querySelector(`#field-${Object.keys(problems)[0]}`)?.focus();
+        return;
+      }
       if (fixing) {
         await outbox.update(fixing.id, values);
         fixing = null;

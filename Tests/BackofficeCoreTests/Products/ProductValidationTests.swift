@@ -276,3 +276,42 @@ struct ProductControlCharacterTests {
     _ = try input.validate().get()
   }
 }
+
+@Suite("The product rules as the browser reads them")
+struct ProductRuleSheetTests {
+  /// The sheet carries the very limits and words the server's checks use: a limit or message
+  /// changed in the rules changes here too.
+  @Test func theSheetIsTheRules() throws {
+    let sheet = ProductRuleSheet(locale: .deDE)
+    #expect(sheet.name.max == Product.nameMaxLength)
+    #expect(sheet.type.max == Product.typeMaxLength)
+    #expect(sheet.price.max == "1000000000000")
+    #expect(Decimal(string: sheet.price.max) == Product.priceLimit)
+    #expect(sheet.decimalSeparator == "," && sheet.groupingSeparator == ".")
+    #expect(ProductRuleSheet(locale: .ukUA).groupingSeparator == " ")
+    // Each boundary the sheet states gives the sheet's message on the server.
+    func message(price: String = "1", tax: String = "0", name: String = "Ok") -> [String] {
+      let input = ProductInput(
+        name: name, type: "Misc", price: DecimalInput(price), tax: DecimalInput(tax))
+      guard case .failure(let error) = input.validate() else { return [] }
+      return error.errors.map(\.message)
+    }
+    #expect(message(price: sheet.price.min) == [sheet.price.tooLow])
+    #expect(message(price: sheet.price.max) == [sheet.price.tooHigh])
+    #expect(message(price: "0.001") == [sheet.price.tooPrecise])
+    #expect(message(tax: "100") == [])
+    #expect(message(tax: "100.01") == [sheet.tax.tooHigh])
+    #expect(message(tax: "-0.01") == [sheet.tax.tooLow])
+    #expect(
+      message(name: String(repeating: "x", count: sheet.name.max + 1)) == [sheet.name.tooLong])
+    #expect(message(name: "a\u{0}b") == [sheet.name.control])
+  }
+
+  @Test func theSheetSpeaksTheInterfaceLanguage() {
+    let ukrainian = UILanguage.$current.withValue(.uk) { ProductRuleSheet(locale: .enUS) }
+    #expect(
+      ukrainian.tax.tooHigh == UILanguage.$current.withValue(.uk) { ProductMessage.taxOutOfRange })
+    #expect(ukrainian.tax.tooHigh != ProductRuleSheet(locale: .enUS).tax.tooHigh)
+    #expect(!ProductRuleSheet(locale: .enUS).json().contains("<"))
+  }
+}

@@ -77,6 +77,11 @@ struct ProductForm: PageView {
             .aria(.live, "polite"), .hidden,
           ], []),
         H.div([.class("card")], [form(context: context)]),
+        // The server's rules and messages, for the check before an offline save (data, never
+        // run; read by /js/product-rules.js).
+        H.script(
+          [.type("application/json"), .id("product-rules")],
+          [.raw(ProductRuleSheet(locale: outbox.locale).json())]),
         deleteNode(context: context),
       ])
   }
