@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import (
+    DESKTOP,
     PageFactory,
     at_desktop,
     at_phone,
@@ -486,6 +487,58 @@ def test_offline_saves_are_checked_by_the_servers_rules(
     expect(page.locator("#product-outbox")).to_contain_text("Upload Successful", timeout=20_000)
     assert [p["name"] for p in server_products(context, base_url)] == ["Kettle"]
     assert only_offline_errors(console_errors) == []
+
+
+def test_a_stalled_upload_is_given_up_and_sync_now_sends_it_at_once(browser, base_url: str) -> None:
+    """The server never answers the first two uploads: each is given up after the time limit
+    and tried again (the second within 30 s of the first), and "Sync now" sends at once,
+    cutting the hanging one short; one product arrives."""
+    # Without the service worker, so the page's own requests can be held here.
+    context = browser.new_context(viewport=DESKTOP, locale="en-US", service_workers="block")
+    page = context.new_page()
+    held = []
+
+    def hold(route) -> None:
+        if route.request.method == "POST" and len(held) < 2:
+            held.append((time.monotonic(), route))  # never answered
+        else:
+            route.continue_()
+
+    try:
+        sign_up(page, base_url)
+        page.goto(base_url + "/products/new")
+        page.route("**/api/v1/products", hold)
+        context.set_offline(True)
+        fill_product(page, "Stalled kettle", "Misc", "5", "0")
+        page.get_by_role("button", name="Upload Product").click()
+        outbox = page.locator("#product-outbox")
+        expect(outbox).to_contain_text("1 product waiting to sync")
+
+        context.set_offline(False)
+        page.evaluate("window.dispatchEvent(new Event('online'))")
+        deadline = time.monotonic() + 10
+        while len(held) < 1 and time.monotonic() < deadline:
+            page.wait_for_timeout(100)
+        assert len(held) == 1, "the upload did not start"
+        expect(outbox).to_contain_text("Uploading…")
+
+        deadline = held[0][0] + 30
+        while len(held) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
+        assert len(held) == 2, "a stalled upload was not tried again within 30 s"
+
+        # The second attempt hangs too; "Sync now" does not wait for it.
+        outbox.get_by_role("button", name="Sync now").click()
+        expect(outbox).to_contain_text("Upload Successful", timeout=10_000)
+        names = [p["name"] for p in server_products(context, base_url)]
+        assert names == ["Stalled kettle"], names
+    finally:
+        for _, route in held:
+            try:
+                route.abort()
+            except Exception:
+                pass
+        context.close()
 
 
 # Drafts for the rule check on the device and on the server: every field the device refuses

@@ -10,6 +10,9 @@ const STORE = "products";
 const DB_VERSION = 1;
 const FIRST_DELAY_MS = 2000;
 const MAX_DELAY_MS = 60000;
+// The longest one upload may take (a photo on a slow line fits well within it); a request the
+// server never answers is given up and tried again instead of "Uploading…" for ever.
+const REQUEST_LIMIT_MS = 20000;
 
 // ------------------------------------------------------------------ storage
 
@@ -150,6 +153,22 @@ export class Outbox extends EventTarget {
     this.sync();
   }
 
+  /**
+   * "Sync now": at once, whatever is waiting — the retry timer, the backoff, or a request that
+   * hangs (given up, and sent again with the same Idempotency-Key, so the server still makes
+   * one product if the first one did arrive).
+   */
+  syncNow() {
+    this.failures = 0;
+    this.blocked = null;
+    if (this.running) {
+      this.again = true;
+      this.inFlight?.abort();
+      return;
+    }
+    this.sync();
+  }
+
   /** One sync at a time; a request during a sync runs another pass right after it. */
   async sync() {
     if (this.running) {
@@ -189,8 +208,9 @@ export class Outbox extends EventTarget {
       } else if (outcome === "refused") {
         this.changed({ refused: item });
       } else {
-        // The server could not be reached or answered 5xx: keep everything, try again later.
-        this.retryLater();
+        // The server could not be reached, answered 5xx or took too long: keep everything and
+        // try again later — or now, when "Sync now" cut the request short.
+        if (!this.again) this.retryLater();
         return;
       }
     }
@@ -210,8 +230,12 @@ export class Outbox extends EventTarget {
   /** "sent", "refused" (kept for the user to fix or discard) or "retry". */
   async send(item, tokenRefreshed = false) {
     let response;
+    const controller = new AbortController();
+    this.inFlight = controller;
+    const limit = setTimeout(() => controller.abort(), REQUEST_LIMIT_MS);
     try {
       response = await fetch(this.api, {
+        signal: controller.signal,
         method: "POST",
         credentials: "same-origin",
         cache: "no-store",
@@ -232,6 +256,9 @@ export class Outbox extends EventTarget {
       });
     } catch {
       return "retry";
+    } finally {
+      clearTimeout(limit);
+      this.inFlight = null;
     }
     if (response.ok) return "sent";
     if (response.status === 403 && !tokenRefreshed) {

@@ -202,8 +202,7 @@ function outboxItem(item, refused) {
 document.addEventListener("click", async (event) => {
   if (!outbox) return;
   if (event.target.closest("[data-outbox-sync]")) {
-    outbox.failures = 0;
-    outbox.sync();
+    outbox.syncNow();
     return;
   }
   const discard = event.target.closest("[data-outbox-discard]");
