@@ -30,13 +30,37 @@ const SHELL_FILES = [
   OFFLINE_PAGE,
 ];
 
+// The pages a cold start offline needs: the listing and the Add form, stored when the worker is
+// installed (from a products page, so signed in) and again whenever a page asks and they are
+// missing (after signing in anew, which clears them).
+const WARM_PAGES = ["/products", "/products/new"];
+
+async function warmPages() {
+  const cache = await caches.open(PAGES);
+  for (const path of WARM_PAGES) {
+    if (await cache.match(path)) continue;
+    try {
+      const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+      // A redirect (signed out) or an error is not a page worth keeping.
+      if (response.ok && !response.redirected) await cache.put(path, response);
+    } catch {
+      // Offline already: the pages are stored on the next visit.
+    }
+  }
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(SHELL)
       .then((cache) => cache.addAll(SHELL_FILES))
+      .then(() => warmPages())
       .then(() => self.skipWaiting()),
   );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "warm") event.waitUntil(warmPages());
 });
 
 self.addEventListener("activate", (event) => {

@@ -489,6 +489,35 @@ def test_offline_saves_are_checked_by_the_servers_rules(
     assert only_offline_errors(console_errors) == []
 
 
+def test_cold_start_the_add_form_works_offline_without_opening_it_first(
+    new_page: PageFactory, base_url: str, console_errors: list[str]
+) -> None:
+    """Sign up, open Products once, go offline and tap "+": the Add form is there (stored by
+    the service worker, never opened online) and a product waits in the outbox."""
+    page = new_page("phone")
+    context = page.context
+    sign_up(page, base_url)
+    page.goto(base_url + "/products")
+    wait_for_service_worker(page)
+    page.wait_for_function(
+        """() => caches.open("pages-v1").then((c) => c.match("/products/new")).then(Boolean)""")
+
+    context.set_offline(True)
+    page.locator("a.fab").click()
+    wait_for_path(page, "/products/new")
+    expect(page.get_by_role("heading", name="Add product")).to_be_visible()
+    fill_product(page, "Cold start lamp", "Misc", "9.90", "0")
+    page.get_by_role("button", name="Upload Product").click()
+    expect(page.locator("#product-outbox")).to_contain_text("1 product waiting to sync")
+    shot(page, "products-cold-start-offline-phone")
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#product-outbox")).to_contain_text("Upload Successful", timeout=20_000)
+    assert [p["name"] for p in server_products(context, base_url)] == ["Cold start lamp"]
+    assert only_offline_errors(console_errors) == []
+
+
 def test_a_stalled_upload_is_given_up_and_sync_now_sends_it_at_once(browser, base_url: str) -> None:
     """The server never answers the first two uploads: each is given up after the time limit
     and tried again (the second within 30 s of the first), and "Sync now" sends at once,

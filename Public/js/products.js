@@ -46,6 +46,11 @@ if (serviceWorker && "serviceWorker" in navigator) {
   navigator.serviceWorker.register(serviceWorker).catch(() => {
     // Without a service worker the pages still work online; only offline support is missing.
   });
+  // The listing and the Add form are stored for offline use even if never opened: ask the
+  // worker to fetch whichever is missing (after a new sign-in the stored pages are gone).
+  navigator.serviceWorker.ready
+    .then((registration) => registration.active?.postMessage({ type: "warm" }))
+    .catch(() => {});
 }
 
 // ------------------------------------------------------------------ outbox status
