@@ -101,6 +101,14 @@ def wait_for_service_worker(page: Page) -> None:
     page.wait_for_function("Boolean(navigator.serviceWorker.controller)")
 
 
+def open_form_with_worker(page: Page, base_url: str) -> None:
+    """A new account on the Add form, loaded again once the service worker controls it."""
+    sign_up(page, base_url)
+    page.goto(base_url + "/products/new")
+    wait_for_service_worker(page)
+    page.goto(base_url + "/products/new")
+
+
 def only_offline_errors(errors: list[str], expected: tuple[str, ...] = ()) -> list[str]:
     """Console errors other than requests that failed because the browser was offline (and
     the `expected` ones)."""
@@ -413,10 +421,7 @@ def test_a_refused_offline_product_can_be_fixed(
 ) -> None:
     page = new_page("desktop")
     context = page.context
-    sign_up(page, base_url)
-    page.goto(base_url + "/products/new")
-    wait_for_service_worker(page)
-    page.goto(base_url + "/products/new")
+    open_form_with_worker(page, base_url)
 
     context.set_offline(True)
     # Amounts the device cannot judge for certain ("12.345": thousands or decimals?) wait for
@@ -462,10 +467,7 @@ def test_offline_saves_are_checked_by_the_servers_rules(
     nothing is queued; fixed, it is queued."""
     page = new_page("desktop")
     context = page.context
-    sign_up(page, base_url)
-    page.goto(base_url + "/products/new")
-    wait_for_service_worker(page)
-    page.goto(base_url + "/products/new")
+    open_form_with_worker(page, base_url)
 
     context.set_offline(True)
     fill_product(page, "", "Misc", "0", "150")

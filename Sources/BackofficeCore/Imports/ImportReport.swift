@@ -92,17 +92,23 @@ public enum ImportMessages {
   /// A second import of the same kind while one is running.
   public static var alreadyRunning: String { L("imports.already_running") }
 
-  /// The reason a stopped job keeps (`serverStopped` or `writeFailed`, stored in the language
-  /// of whoever wrote it: the background run writes English) in the interface language; any
-  /// other text as it is.
+  /// A stopped job's stored reason in the interface language: a `StopReason` code, worded for
+  /// the reader; text stored by earlier versions as it is.
   public static func localized(stored text: String) -> String {
-    for language in UILanguage.allCases {
-      let (server, write) = UILanguage.$current.withValue(language) {
-        (serverStopped, writeFailed)
+    StopReason(rawValue: text)?.message ?? text
+  }
+
+  /// Why a job stopped, as the job stores it: a code, not words, since the background run
+  /// that records it has no reader and so no language.
+  public enum StopReason: String, Sendable {
+    case serverStopped = "server_stopped"
+    case writeFailed = "write_failed"
+
+    public var message: String {
+      switch self {
+      case .serverStopped: ImportMessages.serverStopped
+      case .writeFailed: ImportMessages.writeFailed
       }
-      if text == server { return serverStopped }
-      if text == write { return writeFailed }
     }
-    return text
   }
 }

@@ -72,22 +72,8 @@ extension BackofficeLocale {
   /// a language-only match ("uk", "en-AU") picks the first supported locale of that language.
   /// Defaults to en-US.
   public static func bestMatch(acceptLanguage: String) -> BackofficeLocale {
-    var ranges: [(tag: String, quality: Double, order: Int)] = []
-    for (order, item) in acceptLanguage.split(separator: ",").enumerated() {
-      let parts = item.split(separator: ";").map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      guard let tag = parts.first, !tag.isEmpty, tag != "*" else { continue }
-      var quality = 1.0
-      for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
-        // A malformed weight makes the range unusable rather than preferred.
-        quality = Double(parameter.dropFirst(2)) ?? 0
-      }
-      if quality > 0 { ranges.append((tag, quality, order)) }
-    }
-    ranges.sort { $0.quality != $1.quality ? $0.quality > $1.quality : $0.order < $1.order }
-    for range in ranges {
-      if let locale = match(range.tag) { return locale }
+    for tag in AcceptLanguage.preferred(acceptLanguage) {
+      if let locale = match(tag) { return locale }
     }
     return .enUS
   }

@@ -29,19 +29,7 @@ public enum UILanguage: String, CaseIterable, Sendable, Codable {
   /// The first language of an `Accept-Language` header the interface is written in, honouring
   /// q-values; English when there is none.
   public static func bestMatch(acceptLanguage: String) -> UILanguage {
-    var ranges: [(language: UILanguage, quality: Double, order: Int)] = []
-    for (order, item) in acceptLanguage.split(separator: ",").enumerated() {
-      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-      guard let tag = parts.first, let language = UILanguage(code: tag) else { continue }
-      var quality = 1.0
-      for parameter in parts.dropFirst() where parameter.lowercased().hasPrefix("q=") {
-        quality = Double(parameter.dropFirst(2)) ?? 0
-      }
-      if quality > 0 { ranges.append((language, quality, order)) }
-    }
-    return ranges.min {
-      $0.quality != $1.quality ? $0.quality > $1.quality : $0.order < $1.order
-    }?.language ?? .en
+    AcceptLanguage.preferred(acceptLanguage).lazy.compactMap(UILanguage.init(code:)).first ?? .en
   }
 
   /// The plural category of a whole `count` by this language's rules (CLDR): English has

@@ -25,27 +25,11 @@ func adPaymentDuplicateWarning(_ others: [AdPaymentRef], id: String? = nil) -> H
     return H.div(attributes + [.hidden], [])
   }
   let link = H.a(first.href, text: L("ad_payments.quoted_name", ["name": first.name]))
-  let sentence =
+  let template =
     others.count > 1
     ? L("ad_payments.duplicate.saved_as_more", count: others.count - 1)
     : L("ad_payments.duplicate.saved_as")
-  return H.div(attributes, [H.p([], adPaymentSentence(sentence, link: link))])
-}
-
-/// A catalogue sentence with a link in it: the text around its `{link}` mark, and `link` in
-/// its place. `{name}` in the text becomes `name`, filled only after the split so that a name
-/// which happens to contain `{link}` stays text.
-func adPaymentSentence(_ template: String, link: HTMLNode, name: String? = nil) -> [HTMLNode] {
-  func text(_ part: Substring) -> HTMLNode? {
-    guard !part.isEmpty else { return nil }
-    let filled = name.map { part.replacingOccurrences(of: "{name}", with: $0) } ?? String(part)
-    return H.text(filled)
-  }
-  guard let mark = template.range(of: "{link}") else {
-    return [text(template[...]), H.text(" "), link].compactMap { $0 }
-  }
-  return [text(template[..<mark.lowerBound]), link, text(template[mark.upperBound...])]
-    .compactMap { $0 }
+  return H.div(attributes, [H.p([], sentence(template, slot: "link", link))])
 }
 
 // MARK: - list
@@ -109,12 +93,12 @@ struct AdPaymentIndex: PageView {
       [
         H.p(
           [],
-          adPaymentSentence(
-            L("ad_payments.notice.same_url"),
-            link: H.a(
+          sentence(
+            L("ad_payments.notice.same_url"), slot: "link",
+            H.a(
               Routes.adPaymentEdit.href(id: notice.existingID),
               text: L("ad_payments.quoted_name", ["name": notice.existingName])),
-            name: notice.savedName))
+            values: ["name": notice.savedName]))
       ])
   }
 

@@ -19,9 +19,8 @@ struct AdPaymentsController: RouteCollection {
     routes.on(Routes.adPaymentDelete, use: delete)
     routes.on(Routes.adPaymentCheck, use: check)
     routes.on(Routes.adPaymentExport, use: export)
-    routes.on(Routes.adPaymentImport, use: { req in try await Self.csvImport().page(req: req) })
-    routes.on(
-      Routes.adPaymentImportSubmit, use: { req in try await Self.csvImport().receive(req: req) })
+    routes.on(Routes.adPaymentImport, use: Self.csvImport.page)
+    routes.on(Routes.adPaymentImportSubmit, use: Self.csvImport.receive)
   }
 
   func store(_ req: Request) throws -> AdPaymentStore {
@@ -225,18 +224,10 @@ struct AdPaymentsController: RouteCollection {
       filename: AdPaymentCSVFile.filename(on: req.now))
   }
 
-  /// The import page and its upload: the shared handler with this area's file and form. The
-  /// file is read on the imports' own thread, where no request's language is set, so the
-  /// reading takes the language of the request (`UILanguage.current` here) along: its messages
-  /// and row problems are in the person's language, and its header check stays bilingual.
-  static func csvImport(
-    language: UILanguage = UILanguage.current
-  ) -> CSVImportUpload<AdPayment, AdPaymentImportForm> {
-    CSVImportUpload(
-      area: .adPayments,
-      read: { data in UILanguage.$current.withValue(language) { AdPaymentCSVFile.checked(data) } },
-      json: AdPaymentImportRows.json, form: AdPaymentImportForm.init(refusal:choices:))
-  }
+  /// The import page and its upload: the shared handler with this area's file and form.
+  static let csvImport = CSVImportUpload(
+    area: .adPayments, read: AdPaymentCSVFile.checked, json: AdPaymentImportRows.json,
+    form: AdPaymentImportForm.init(refusal:choices:))
 
   // MARK: helpers
 

@@ -172,7 +172,7 @@ struct ImportJobStore: Sendable {
       let area = ImportArea(rawValue: job.area)
     else { return nil }
     var status = ImportJobStatus(rawValue: job.status) ?? .failed
-    // Kept as written (the background run writes English); shown in the reader's language.
+    // Kept as a code; shown in the reader's language.
     var message = job.message.map { ImportMessages.localized(stored: $0) }
     if status == .running, Self.isStale(job, now: now, staleAfter: staleAfter) {
       status = .failed
@@ -245,7 +245,7 @@ struct ImportJobStore: Sendable {
   private func failStale(area: ImportArea, now: Date, staleAfter: TimeInterval) async throws {
     try await sql.update(ImportJobRecord.schema)
       .set("status", to: SQLBind(ImportJobStatus.failed.rawValue))
-      .set("message", to: SQLBind(ImportMessages.serverStopped))
+      .set("message", to: SQLBind(ImportMessages.StopReason.serverStopped.rawValue))
       .set("runner", to: SQLLiteral.null)
       .where("user_id", .equal, SQLBind(userID))
       .where("area", .equal, SQLBind(area.rawValue))

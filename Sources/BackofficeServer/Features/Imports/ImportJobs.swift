@@ -153,10 +153,10 @@ private struct ImportRun {
     } catch is ImportJobLost {
       app.logger.info("import \(jobID): taken over by another run")
     } catch is ImportStopped {
-      await fail(ImportMessages.serverStopped)
+      await fail(.serverStopped)
     } catch {
       app.logger.report(error: error)
-      await fail(ImportMessages.writeFailed)
+      await fail(.writeFailed)
     }
   }
 
@@ -234,10 +234,10 @@ private struct ImportRun {
     return min(max(Int(scaled), limits.lowerBound), limits.upperBound)
   }
 
-  func fail(_ message: String) async {
+  func fail(_ reason: ImportMessages.StopReason) async {
     do {
       try await ImportJobStore.fail(
-        jobID, runner: runner, message: message, now: app.clients.now(), on: app.db)
+        jobID, runner: runner, message: reason.rawValue, now: app.clients.now(), on: app.db)
     } catch {
       app.logger.report(error: error)
     }

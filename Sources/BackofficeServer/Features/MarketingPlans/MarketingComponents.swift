@@ -154,7 +154,7 @@ enum MarketingBanner {
             : H.p(
               [.class("small")],
               sentence(
-                L("marketing.banner.not_refreshed_because", ["reason": sentenceSlot]),
+                L("marketing.banner.not_refreshed_because"), slot: "reason",
                 recorded(reason, in: stored.statusLanguage))),
           catalogLink,
         ])
@@ -165,7 +165,7 @@ enum MarketingBanner {
           H.strong(
             [],
             sentence(
-              L("marketing.banner.refresh_failed", ["message": sentenceSlot]),
+              L("marketing.banner.refresh_failed"), slot: "message",
               recorded(message, in: stored.statusLanguage))),
           H.p([.class("small")], L("marketing.banner.showing_since", ["date": since])),
           catalogLink,

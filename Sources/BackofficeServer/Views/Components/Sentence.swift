@@ -1,13 +1,18 @@
-/// Stands for a node inside a catalogue sentence: pass it as the placeholder's value, then
-/// `sentence` puts the node in its place, so each language keeps its own word order.
-let sentenceSlot = "\u{E000}"
+import BackofficeCore
 
-/// `filled` (a catalogue text with `sentenceSlot` as one placeholder's value) as text nodes
-/// around `node`.
-func sentence(_ filled: String, _ node: HTMLNode) -> [HTMLNode] {
-  guard let slot = filled.range(of: sentenceSlot) else { return [H.text(filled), node] }
-  let before = filled[..<slot.lowerBound]
-  let after = filled[slot.upperBound...]
-  return (before.isEmpty ? [] : [H.text(String(before))]) + [node]
-    + (after.isEmpty ? [] : [H.text(String(after))])
+/// A catalogue text with a node inside it (a link, words marked with their own language):
+/// `template`, taken with `L(key)` or `L(key, count:)` before its other marks are filled, split
+/// at its `{slot}` mark with `node` in its place; the other marks are filled from `values` after
+/// the split, so a value that happens to contain a mark stays text. Each language keeps its own
+/// word order.
+func sentence(
+  _ template: String, slot: String, _ node: HTMLNode, values: [String: String] = [:]
+) -> [HTMLNode] {
+  func text(_ part: Substring) -> [HTMLNode] {
+    part.isEmpty ? [] : [H.text(Catalogue.fill(String(part), values))]
+  }
+  guard let mark = template.range(of: "{\(slot)}") else {
+    return text(template[...]) + [H.text(" "), node]
+  }
+  return text(template[..<mark.lowerBound]) + [node] + text(template[mark.upperBound...])
 }

@@ -12,15 +12,13 @@ struct RecordGonePage: PageView {
   var typedIntro = L("conflict.what_you_typed")
   var back: (href: String, label: String)
   var section: NavSection?
-  /// `lang` of the content when it differs from the page's (the fundraiser pages are Ukrainian).
-  var language: String? = nil
 
   var title: String { heading }
 
   func content(context: PageContext) -> HTMLNode {
     let shown = typed.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
     return H.div(
-      [.class("record-gone")] + (language.map { [.lang($0)] } ?? []),
+      [.class("record-gone")],
       [
         H.h1(heading),
         H.div([.class("form-error"), .role("alert")], [H.text(message)]),

@@ -26,3 +26,21 @@ struct JarErrorLanguageTests {
     #expect(JarFetchError.describe(stored: "немає відповіді вчасно") == "немає відповіді вчасно")
   }
 }
+
+/// A stopped import keeps a code; each reader sees it in their language.
+@Suite("Import stop reasons in the reader's language")
+struct ImportStopReasonTests {
+  @Test(arguments: [ImportMessages.StopReason.serverStopped, .writeFailed])
+  func storedOnceReadInEither(reason: ImportMessages.StopReason) {
+    let english = UILanguage.$current.withValue(.en) {
+      ImportMessages.localized(stored: reason.rawValue)
+    }
+    let ukrainian = UILanguage.$current.withValue(.uk) {
+      ImportMessages.localized(stored: reason.rawValue)
+    }
+    #expect(english == UILanguage.$current.withValue(.en) { reason.message })
+    #expect(ukrainian == UILanguage.$current.withValue(.uk) { reason.message })
+    #expect(english != ukrainian && english != reason.rawValue)
+    #expect(ImportMessages.localized(stored: "Some older words.") == "Some older words.")
+  }
+}
