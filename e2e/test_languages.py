@@ -203,3 +203,17 @@ def test_every_area_speaks_one_language(new_page: PageFactory, base_url: str,
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(base_url + "/products")
     shot(page, f"languages-products-{language}")
+
+
+@pytest.mark.parametrize("language", ["en", "uk"])
+def test_signed_out_pages_fit_a_phone_in_both_languages(new_page: PageFactory, base_url: str,
+                                                       language: str) -> None:
+    page = new_page("phone", locale="uk-UA" if language == "uk" else "en-US")
+    for path in ("/sign-in", "/sign-up"):
+        page.goto(base_url + path)
+        assert page.evaluate("document.documentElement.lang") == language
+        assert scroll_width(page) <= PHONE["width"], f"{path} in {language} scrolls sideways"
+        for link in page.locator("nav.account-nav a").all():
+            box = link.bounding_box()
+            assert box and box["x"] + box["width"] <= PHONE["width"] + 0.5 and box["height"] >= 44, box
+    shot(page, f"languages-sign-up-{language}-phone")
