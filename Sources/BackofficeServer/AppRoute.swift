@@ -106,6 +106,7 @@ enum Routes {
   static let apiProductDelete = AppRoute(.DELETE, "/api/v1/products/:productID")
   static let apiProductPhoto = AppRoute(.GET, "/api/v1/products/:productID/photo")
   static let apiProductTypes = AppRoute(.GET, "/api/v1/product-types")
+  static let apiProductChanges = AppRoute(.GET, "/api/v1/product-changes")
   static let apiFavorites = AppRoute(.GET, "/api/v1/favorites")
   static let apiFavoriteAdd = AppRoute(.PUT, "/api/v1/favorites/:productID")
   static let apiFavoriteRemove = AppRoute(.DELETE, "/api/v1/favorites/:productID")
@@ -114,7 +115,8 @@ enum Routes {
   static let productRoutes: [AppRoute] = [
     products, productNew, productCreate, productEdit, productUpdate, productDelete,
     productFavorite, productPhoto, apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
-    apiProductDelete, apiProductPhoto, apiProductTypes, apiFavorites, apiFavoriteAdd,
+    apiProductDelete, apiProductPhoto, apiProductTypes, apiProductChanges, apiFavorites,
+    apiFavoriteAdd,
     apiFavoriteRemove, swipeGet, swipeAdd,
   ]
 

@@ -290,7 +290,7 @@ struct AccountBackupTests {
       let store = ProductStore(db: t.db, userID: userID)
       let gone = try await store.create(
         Product(name: "Gone", type: "A", price: 1, tax: 0), photo: nil)
-      try await store.delete(gone)
+      try await store.delete(gone, now: t.clock.now)
       let when = Date(timeIntervalSince1970: 1_790_000_000)
       let file = AccountBackup(
         exportedAt: when,

@@ -63,8 +63,12 @@ struct SQLiteDirectWriterTests {
       let products = try rows(t, "SELECT * FROM products ORDER BY number")
       try #require(products.count == 2)
       expectSame(
-        products[0], products[1], differing: ["id", "number", "created_at", "updated_at"])
+        products[0], products[1],
+        differing: ["id", "number", "created_at", "updated_at", "change_seq"])
       #expect(products[1].values[products[1].names.firstIndex(of: "number")!] == .integer(2))
+      // The change feed's triggers number the direct writer's row after the other.
+      let seq = products.map { $0.values[$0.names.firstIndex(of: "change_seq")!] }
+      #expect(seq == [.integer(1), .integer(2)])
       // Byte for byte (text is read up to a NUL, as the driver reads it; its bytes are not).
       let stored = try rows(t, "SELECT hex(name) AS bytes FROM products ORDER BY number")
       #expect(stored.count == 2 && stored[0].values == stored[1].values)

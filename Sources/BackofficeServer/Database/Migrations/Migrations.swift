@@ -31,5 +31,6 @@ extension Application {
     migrations.add(M087_IndexExpenseDays())
     migrations.add(M088_AddUserLanguage())
     migrations.add(M089_AddCatalogRefreshLanguage())
+    migrations.add(M090_CreateProductChanges())
   }
 }

@@ -25,7 +25,8 @@ struct StoredAnswer: Sendable {
 
   func response(replayed: Bool) -> Response {
     var headers = HTTPHeaders()
-    headers.replaceOrAdd(name: .contentType, value: contentType)
+    // A 204 has no body and so no type.
+    if !contentType.isEmpty { headers.replaceOrAdd(name: .contentType, value: contentType) }
     if let location { headers.replaceOrAdd(name: .location, value: location) }
     if replayed { headers.replaceOrAdd(name: IdempotencyKey.replayedHeader, value: "true") }
     return Response(status: status, headers: headers, body: .init(data: body))

@@ -306,9 +306,10 @@ struct ProductStore {
   }
 
   /// Deletes the product if it still has version `expected` (any version when nil). False
-  /// when it was changed or deleted meanwhile, so two deletes at once count it out once.
+  /// when it was changed or deleted meanwhile, so two deletes at once count it out once. The
+  /// account's tombstones older than `ProductChanges.tombstoneRetention` before `now` go too.
   @discardableResult
-  func delete(_ record: ProductRecord, expected: Int? = nil) async throws -> Bool {
+  func delete(_ record: ProductRecord, expected: Int? = nil, now: Date) async throws -> Bool {
     let id = try record.requireID()
     let owner = userID
     return try await record.write(expected: expected, on: db) { db in
@@ -317,6 +318,7 @@ struct ProductStore {
       try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
       try await record.delete(on: db)
       try await ProductStore(db: db, userID: owner).adjustCount(by: -1)
+      try await ProductChanges.purgeTombstones(userID: owner, now: now, on: db)
     }
   }
 

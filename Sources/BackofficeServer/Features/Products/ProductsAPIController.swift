@@ -13,6 +13,7 @@ struct ProductsAPIController: RouteCollection {
     routes.on(Routes.apiProductDelete, use: delete)
     routes.on(Routes.apiProductPhoto, use: photo)
     routes.on(Routes.apiProductTypes, use: types)
+    routes.on(Routes.apiProductChanges, use: changes)
     routes.on(Routes.apiFavorites, use: favorites)
     routes.on(Routes.apiFavoriteAdd, use: addFavorite)
     routes.on(Routes.apiFavoriteRemove, use: removeFavorite)
@@ -161,35 +162,74 @@ struct ProductsAPIController: RouteCollection {
   }
 
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
-  /// it names (412 otherwise).
+  /// it names (412 otherwise). With an `Idempotency-Key` the answer is kept, so a retry after a
+  /// lost answer gets it again instead of a 412 from its own earlier success (an offline
+  /// device's queued edit).
   @Sendable func update(req: Request) async throws -> Response {
-    let store = try ProductsController.store(req)
-    let record = try owned(await store.find(req.parameters.get("productID")))
-    let expected = try IfMatch(req.headers).expectedVersion(
-      current: record.version, record: Self.recordName)
+    let userID = try req.userID
+    let account = AccountFormat(try req.user)
+    let key = try IdempotencyKey.read(req)
+    let productID = req.parameters.get("productID") ?? ""
+    // Another account's product is 404 before anything about the body is said.
+    _ = try owned(await ProductStore(db: req.db, userID: userID).find(productID))
     let (input, product, photo) = try read(req)
-    let change: ProductStore.PhotoChange =
-      if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else { .keep }
-    guard try await store.update(record, expected: expected, with: product, photo: change) else {
-      throw APIError.lostWrite(
-        stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+    let headers = req.headers
+    let fingerprint = IdempotencyKey.fingerprint([
+      "PUT /api/v1/products/\(productID.lowercased())", input.name ?? "", input.type ?? "",
+      input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
+      input.removePhoto == true ? "remove" : "", headers.first(name: .ifMatch) ?? "",
+    ])
+    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
+      key: key, fingerprint: fingerprint
+    ) { db in
+      let store = ProductStore(db: db, userID: userID)
+      let record = try owned(await store.find(productID))
+      let expected = try IfMatch(headers).expectedVersion(
+        current: record.version, record: Self.recordName)
+      let change: ProductStore.PhotoChange =
+        if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else {
+          .keep
+        }
+      guard try await store.update(record, expected: expected, with: product, photo: change) else {
+        throw APIError.lostWrite(
+          stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+      }
+      return try StoredAnswer.json(
+        ProductsAPIController.Item(try await store.summary(record, account: account)),
+        status: .ok)
     }
-    return try APIResponse.json(
-      ProductsAPIController.Item(
-        try await store.summary(record, account: AccountFormat(try req.user)))
-    ).withVersion(record.version)
+    let response = outcome.answer.response(replayed: outcome.replayed)
+    if let version = StoredAnswer.version(in: outcome.answer.body) {
+      response.withVersion(version)
+    }
+    return response
   }
 
+  /// `If-Match` and `Idempotency-Key` as for `update`: a repeated delete with its key answers
+  /// 204 again.
   @Sendable func delete(req: Request) async throws -> Response {
-    let store = try ProductsController.store(req)
-    let record = try owned(await store.find(req.parameters.get("productID")))
-    let expected = try IfMatch(req.headers).expectedVersion(
-      current: record.version, record: Self.recordName)
-    guard try await store.delete(record, expected: expected) else {
-      throw APIError.lostWrite(
-        stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+    let userID = try req.userID
+    let key = try IdempotencyKey.read(req)
+    let productID = req.parameters.get("productID") ?? ""
+    let headers = req.headers
+    let now = req.now
+    let fingerprint = IdempotencyKey.fingerprint([
+      "DELETE /api/v1/products/\(productID.lowercased())", headers.first(name: .ifMatch) ?? "",
+    ])
+    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: now).perform(
+      key: key, fingerprint: fingerprint
+    ) { db in
+      let store = ProductStore(db: db, userID: userID)
+      let record = try owned(await store.find(productID))
+      let expected = try IfMatch(headers).expectedVersion(
+        current: record.version, record: Self.recordName)
+      guard try await store.delete(record, expected: expected, now: now) else {
+        throw APIError.lostWrite(
+          stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+      }
+      return StoredAnswer(status: .noContent, contentType: "", body: Data())
     }
-    return Response(status: .noContent)
+    return outcome.answer.response(replayed: outcome.replayed)
   }
 
   @Sendable func photo(req: Request) async throws -> Response {

@@ -291,7 +291,7 @@ struct ProductsController: RouteCollection {
   @Sendable func delete(req: Request) async throws -> Response {
     let store = try Self.store(req)
     guard let record = try await store.find(req.parameters.get("productID")),
-      try await store.delete(record)
+      try await store.delete(record, now: req.now)
     else { return Self.gone(req) }
     req.flash(.success, L("products.flash.deleted", ["name": record.name]))
     return req.redirect(to: Routes.products.href())
