@@ -1,39 +1,48 @@
-// Backoffice service worker: makes the Products area usable offline.
+// Backoffice service worker: the app keeps working without a network.
 //
-// - App shell (styles, scripts, fonts, icons): served from the cache at once and refreshed in
-//   the background, so the next load gets a new deploy.
-// - Product pages and the product list JSON: network first; the last good answer is served
-//   when the network fails.
+// - App shell (styles, scripts, fonts, icons, the offline page): stored when the worker is
+//   installed, under the build id the server stamps into this file, so each deploy installs
+//   its own shell and drops the old one; served from the store and refreshed in the
+//   background.
+// - Pages: network first. The last good copy of each page of the areas (lists and the
+//   products forms) is kept and served when the network fails, marked as a copy (the
+//   `data-offline-copy` attribute on <html>, with the time it was stored), so the page says
+//   it is not live. The products listing and its Add form are stored at install, so a cold
+//   start offline opens them even if they were never opened.
 // - Product photos: stale-while-revalidate.
-// Signing in, out or up clears the cached pages and photos, so the next person on this browser
-// never sees the previous account's catalog. The outbox (IndexedDB) is kept: its items carry
-// their account and are only ever sent for that account.
+// Signing in, out or up clears the stored pages and photos; signing out also deletes the
+// device's copy of the catalog, so the next person on this browser never sees the previous
+// account's data. The outbox (IndexedDB) is kept: its items carry their account and are only
+// ever sent for that account.
 
-const VERSION = "products-v1";
+const VERSION = "__BUILD__";
 const SHELL = `shell-${VERSION}`;
 const PAGES = "pages-v1";
 const PHOTOS = "photos-v1";
 const OFFLINE_PAGE = "/offline.html";
+const CATALOG_PREFIX = "backoffice-catalog-";
+const STORED_AT = "X-Stored-At";
 
-const SHELL_FILES = [
-  "/css/app.css",
-  "/js/app.js",
-  "/js/i18n.js",
-  "/js/offline.js",
-  "/js/products.js",
-  "/js/products-outbox.js",
-  "/js/product-rules.js",
-  "/favicon.svg",
-  "/manifest.webmanifest",
-  "/icons/icon.svg",
-  "/icons/icon-192.png",
-  OFFLINE_PAGE,
-];
+// Stamped by the server with every file of the shell.
+const SHELL_FILES = ["__SHELL_FILES__"];
 
-// The pages a cold start offline needs: the listing and the Add form, stored when the worker is
-// installed (from a products page, so signed in) and again whenever a page asks and they are
-// missing (after signing in anew, which clears them).
+// The pages a cold start offline needs: the listing and the Add form (stored when the worker
+// is installed, from a signed-in page, and again whenever a page asks and they are missing).
 const WARM_PAGES = ["/products", "/products/new"];
+
+// Pages kept for reading offline: each area's list, the home page, the products forms and a
+// fundraiser's page. Settings and sign-in are never kept (secrets, and nothing to read).
+const KEPT_PAGES = [
+  /^\/$/,
+  /^\/products$/,
+  /^\/products\/new$/,
+  /^\/products\/[^/]+\/edit$/,
+  /^\/expenses$/,
+  /^\/ad-payments$/,
+  /^\/marketing$/,
+  /^\/fundraisers$/,
+  /^\/fundraisers\/[0-9a-fA-F-]{36}$/,
+];
 
 async function warmPages() {
   const cache = await caches.open(PAGES);
@@ -41,8 +50,7 @@ async function warmPages() {
     if (await cache.match(path)) continue;
     try {
       const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
-      // A redirect (signed out) or an error is not a page worth keeping.
-      if (response.ok && !response.redirected) await cache.put(path, response);
+      if (keepable(response)) await cache.put(path, await stamped(response));
     } catch {
       // Offline already: the pages are stored on the next visit.
     }
@@ -53,7 +61,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(SHELL)
-      .then((cache) => cache.addAll(SHELL_FILES))
+      .then((cache) => cache.addAll(SHELL_FILES.map((path) => new Request(path, { cache: "reload" }))))
       .then(() => warmPages())
       .then(() => self.skipWaiting()),
   );
@@ -85,12 +93,20 @@ function isPhoto(url) {
   return /^(\/api\/v1)?\/products\/[^/]+\/photo$/.test(url.pathname);
 }
 
-function isProductPage(url) {
-  return url.pathname === "/products" || /^\/products\/(new|[^/]+\/edit)$/.test(url.pathname);
+function isKeptPage(url) {
+  return KEPT_PAGES.some((pattern) => pattern.test(url.pathname));
 }
 
 function isProductData(url) {
   return url.pathname === "/api/v1/products" || url.pathname === "/api/v1/product-types";
+}
+
+async function forgetAccount(signingOut) {
+  await Promise.all([caches.delete(PAGES), caches.delete(PHOTOS)]);
+  if (!signingOut || !indexedDB.databases) return;
+  for (const info of await indexedDB.databases()) {
+    if (info.name?.startsWith(CATALOG_PREFIX)) indexedDB.deleteDatabase(info.name);
+  }
 }
 
 self.addEventListener("fetch", (event) => {
@@ -100,18 +116,19 @@ self.addEventListener("fetch", (event) => {
 
   if (request.method !== "GET") {
     if (["/sign-out", "/sign-in", "/sign-up"].includes(url.pathname)) {
-      event.waitUntil(Promise.all([caches.delete(PAGES), caches.delete(PHOTOS)]));
+      event.waitUntil(forgetAccount(url.pathname === "/sign-out").catch(() => {}));
     }
     return; // Writes always go to the network.
   }
   if (isShell(url)) {
     event.respondWith(cacheFirst(event, request));
   } else if (isPhoto(url)) {
-    event.respondWith(staleWhileRevalidate(event, request));
-  } else if ((request.mode === "navigate" && isProductPage(url)) || isProductData(url)) {
-    event.respondWith(networkFirst(request));
+    // A script making thumbnails keeps its own small copy; only pictures on pages are stored.
+    if (request.destination === "image") event.respondWith(staleWhileRevalidate(event, request));
+  } else if (isProductData(url)) {
+    event.respondWith(networkFirstData(request));
   } else if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => offlinePage()));
+    event.respondWith(isKeptPage(url) ? networkFirstPage(request) : fetch(request).catch(() => offlinePage()));
   }
 });
 
@@ -147,24 +164,65 @@ async function staleWhileRevalidate(event, request) {
   return (await refresh) || new Response("", { status: 504, statusText: "Offline" });
 }
 
-async function networkFirst(request) {
+/** Only real pages: a redirect to sign-in or an error is not worth keeping. */
+function keepable(response) {
+  return (
+    response.ok &&
+    !response.redirected &&
+    response.type === "basic" &&
+    (response.headers.get("Content-Type") || "").startsWith("text/html")
+  );
+}
+
+/** The response with the time it was stored, to say how old a copy is. */
+async function stamped(response) {
+  const headers = new Headers(response.headers);
+  headers.set(STORED_AT, new Date().toISOString());
+  return new Response(await response.blob(), { status: response.status, headers });
+}
+
+/** A stored page as the browser gets it offline: marked as a copy, with its time. */
+async function asCopy(cached) {
+  const html = await cached.text();
+  const storedAt = (cached.headers.get(STORED_AT) || "").replace(/[^0-9TZ:.-]/g, "");
+  const headers = new Headers(cached.headers);
+  headers.delete("Content-Length");
+  headers.delete(STORED_AT);
+  return new Response(html.replace(/<html\b/i, `<html data-offline-copy="${storedAt}"`), {
+    status: 200,
+    headers,
+  });
+}
+
+async function networkFirstPage(request) {
   const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    // Only real pages: a redirect to sign-in or an error is not worth keeping.
+    if (keepable(response)) await cache.put(request, await stamped(response.clone()));
+    return response;
+  } catch {
+    const url = new URL(request.url);
+    // The page itself; another filter or page of the same list; for a product's edit form
+    // never opened here, the Add form, which the products script turns into that product's
+    // form from the device's copy of the catalog.
+    const cached =
+      (await cache.match(request)) ||
+      (await cache.match(url.pathname)) ||
+      (await cache.match(url.pathname, { ignoreSearch: true })) ||
+      (/^\/products\/[^/]+\/edit$/.test(url.pathname) && (await cache.match("/products/new")));
+    return cached ? asCopy(cached) : offlinePage();
+  }
+}
+
+async function networkFirstData(request) {
+  const cache = await caches.open(PAGES);
+  try {
+    const response = await fetch(request);
     if (response.ok && response.type === "basic") await cache.put(request, response.clone());
     return response;
   } catch {
     const cached = await cache.match(request);
     if (cached) return cached;
-    if (request.mode === "navigate") {
-      const url = new URL(request.url);
-      // Another page or filter of the listing: the plain listing is the next best thing.
-      const fallback =
-        (url.pathname === "/products" && (await cache.match("/products"))) ||
-        (await cache.match(url.pathname, { ignoreSearch: true }));
-      return fallback || offlinePage();
-    }
     return new Response(
       JSON.stringify({ error: { code: "offline", message: "You are offline." } }),
       { status: 503, headers: { "Content-Type": "application/json" } },

@@ -460,6 +460,7 @@ def test_a_refused_offline_product_can_be_fixed(
     assert only_offline_errors(console_errors, ("/api/v1/products answered 422",)) == []
 
 
+@pytest.mark.console_errors_ok
 def test_offline_saves_are_checked_by_the_servers_rules(
     new_page: PageFactory, base_url: str, console_errors: list[str]
 ) -> None:
@@ -491,6 +492,7 @@ def test_offline_saves_are_checked_by_the_servers_rules(
     assert only_offline_errors(console_errors) == []
 
 
+@pytest.mark.console_errors_ok
 def test_cold_start_the_add_form_works_offline_without_opening_it_first(
     new_page: PageFactory, base_url: str, console_errors: list[str]
 ) -> None:

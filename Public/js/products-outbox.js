@@ -1,7 +1,10 @@
-// The offline outbox: products added without a connection wait in IndexedDB and are sent to
-// the server when it can be reached. Every item carries its own Idempotency-Key, so sending it
-// twice (a retry after a lost answer, two tabs at once) still creates one product; an item is
-// deleted only after the server confirmed it, or when the user discards it.
+// The offline outbox: what is done to the catalog without a connection — products added,
+// edited or deleted, hearts tapped — waits in IndexedDB, in order, and is sent when the
+// server can be reached. Every item carries its own Idempotency-Key, so sending it twice (a
+// retry after a lost answer, two tabs at once) still does it once; an edit or delete carries
+// the version it was made on (If-Match), so a product changed on the server meanwhile is a
+// conflict for the user to settle, never a silent overwrite. An item is deleted only after
+// the server confirmed it, or when the user discards it.
 
 import { t } from "./i18n.js";
 
@@ -12,7 +15,7 @@ const FIRST_DELAY_MS = 2000;
 const MAX_DELAY_MS = 60000;
 // The longest one upload may take (a photo on a slow line fits well within it); a request the
 // server never answers is given up and tried again instead of "Uploading…" for ever.
-const REQUEST_LIMIT_MS = 20000;
+export const REQUEST_LIMIT_MS = 20000;
 
 // ------------------------------------------------------------------ storage
 
@@ -62,25 +65,41 @@ export function newKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The id a product still waiting to be created has on this device. */
+export const LOCAL_PREFIX = "local-";
+
+export function isLocal(id) {
+  return String(id).startsWith(LOCAL_PREFIX);
+}
+
+/** An item's kind (items queued before edits existed are creations). */
+export function kindOf(item) {
+  return item.kind || "create";
+}
+
 // ------------------------------------------------------------------ the outbox
 
 export class Outbox extends EventTarget {
   /**
-   * @param {{account: string, api: string, locale: string}} settings from the page's
-   *   data-outbox-* attributes: items are filed under the signed-in account and only that
-   *   account's items are ever sent.
+   * @param {{account: string, api: string, locale: string, productApi: string,
+   *   favoriteApi: string}} settings from the page's data-* attributes: items are filed under
+   *   the signed-in account and only that account's items are ever sent. `productApi` and
+   *   `favoriteApi` are route templates with `:productID`.
    */
   constructor(settings) {
     super();
     this.account = settings.account;
     this.api = settings.api;
     this.locale = settings.locale;
+    this.productApi = settings.productApi;
+    this.favoriteApi = settings.favoriteApi;
     this.running = false;
     this.again = false;
     this.failures = 0;
     this.timer = null;
     this.nextTryAt = null;
     this.blocked = null; // "signed-out" when the server no longer knows the session
+    this.random = Math.random;
   }
 
   /** This account's items, oldest first. */
@@ -88,7 +107,7 @@ export class Outbox extends EventTarget {
     const all = await withStore("readonly", (store) =>
       request(store.index("account").getAll(this.account)),
     );
-    return all.sort((a, b) => a.createdAt - b.createdAt);
+    return all.sort((a, b) => a.createdAt - b.createdAt || a.order - b.order);
   }
 
   async get(id) {
@@ -96,25 +115,95 @@ export class Outbox extends EventTarget {
     return item && item.account === this.account ? item : null;
   }
 
-  /** Queues a product as typed into the form; `photo` is a data: URL or null. */
-  async enqueue({ name, type, price, tax, photo }) {
-    const item = {
+  async put(item) {
+    await withStore("readwrite", (store) => request(store.put(item)));
+    this.changed();
+    return item;
+  }
+
+  base(kind, values) {
+    return {
       id: newKey(),
       key: newKey(),
+      kind,
       account: this.account,
       locale: this.locale,
       createdAt: Date.now(),
-      name,
-      type,
-      price,
-      tax,
-      photo: photo || null,
+      order: performance.now(),
       status: "pending",
       error: null,
+      ...values,
     };
-    await withStore("readwrite", (store) => request(store.add(item)));
-    this.changed();
-    return item;
+  }
+
+  /** Queues a new product as typed into the form; `photo` is a data: URL or null. */
+  async enqueue({ name, type, price, tax, photo }) {
+    return this.put(this.base("create", { name, type, price, tax, photo: photo || null, favorite: false }));
+  }
+
+  /**
+   * Queues an edit of product `productId` made on `baseVersion`. An edit of a product still
+   * waiting to be created changes that creation; a second edit of a product joins the first
+   * (and keeps the version the first was made on).
+   */
+  async enqueueEdit({ productId, baseVersion, name, type, price, tax, photo, removePhoto }) {
+    const values = { name, type, price, tax };
+    if (photo) values.photo = photo;
+    const items = await this.items();
+    if (isLocal(productId)) {
+      const creation = items.find((item) => LOCAL_PREFIX + item.id === productId);
+      if (!creation) return null;
+      if (removePhoto) values.photo = null;
+      return this.put({ ...creation, ...values, key: newKey(), status: "pending", error: null });
+    }
+    const earlier = items.find(
+      (item) => kindOf(item) === "edit" && item.productId === productId && item.status !== "conflict",
+    );
+    if (earlier) {
+      const merged = { ...earlier, ...values, key: newKey(), status: "pending", error: null };
+      if (removePhoto) {
+        merged.photo = null;
+        merged.removePhoto = true;
+      } else if (photo) merged.removePhoto = false;
+      return this.put(merged);
+    }
+    return this.put(
+      this.base("edit", { productId, baseVersion, ...values, photo: photo || null, removePhoto: Boolean(removePhoto) }),
+    );
+  }
+
+  /** Queues a delete; a product still waiting to be created is simply not created. */
+  async enqueueDelete({ productId, baseVersion, name }) {
+    const items = await this.items();
+    if (isLocal(productId)) {
+      const creation = items.find((item) => LOCAL_PREFIX + item.id === productId);
+      if (creation) await this.discard(creation.id);
+      return null;
+    }
+    // Edits and hearts of a product about to be deleted need not be sent.
+    let base = baseVersion;
+    for (const item of items) {
+      if (item.productId === productId && ["edit", "favorite"].includes(kindOf(item))) {
+        if (kindOf(item) === "edit") base = item.baseVersion;
+        await withStore("readwrite", (store) => request(store.delete(item.id)));
+      }
+    }
+    return this.put(this.base("delete", { productId, baseVersion: base, name }));
+  }
+
+  /** Queues a heart; only the last one tapped for a product is sent. */
+  async enqueueFavorite({ productId, on, name }) {
+    const items = await this.items();
+    if (isLocal(productId)) {
+      const creation = items.find((item) => LOCAL_PREFIX + item.id === productId);
+      return creation ? this.put({ ...creation, favorite: on }) : null;
+    }
+    for (const item of items) {
+      if (kindOf(item) === "favorite" && item.productId === productId) {
+        await withStore("readwrite", (store) => request(store.delete(item.id)));
+      }
+    }
+    return this.put(this.base("favorite", { productId, on, name }));
   }
 
   /**
@@ -125,16 +214,46 @@ export class Outbox extends EventTarget {
     const item = await this.get(id);
     if (!item) return null;
     Object.assign(item, values, { status: "pending", error: null });
-    await withStore("readwrite", (store) => request(store.put(item)));
-    this.changed();
-    return item;
+    return this.put(item);
+  }
+
+  /**
+   * Settles a conflict: "mine" sends the edit (or delete) again onto the version now on the
+   * server; "theirs" drops it; "again" turns an edit of a product deleted on the server into
+   * a new product with the same values.
+   */
+  async resolve(id, choice) {
+    const item = await this.get(id);
+    if (!item) return;
+    if (choice === "theirs") return this.discard(id);
+    if (choice === "again") {
+      await this.discard(id);
+      return this.put(
+        this.base("create", {
+          name: item.name,
+          type: item.type,
+          price: item.price,
+          tax: item.tax,
+          photo: item.photo || null,
+          favorite: false,
+        }),
+      );
+    }
+    const server = item.error?.server;
+    return this.put({
+      ...item,
+      baseVersion: server?.version ?? item.baseVersion,
+      key: newKey(),
+      status: "pending",
+      error: null,
+    });
   }
 
   async discard(id) {
     const item = await this.get(id);
     if (!item) return;
     await withStore("readwrite", (store) => request(store.delete(id)));
-    this.changed();
+    this.changed({ discarded: item });
   }
 
   changed(detail = {}) {
@@ -155,8 +274,8 @@ export class Outbox extends EventTarget {
 
   /**
    * "Sync now": at once, whatever is waiting — the retry timer, the backoff, or a request that
-   * hangs (given up, and sent again with the same Idempotency-Key, so the server still makes
-   * one product if the first one did arrive).
+   * hangs (given up, and sent again with the same Idempotency-Key, so the server still does it
+   * once if the first one did arrive).
    */
   syncNow() {
     this.failures = 0;
@@ -198,14 +317,22 @@ export class Outbox extends EventTarget {
 
   async drain() {
     const pending = (await this.items()).filter((item) => item.status === "pending");
-    for (const item of pending) {
+    for (const queued of pending) {
+      // Another tab may have sent or changed it meanwhile.
+      const item = await this.get(queued.id);
+      if (!item || item.status !== "pending") continue;
       const outcome = await this.send(item);
-      if (outcome === "sent") {
+      if (outcome.result === "sent") {
         await withStore("readwrite", (store) => request(store.delete(item.id)));
         this.failures = 0;
         this.blocked = null;
-        this.changed({ sent: item });
-      } else if (outcome === "refused") {
+        this.changed({ sent: item, answer: outcome.answer });
+        // A product created with a heart: the heart follows as its own item.
+        if (kindOf(item) === "create" && item.favorite && outcome.answer?.id) {
+          await this.enqueueFavorite({ productId: outcome.answer.id, on: true, name: item.name });
+          this.again = true;
+        }
+      } else if (outcome.result === "refused") {
         this.changed({ refused: item });
       } else {
         // The server could not be reached, answered 5xx or took too long: keep everything and
@@ -216,71 +343,148 @@ export class Outbox extends EventTarget {
     }
   }
 
+  /** Exponential backoff, 2 s doubling up to a minute, each wait varied by ±20 %. */
   retryLater() {
     if (this.blocked) return;
     const delay = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** this.failures);
     this.failures += 1;
-    // A little jitter so many phones coming back online do not all retry in step.
-    const wait = Math.round(delay * (0.8 + Math.random() * 0.4));
+    // Jitter, so many phones coming back online do not all retry in step.
+    const wait = Math.round(delay * (0.8 + this.random() * 0.4));
     this.nextTryAt = Date.now() + wait;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.sync(), wait);
   }
 
-  /** "sent", "refused" (kept for the user to fix or discard) or "retry". */
-  async send(item, tokenRefreshed = false) {
-    let response;
-    const controller = new AbortController();
-    this.inFlight = controller;
-    const limit = setTimeout(() => controller.abort(), REQUEST_LIMIT_MS);
-    try {
-      response = await fetch(this.api, {
-        signal: controller.signal,
-        method: "POST",
-        credentials: "same-origin",
-        cache: "no-store",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json",
-          "Idempotency-Key": item.key,
-          "X-CSRF-Token": csrfToken(),
-        },
-        body: JSON.stringify({
+  route(template, id) {
+    return template.replace(":productID", encodeURIComponent(id));
+  }
+
+  /** What to send for an item: method, address, headers and body. */
+  requestFor(item) {
+    const headers = {
+      Accept: "application/json",
+      "Idempotency-Key": item.key,
+      "X-CSRF-Token": csrfToken(),
+    };
+    switch (kindOf(item)) {
+      case "edit": {
+        const body = {
           name: item.name,
           type: item.type,
           price: item.price,
           tax: item.tax,
           locale: item.locale,
-          photo: item.photo,
-        }),
+        };
+        if (item.photo) body.photo = item.photo;
+        else if (item.removePhoto) body.remove_photo = true;
+        return {
+          method: "PUT",
+          url: this.route(this.productApi, item.productId),
+          headers: { ...headers, "Content-Type": "application/json", "If-Match": `"${item.baseVersion}"` },
+          body: JSON.stringify(body),
+        };
+      }
+      case "delete":
+        return {
+          method: "DELETE",
+          url: this.route(this.productApi, item.productId),
+          headers: { ...headers, "If-Match": `"${item.baseVersion}"` },
+        };
+      case "favorite":
+        return { method: item.on ? "PUT" : "DELETE", url: this.route(this.favoriteApi, item.productId), headers };
+      default:
+        return {
+          method: "POST",
+          url: this.api,
+          headers: { ...headers, "Content-Type": "application/json" },
+          body: JSON.stringify({
+            name: item.name,
+            type: item.type,
+            price: item.price,
+            tax: item.tax,
+            locale: item.locale,
+            photo: item.photo,
+          }),
+        };
+    }
+  }
+
+  /** {result: "sent" | "refused" | "retry", answer}: refused items wait for the user. */
+  async send(item, tokenRefreshed = false) {
+    let response;
+    const controller = new AbortController();
+    this.inFlight = controller;
+    const limit = setTimeout(() => controller.abort(), REQUEST_LIMIT_MS);
+    const { method, url, headers, body } = this.requestFor(item);
+    try {
+      response = await fetch(url, {
+        signal: controller.signal,
+        method,
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { ...headers, "X-CSRF-Token": csrfToken() },
+        body,
       });
     } catch {
-      return "retry";
+      return { result: "retry" };
     } finally {
       clearTimeout(limit);
       this.inFlight = null;
     }
-    if (response.ok) return "sent";
+    const kind = kindOf(item);
+    if (response.ok) {
+      const answer = response.status === 204 ? null : await response.json().catch(() => null);
+      return { result: "sent", answer };
+    }
     if (response.status === 403 && !tokenRefreshed) {
       // The page may come from the offline cache with an old session's token.
       if (await refreshCsrfToken()) return this.send(item, true);
     }
     if (response.status === 401 || response.status === 403) {
       this.blocked = "signed-out";
-      return "retry";
+      return { result: "retry" };
+    }
+    // Deleting or unstarring what is already gone is done; a heart for a deleted product has
+    // nothing left to mark.
+    if (response.status === 404 && (kind === "delete" || kind === "favorite")) {
+      return { result: "sent", answer: null };
+    }
+    if (response.status === 412 || (response.status === 404 && kind === "edit")) {
+      const server = response.status === 412 ? await this.current(item.productId) : null;
+      if (response.status === 412 && server === undefined) return { result: "retry" };
+      item.status = "conflict";
+      item.error = { status: response.status, server: server ?? null };
+      await withStore("readwrite", (store) => request(store.put(item)));
+      return { result: "refused" };
     }
     if ([400, 409, 413, 415, 422].includes(response.status)) {
-      const body = await response.json().catch(() => null);
+      const answer = await response.json().catch(() => null);
       item.status = "refused";
       item.error = {
         status: response.status,
-        message: body?.error?.message || t("products.outbox.server_refused", { status: response.status }),
-        fields: body?.error?.fields || {},
+        message: answer?.error?.message || t("products.outbox.server_refused", { status: response.status }),
+        fields: answer?.error?.fields || {},
       };
       await withStore("readwrite", (store) => request(store.put(item)));
-      return "refused";
+      return { result: "refused" };
     }
-    return "retry";
+    return { result: "retry" };
+  }
+
+  /** The product as the server has it now; null when deleted, undefined when unreachable. */
+  async current(productId) {
+    try {
+      const response = await fetch(this.route(this.productApi, productId), {
+        credentials: "same-origin",
+        cache: "no-store",
+        headers: { Accept: "application/json" },
+      });
+      if (response.status === 404) return null;
+      if (!response.ok) return undefined;
+      return await response.json();
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -59,7 +59,35 @@ struct StaticFiles: Sendable {
         contentType: Self.contentTypes[ext] ?? HTTPMediaType.fileExtension(ext) ?? .binary,
         etag: "\"\(digest.prefix(32))\"")
     }
-    self.init(files: files, buildID: String(hexString(overall.finalize()).prefix(16)))
+    let buildID = String(hexString(overall.finalize()).prefix(16))
+    Self.stampServiceWorker(&files, buildID: buildID)
+    self.init(files: files, buildID: buildID)
+  }
+
+  /// The service worker's two placeholders filled in: `__BUILD__`, the build id, so every
+  /// deploy that changes any file installs a new worker with a new cache of the app shell, and
+  /// `"__SHELL_FILES__"`, the list of that shell (every style, script, font and icon, and the
+  /// offline page), so no file is forgotten in a list kept by hand.
+  static func stampServiceWorker(_ files: inout [String: File], buildID: String) {
+    guard var worker = files[serviceWorker],
+      let text = worker.body.getString(
+        at: worker.body.readerIndex, length: worker.body.readableBytes)
+    else { return }
+    let shell = files.keys.filter(isShell).sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    let stamped = text.replacingOccurrences(of: "__BUILD__", with: buildID)
+      .replacingOccurrences(of: "\"__SHELL_FILES__\"", with: shell)
+    worker.body = ByteBuffer(string: stamped)
+    worker.etag = "\"\(hexString(SHA256.hash(data: Data(stamped.utf8))).prefix(32))\""
+    files[serviceWorker] = worker
+  }
+
+  static let serviceWorker = "/sw.js"
+
+  /// The files a page needs to start without the network.
+  static func isShell(_ path: String) -> Bool {
+    ["/css/", "/js/", "/fonts/", "/icons/"].contains { path.hasPrefix($0) }
+      && !path.hasSuffix(".md") && !path.hasSuffix(".txt")
+      || ["/favicon.svg", "/manifest.webmanifest", "/offline.html"].contains(path)
   }
 
   static let contentTypes: [String: HTTPMediaType] = [

@@ -217,6 +217,36 @@ struct ProductChangeFeedTests {
     }
   }
 
+  /// Every signed-in page tells its scripts the account, where the feed is and the format its
+  /// texts are written in; the feed names the same format, and a new locale, currency or
+  /// language is a new format (so devices fetch their copy anew).
+  @Test func pagesAndTheFeedAgreeOnTheFormat() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let user = try #require(try await User.query(on: t.db).first())
+      for (path, form) in [
+        ("/", [("locale", "en-US"), ("currency", "USD")]),
+        ("/expenses", [("locale", "uk-UA"), ("currency", "UAH")]),
+        ("/settings", [("language", "uk"), ("locale", "uk-UA"), ("currency", "UAH")]),
+      ] {
+        try await client.get("/settings")
+        try await client.post("/settings/locale", form: form)
+        let page = try await client.get(path)
+        let format = try #require(page.firstMatch(#"data-catalog-format="([^"]*)""#))
+        #expect(
+          page.body.contains(#"data-account="\#(try user.requireID().uuidString.lowercased())""#))
+        #expect(page.body.contains(#"data-catalog-api="/api/v1/product-changes""#))
+        #expect(page.body.contains(#"data-service-worker="/sw.js""#))
+        let feed = try await client.feed(token: token)
+        #expect(feed.format == format, "\(path)")
+      }
+      let signedOut = try await t.client().get("/sign-in")
+      #expect(!signedOut.body.contains("data-catalog-api"))
+    }
+  }
+
   /// Rows written behind the app's back (plain SQL, as an import or a restore writes them) are
   /// numbered too: the triggers do it, not the code paths.
   @Test func plainSQLWritesAreNumberedToo() async throws {

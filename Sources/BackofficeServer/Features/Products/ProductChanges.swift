@@ -165,8 +165,9 @@ extension ProductsAPIController {
     let userID = try req.userID
     let feed = try await ProductChanges.feed(
       since: since, limit: limit, userID: userID, viewer: userID, account: account,
-      format: [account.locale.identifier, account.currency, req.uiLanguage.rawValue].joined(
-        separator: "|"), on: req.db)
+      format: PageContext.catalogFormat(
+        locale: account.locale, currency: account.currency, language: req.uiLanguage),
+      on: req.db)
     let response = try APIResponse.json(feed)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
     return response

@@ -71,6 +71,7 @@ struct ProductForm: PageView {
         conflict.map(conflictNotice) ?? H.empty,
         OutboxSettings.statusNode,
         OutboxSettings.iconTemplates,
+        OutboxSettings.searchRulesNode,
         H.div(
           [
             .id("product-form-status"), .class("form-status"), .role("status"),

@@ -68,6 +68,7 @@ struct ProductIndex: PageView, ReadCacheable {
           ]),
         OutboxSettings.statusNode,
         OutboxSettings.iconTemplates,
+        OutboxSettings.searchRulesNode,
         accountTotal > 0 ? searchForm : H.empty,
         accountTotal > 0 ? chipsNode(locale: context.locale) : H.empty,
         favoritesNode(context: context),
@@ -433,12 +434,22 @@ struct OutboxSettings: Sendable, Equatable {
       .data("route-edit", Routes.productEdit.template),
       .data("route-favorite", Routes.productFavorite.template),
       .data("route-favorite-api", Routes.apiFavoriteAdd.template),
-      .data("service-worker", Self.serviceWorker),
+      .data("route-product-api", Routes.apiProduct.template),
+      .data("route-photo", Routes.productPhoto.template),
     ]
   }
 
-  /// The service worker (`Public/sw.js`): at the root, so its scope is every page.
-  static let serviceWorker = "/sw.js"
+  /// How names are folded for search, for the search of the device's offline copy (data,
+  /// never run; read by /js/catalog.js).
+  static var searchRulesNode: HTMLNode {
+    H.script([.type("application/json"), .id("search-rules")], [.raw(searchRules)])
+  }
+
+  private static let searchRules = SearchFoldingSheet().json()
+
+  /// The service worker (`Public/sw.js`): at the root, so its scope is every page. Every
+  /// signed-in page names it (`Layout.offlineAttributes`).
+  static let serviceWorker = StaticFiles.serviceWorker
 
   /// The icons the script draws into the cards it builds, from the same markup as the page's.
   static var iconTemplates: HTMLNode {

@@ -108,7 +108,7 @@ enum Layout {
         } ?? []))
 
     let body = H.body(
-      [],
+      context.signedIn ? offlineAttributes(context) : [],
       [
         H.a("#main", [.class("skip-link")], text: L("layout.skip_to_content")),
         header(section: section, context: context),
@@ -124,6 +124,19 @@ enum Layout {
     // dates are written).
     return "<!DOCTYPE html>"
       + H.html([.lang(context.language.rawValue)], [head, body]).render()
+  }
+
+  /// What every signed-in page gives its scripts for working offline (`/js/app.js`): the
+  /// service worker, and the account whose copy of the catalog is kept on the device, with
+  /// where its changes come from and how its texts are written.
+  static func offlineAttributes(_ context: PageContext) -> [Attr] {
+    [
+      .data("service-worker", OutboxSettings.serviceWorker),
+      .data("account", context.accountID?.uuidString.lowercased() ?? ""),
+      .data("catalog-api", Routes.apiProductChanges.href()),
+      .data("catalog-format", context.catalogFormat),
+      .data("locale", context.locale.identifier),
+    ]
   }
 
   static func header(section: NavSection?, context: PageContext) -> HTMLNode {

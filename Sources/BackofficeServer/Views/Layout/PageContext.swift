@@ -13,6 +13,10 @@ struct PageContext: Sendable {
   var signupOpen: Bool = true
   /// The account may change what all accounts share (the marketing catalog).
   var isAdmin: Bool = false
+  /// The signed-in account, whose offline copy of the catalog the page's scripts keep.
+  var accountID: UUID? = nil
+  /// The account's currency (prices in the offline copy are written in it).
+  var currency: String = "USD"
 
   var signedIn: Bool { userEmail != nil }
 
@@ -39,6 +43,21 @@ struct PageContext: Sendable {
     self.language = request.uiLanguage
     self.signupOpen = request.config.signupOpen
     self.isAdmin = user?.isAdmin ?? false
+    self.accountID = user?.id
+    self.currency = user?.currency ?? "USD"
+  }
+
+  /// How the account's texts are written: locale, currency and interface language, as the
+  /// catalog's change feed names them (`ProductChanges.Feed.format`). A device whose copy was
+  /// made with another format fetches it anew.
+  var catalogFormat: String {
+    Self.catalogFormat(locale: locale, currency: currency, language: language)
+  }
+
+  static func catalogFormat(locale: BackofficeLocale, currency: String, language: UILanguage)
+    -> String
+  {
+    [locale.identifier, currency, language.rawValue].joined(separator: "|")
   }
 }
 
@@ -84,6 +103,6 @@ extension PageContext {
     guard flashes.isEmpty else { return nil }
     return ReadCache.key(
       userEmail ?? "", csrf, path, locale.identifier, language.rawValue, String(signupOpen),
-      String(isAdmin))
+      String(isAdmin), accountID?.uuidString ?? "", currency)
   }
 }
