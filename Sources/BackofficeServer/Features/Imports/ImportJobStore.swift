@@ -83,6 +83,18 @@ protocol ImportRows: Sendable {
   /// the write lock. A row's creation time is `start` plus its position in milliseconds, so
   /// the lists show them as if typed one by one in file order, whichever batch wrote them.
   func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert
+  /// The rows to insert, given the prepared ones, inside the batch's write transaction (`db`
+  /// is the transaction's) just before they are written: for what can only be decided while
+  /// the batch holds the write lock. Products take their account's next numbers here.
+  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+    -> PreparedInsert
+}
+
+extension ImportRows {
+  /// Nothing to decide under the lock: the rows as prepared.
+  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+    -> PreparedInsert
+  { insert }
 }
 
 enum ImportJobStatus: String, Sendable {

@@ -374,23 +374,34 @@ struct ProductStore {
   /// The account's next product number: one atomic increment of its counter row, so two
   /// products saved at the same moment (on several app instances) never share a number.
   fileprivate func nextNumber() async throws -> Int {
+    try await reserveNumbers(1).lowerBound
+  }
+
+  /// The account's next `count` product numbers, counted as `count` more products: one atomic
+  /// increment of its counter row, so products saved at the same moment (on several app
+  /// instances) never share a number. The caller inserts the products in the same transaction,
+  /// which holds the counter row until it commits.
+  func reserveNumbers(_ count: Int) async throws -> ClosedRange<Int> {
+    guard count > 0 else {
+      throw Abort(.internalServerError, reason: "At least one product number must be asked for.")
+    }
     try await ensureCounterRow()
-    let next = try await sql.update(ProductCounter.schema)
+    let last = try await sql.update(ProductCounter.schema)
       .set(
         SQLIdentifier("last_number"),
-        to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLLiteral.numeric("1"))
+        to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLBind(count))
       )
       .set(
         SQLIdentifier("product_count"),
-        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLLiteral.numeric("1"))
+        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(count))
       )
       .where("user_id", .equal, SQLBind(userID))
       .returning("last_number")
       .first(decodingColumn: "last_number", as: Int.self)
-    guard let next else {
+    guard let last else {
       throw Abort(.internalServerError, reason: "The product counter row is missing.")
     }
-    return next
+    return (last - count + 1)...last
   }
 
   // MARK: building queries
