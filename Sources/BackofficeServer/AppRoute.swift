@@ -99,6 +99,7 @@ enum Routes {
   static let productDelete = AppRoute(.POST, "/products/:productID/delete")
   static let productFavorite = AppRoute(.POST, "/products/:productID/favorite")
   static let productPhoto = AppRoute(.GET, "/products/:productID/photo")
+  static let productsExport = AppRoute(.GET, "/products/export.csv")
   static let apiProducts = AppRoute(.GET, "/api/v1/products")
   static let apiProductCreate = AppRoute(.POST, "/api/v1/products", body: .jsonWithPhoto)
   static let apiProduct = AppRoute(.GET, "/api/v1/products/:productID")
@@ -114,7 +115,8 @@ enum Routes {
   static let swipeAdd = AppRoute(.POST, "/api/public/add", body: .photoForm)
   static let productRoutes: [AppRoute] = [
     products, productNew, productCreate, productEdit, productUpdate, productDelete,
-    productFavorite, productPhoto, apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
+    productFavorite, productPhoto, productsExport, apiProducts, apiProductCreate, apiProduct,
+    apiProductUpdate,
     apiProductDelete, apiProductPhoto, apiProductTypes, apiProductChanges, apiFavorites,
     apiFavoriteAdd,
     apiFavoriteRemove, swipeGet, swipeAdd,

@@ -205,6 +205,12 @@ struct ProductStore {
     return ProductTypes.chips(fromCounts: counts)
   }
 
+  /// Ids of every product this account marked as favourite (from the (user_id, product_id)
+  /// index alone).
+  func favoriteIDs() async throws -> Set<UUID> {
+    Set(try await ProductFavorite.query(on: db).filter(\.$userID == userID).all(\.$productID))
+  }
+
   /// Ids of the products in `ids` this account marked as favourite.
   func favoriteIDs(among ids: [UUID]) async throws -> Set<UUID> {
     guard !ids.isEmpty else { return [] }

@@ -2,7 +2,7 @@ import BackofficeCore
 import Fluent
 import Vapor
 
-/// The product pages: listing, add, edit, delete, favourite, and the photo.
+/// The product pages: listing, add, edit, delete, favourite, the photo and the CSV export.
 struct ProductsController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.products, use: index)
@@ -13,6 +13,7 @@ struct ProductsController: RouteCollection {
     routes.on(Routes.productDelete, use: delete)
     routes.on(Routes.productFavorite, use: favorite)
     routes.on(Routes.productPhoto, use: photo)
+    routes.on(Routes.productsExport, use: export)
   }
 
   static func store(_ req: Request) throws -> ProductStore {
@@ -326,5 +327,22 @@ struct ProductsController: RouteCollection {
       let photo = try await store.photo(productID: id)
     else { throw Abort(.notFound) }
     return PhotoResponse.make(photo, request: req)
+  }
+
+  // MARK: CSV
+
+  /// The whole catalog, oldest first, with each photo's address as the Swipe API gives it.
+  @Sendable func export(req: Request) async throws -> Response {
+    let store = try Self.store(req)
+    let records = try await store.all()
+    let favorites = try await store.favoriteIDs()
+    let base = req.publicBaseURL
+    let lines = records.map { record in
+      ProductCSVFile.Line(
+        product: record.product, favorite: record.id.map(favorites.contains) ?? false,
+        imageURL: SwipeAPIController.imageURL(record, base: base), createdAt: record.createdAt)
+    }
+    return CSVResponse.attachment(
+      ProductCSVFile.export(lines), filename: ProductCSVFile.filename(on: req.now))
   }
 }
