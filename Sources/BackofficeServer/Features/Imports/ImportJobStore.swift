@@ -8,11 +8,13 @@ import Vapor
 enum ImportArea: String, Sendable, CaseIterable {
   case expenses
   case adPayments = "ad-payments"
+  case products
 
   var noun: ImportReport.Noun {
     switch self {
     case .expenses: .expense
     case .adPayments: .adPayment
+    case .products: .product
     }
   }
 
@@ -21,6 +23,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.running_expenses")
     case .adPayments: L("imports.title.running_ad_payments")
+    case .products: L("imports.title.running_products")
     }
   }
 
@@ -29,6 +32,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.finished_expenses")
     case .adPayments: L("imports.title.finished_ad_payments")
+    case .products: L("imports.title.finished_products")
     }
   }
 
@@ -37,6 +41,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.stopped_expenses")
     case .adPayments: L("imports.title.stopped_ad_payments")
+    case .products: L("imports.title.stopped_products")
     }
   }
 
@@ -44,6 +49,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: .expenses
     case .adPayments: .adPayments
+    case .products: .products
     }
   }
 
@@ -51,6 +57,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: Routes.expenses
     case .adPayments: Routes.adPayments
+    case .products: Routes.products
     }
   }
 
@@ -58,6 +65,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: Routes.expensesImport
     case .adPayments: Routes.adPaymentImport
+    case .products: Routes.productsImport
     }
   }
 
@@ -66,6 +74,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: try ExpenseImportRows(json: json)
     case .adPayments: try AdPaymentImportRows(json: json)
+    case .products: try ProductImportRows(json: json)
     }
   }
 }

@@ -205,6 +205,12 @@ struct ProductStore {
     return ProductTypes.chips(fromCounts: counts)
   }
 
+  /// How many of the account's products have each of `keys` (`ProductRecord.matchKey`).
+  func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
+    try await MatchKey.counts(
+      keys, in: ProductRecord.schema, userID: userID, on: ImportJobStore.sql(db))
+  }
+
   /// Ids of every product this account marked as favourite (from the (user_id, product_id)
   /// index alone).
   func favoriteIDs() async throws -> Set<UUID> {

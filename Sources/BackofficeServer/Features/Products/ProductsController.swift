@@ -2,7 +2,7 @@ import BackofficeCore
 import Fluent
 import Vapor
 
-/// The product pages: listing, add, edit, delete, favourite, the photo and the CSV export.
+/// The product pages: listing, add, edit, delete, favourite, the photo, CSV export and import.
 struct ProductsController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.products, use: index)
@@ -14,6 +14,8 @@ struct ProductsController: RouteCollection {
     routes.on(Routes.productFavorite, use: favorite)
     routes.on(Routes.productPhoto, use: photo)
     routes.on(Routes.productsExport, use: export)
+    routes.on(Routes.productsImport, use: Self.csvImport.page)
+    routes.on(Routes.productsImportSubmit, use: Self.csvImport.receive)
   }
 
   static func store(_ req: Request) throws -> ProductStore {
@@ -345,4 +347,9 @@ struct ProductsController: RouteCollection {
     return CSVResponse.attachment(
       ProductCSVFile.export(lines), filename: ProductCSVFile.filename(on: req.now))
   }
+
+  /// The import page and its upload: the shared handler with this area's file and form.
+  static let csvImport = CSVImportUpload(
+    area: .products, read: ProductCSVFile.checked, json: ProductImportRows.json,
+    form: ProductImportForm.init(refusal:choices:))
 }
