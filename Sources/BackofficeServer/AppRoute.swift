@@ -99,6 +99,9 @@ enum Routes {
   static let productDelete = AppRoute(.POST, "/products/:productID/delete")
   static let productFavorite = AppRoute(.POST, "/products/:productID/favorite")
   static let productPhoto = AppRoute(.GET, "/products/:productID/photo")
+  static let productsExport = AppRoute(.GET, "/products/export.csv")
+  static let productsImport = AppRoute(.GET, "/products/import")
+  static let productsImportSubmit = AppRoute(.POST, "/products/import")
   static let apiProducts = AppRoute(.GET, "/api/v1/products")
   static let apiProductCreate = AppRoute(.POST, "/api/v1/products", body: .jsonWithPhoto)
   static let apiProduct = AppRoute(.GET, "/api/v1/products/:productID")
@@ -114,7 +117,8 @@ enum Routes {
   static let swipeAdd = AppRoute(.POST, "/api/public/add", body: .photoForm)
   static let productRoutes: [AppRoute] = [
     products, productNew, productCreate, productEdit, productUpdate, productDelete,
-    productFavorite, productPhoto, apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
+    productFavorite, productPhoto, productsExport, productsImport, productsImportSubmit,
+    apiProducts, apiProductCreate, apiProduct, apiProductUpdate,
     apiProductDelete, apiProductPhoto, apiProductTypes, apiProductChanges, apiFavorites,
     apiFavoriteAdd,
     apiFavoriteRemove, swipeGet, swipeAdd,
@@ -205,7 +209,7 @@ enum Routes {
     apiExpenseDelete,
   ]
 
-  // MARK: imports (CSV imports of expenses and ad payments, running in the background)
+  // MARK: imports (CSV imports of expenses, ad payments and products, running in the background)
   static let importJob = AppRoute(.GET, "/imports/:jobID")
   static let importJobStatus = AppRoute(.GET, "/imports/:jobID/status")
   static let importJobRetry = AppRoute(.POST, "/imports/:jobID/retry")

@@ -14,12 +14,13 @@ public struct ImportReport: Hashable, Sendable {
   public var invalid: Int
   /// The person asked to import rows the account already has as well.
   public var keepDuplicates: Bool
-  /// What one row makes: an expense, an ad payment.
+  /// What one row makes: an expense, an ad payment, a product.
   public var noun: Noun
 
   public enum Noun: Hashable, Sendable {
     case expense
     case adPayment
+    case product
   }
 
   public init(
@@ -61,6 +62,8 @@ public struct ImportReport: Hashable, Sendable {
     case (.expense, true): text = L("imports.summary.expenses_again", count: imported)
     case (.adPayment, false): text = L("imports.summary.ad_payments", count: imported, present)
     case (.adPayment, true): text = L("imports.summary.ad_payments_again", count: imported)
+    case (.product, false): text = L("imports.summary.products", count: imported, present)
+    case (.product, true): text = L("imports.summary.products_again", count: imported)
     }
     if invalid > 0 {
       text += " " + L("imports.summary.skipped", count: invalid)

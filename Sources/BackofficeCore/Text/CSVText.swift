@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writing CSV files the way spreadsheet apps read them back: the one writer behind every
-/// export (expenses, ad payments).
+/// export (expenses, ad payments, products).
 public enum CSVText {
   /// A byte-order mark (so spreadsheet apps read any script as UTF-8), the header and one line
   /// per row, with CRLF line ends (RFC 4180).

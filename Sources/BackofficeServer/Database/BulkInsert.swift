@@ -69,6 +69,23 @@ struct PreparedInsert: Sendable {
     }
   }
 
+  private init(table: String, columns: [String], rows: [[any SQLExpression]]) {
+    self.table = table
+    self.columns = columns
+    self.rows = rows
+  }
+
+  /// The same rows with `column` set to `values[n]` in row `n`: for a value known only once
+  /// the write lock is held, such as a product's number.
+  func setting(_ column: String, to values: [any SQLExpression]) throws -> PreparedInsert {
+    guard let index = columns.firstIndex(of: column), values.count == rows.count else {
+      throw BulkInsert.BulkInsertError(schema: table)
+    }
+    var rows = rows
+    for (row, value) in zip(rows.indices, values) { rows[row][index] = value }
+    return PreparedInsert(table: table, columns: columns, rows: rows)
+  }
+
   /// Inserts every row, `BulkInsert.defaultBatch` rows per statement.
   func run(on db: any Database) async throws {
     guard let sql = db as? any SQLDatabase else {

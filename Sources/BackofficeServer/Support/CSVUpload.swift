@@ -2,7 +2,7 @@ import Foundation
 import SwiftCSV
 
 /// An uploaded CSV file split into its header and records: the one reader behind every import
-/// (expenses, ad payments). What the cells mean is the area's business.
+/// (expenses, ad payments, products). What the cells mean is the area's business.
 struct CSVUpload {
   var header: [String]
   var records: [[String]]

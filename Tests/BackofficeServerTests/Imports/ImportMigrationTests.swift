@@ -80,6 +80,38 @@ struct ImportMigrationTests {
     }
   }
 
+  /// Products saved before the match key existed get theirs when M091 runs (more rows than
+  /// one chunk of the fill), the same key a save would give them.
+  @Test func matchKeysAreFilledForExistingProducts() async throws {
+    try await withApp { t in
+      let client = t.client()
+      let email = try await client.signUp()
+      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let store = ProductStore(db: t.db, userID: userID)
+      for index in 0..<(MatchKeyBackfill.chunk + 7) {
+        _ = try await store.create(
+          Product(
+            name: "Row \(index)", type: index.isMultiple(of: 2) ? "A" : "Б",
+            price: ExpenseFixtures.decimal("\(index + 1).5"), tax: 18),
+          photo: nil)
+      }
+      let migration = M091_AddProductMatchKeys()
+      try await t.db.withConnection { db in
+        try await migration.revert(on: db)
+        try await migration.prepare(on: db)
+      }
+      let records = try await ProductRecord.query(on: t.db).all()
+      #expect(records.count == MatchKeyBackfill.chunk + 7)
+      for record in records {
+        #expect(record.matchKey == MatchKey.make(record.product.matchFields), "\(record.name)")
+        #expect(record.version == RecordVersion.first)
+      }
+      #expect(
+        try await Self.indexes(on: "products", t)
+          .contains(M091_AddProductMatchKeys.index))
+    }
+  }
+
   @Test func importJobTablesRevertAndApplyAgain() async throws {
     try await withApp { t in
       let names = try await Self.indexes(on: "import_jobs", t)

@@ -32,5 +32,6 @@ extension Application {
     migrations.add(M088_AddUserLanguage())
     migrations.add(M089_AddCatalogRefreshLanguage())
     migrations.add(M090_CreateProductChanges())
+    migrations.add(M091_AddProductMatchKeys())
   }
 }

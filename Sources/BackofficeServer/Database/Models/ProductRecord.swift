@@ -18,6 +18,9 @@ final class ProductRecord: Model, @unchecked Sendable {
   @Field(key: "type_key") var typeKey: String
   @Field(key: "price_minor") var priceMinor: Int64
   @Field(key: "tax_minor") var taxMinor: Int64
+  /// `MatchKey.make(product.matchFields)`: how an import finds the products the account
+  /// already has.
+  @Field(key: "match_key") var matchKey: String
   /// The SHA-256 of the current photo (its ETag), nil without a photo.
   @OptionalField(key: "photo_etag") var photoETag: String?
   /// One more on every change; see `RecordVersion`.
@@ -42,6 +45,7 @@ final class ProductRecord: Model, @unchecked Sendable {
     typeKey = SearchNormalizer.normalize(product.type)
     priceMinor = MinorUnits(rounding: product.price)?.value ?? 0
     taxMinor = MinorUnits(rounding: product.tax)?.value ?? 0
+    matchKey = MatchKey.make(product.matchFields)
   }
 
   var product: Product {

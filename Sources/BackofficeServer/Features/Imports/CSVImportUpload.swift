@@ -3,10 +3,10 @@ import Foundation
 import Vapor
 
 /// The import form of one area and its upload: the one handler behind every CSV import
-/// (expenses, ad payments). It reads the form's fields, checks the whole file before anything
-/// is written, says why nothing was imported in the same words in every area, and starts the
-/// background import. What a row is and how its cells are read is the area's business
-/// (`read`, `json`); so is the form's page (`form`).
+/// (expenses, ad payments, products). It reads the form's fields, checks the whole file before
+/// anything is written, says why nothing was imported in the same words in every area, and
+/// starts the background import. What a row is and how its cells are read is the area's
+/// business (`read`, `json`); so is the form's page (`form`).
 struct CSVImportUpload<Row: Sendable, Form: PageView>: Sendable {
   var area: ImportArea
   /// The area's reading of a file: its valid rows and one line per row that is not.

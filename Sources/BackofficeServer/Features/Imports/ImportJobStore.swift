@@ -8,11 +8,13 @@ import Vapor
 enum ImportArea: String, Sendable, CaseIterable {
   case expenses
   case adPayments = "ad-payments"
+  case products
 
   var noun: ImportReport.Noun {
     switch self {
     case .expenses: .expense
     case .adPayments: .adPayment
+    case .products: .product
     }
   }
 
@@ -21,6 +23,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.running_expenses")
     case .adPayments: L("imports.title.running_ad_payments")
+    case .products: L("imports.title.running_products")
     }
   }
 
@@ -29,6 +32,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.finished_expenses")
     case .adPayments: L("imports.title.finished_ad_payments")
+    case .products: L("imports.title.finished_products")
     }
   }
 
@@ -37,6 +41,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: L("imports.title.stopped_expenses")
     case .adPayments: L("imports.title.stopped_ad_payments")
+    case .products: L("imports.title.stopped_products")
     }
   }
 
@@ -44,6 +49,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: .expenses
     case .adPayments: .adPayments
+    case .products: .products
     }
   }
 
@@ -51,6 +57,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: Routes.expenses
     case .adPayments: Routes.adPayments
+    case .products: Routes.products
     }
   }
 
@@ -58,6 +65,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: Routes.expensesImport
     case .adPayments: Routes.adPaymentImport
+    case .products: Routes.productsImport
     }
   }
 
@@ -66,6 +74,7 @@ enum ImportArea: String, Sendable, CaseIterable {
     switch self {
     case .expenses: try ExpenseImportRows(json: json)
     case .adPayments: try AdPaymentImportRows(json: json)
+    case .products: try ProductImportRows(json: json)
     }
   }
 }
@@ -83,6 +92,18 @@ protocol ImportRows: Sendable {
   /// the write lock. A row's creation time is `start` plus its position in milliseconds, so
   /// the lists show them as if typed one by one in file order, whichever batch wrote them.
   func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert
+  /// The rows to insert, given the prepared ones, inside the batch's write transaction (`db`
+  /// is the transaction's) just before they are written: for what can only be decided while
+  /// the batch holds the write lock. Products take their account's next numbers here.
+  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+    -> PreparedInsert
+}
+
+extension ImportRows {
+  /// Nothing to decide under the lock: the rows as prepared.
+  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+    -> PreparedInsert
+  { insert }
 }
 
 enum ImportJobStatus: String, Sendable {

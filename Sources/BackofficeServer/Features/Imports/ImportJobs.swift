@@ -204,7 +204,7 @@ private struct ImportRun {
             insert = try rows.prepare(positions, userID: userID, start: start)
           }
         }
-        try await insert.run(on: db)
+        try await rows.beforeInsert(insert, userID: userID, on: db).run(on: db)
         try await ImportJobStore.advance(
           id, runner: runner, done: batch.upperBound, imported: positions.count,
           skipped: batch.count - positions.count, now: now, on: db)

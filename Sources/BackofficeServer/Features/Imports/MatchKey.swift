@@ -3,9 +3,9 @@ import Foundation
 import SQLKit
 
 /// The stored form of a record's `matchFields` (see `Expense.matchFields`,
-/// `AdPayment.matchFields`): a SHA-256 digest, so the indexed column stays short however long a
-/// name or link is. Each field is written with its length first, so no two lists of fields give
-/// the same bytes (`["ab", "c"]` and `["a", "bc"]` differ).
+/// `AdPayment.matchFields`, `Product.matchFields`): a SHA-256 digest, so the indexed column
+/// stays short however long a name or link is. Each field is written with its length first, so
+/// no two lists of fields give the same bytes (`["ab", "c"]` and `["a", "bc"]` differ).
 enum MatchKey {
   static func make(_ fields: [String]) -> String {
     var bytes: [UInt8] = []

@@ -5,10 +5,11 @@ import SQLiteNIO
 import Vapor
 
 /// Product creation through the API on a SQLite file, as one transaction of the direct writer
-/// (`SQLiteDirectWriter`): the same rows as the model layer writes (the counter, the product,
-/// the idempotency answer and the purge of expired answers; the change-version trigger fires
-/// as for any insert), in plain SQL with kept statements. A test creates through both paths and
-/// compares every column. Creations with a photo take the usual path.
+/// (`SQLiteDirectWriter`): the same rows as the model layer writes (the counter, the product
+/// with its match key, the idempotency answer and the purge of expired answers; the
+/// change-version trigger fires as for any insert), in plain SQL with kept statements. A test
+/// creates through both paths and compares every column. Creations with a photo take the usual
+/// path.
 struct DirectProductCreation {
   var writer: SQLiteDirectWriter
   var userID: UUID
@@ -65,12 +66,12 @@ struct DirectProductCreation {
         try db.run(
           """
           INSERT INTO products (id, user_id, number, name, name_key, type, type_key, price_minor,
-            tax_minor, photo_etag, version, created_at, updated_at)
-          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12)
+            tax_minor, match_key, photo_etag, version, created_at, updated_at)
+          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?12, ?13)
           """,
           Self.values([
             id, userID, number, record.name, record.nameKey, record.type, record.typeKey,
-            record.priceMinor, record.taxMinor, record.version, stamp, stamp,
+            record.priceMinor, record.taxMinor, record.matchKey, record.version, stamp, stamp,
           ]))
         let summary = try ProductSummary(record, favorite: false, account: account)
         var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)

@@ -63,7 +63,15 @@ struct ProductIndex: PageView, ReadCacheable {
               [
                 H.a(
                   Routes.productNew.href(), [.class("button button-primary")],
-                  text: L("products.add_product"))
+                  text: L("products.add_product")),
+                H.a(
+                  Routes.productsImport.href(), [.class("button")],
+                  text: L("products.index.import_csv")),
+                accountTotal > 0
+                  ? H.a(
+                    Routes.productsExport.href(), [.class("button"), .download("")],
+                    text: L("products.index.export_csv"))
+                  : H.empty,
               ]),
           ]),
         OutboxSettings.statusNode,

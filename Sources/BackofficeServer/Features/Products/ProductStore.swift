@@ -205,6 +205,18 @@ struct ProductStore {
     return ProductTypes.chips(fromCounts: counts)
   }
 
+  /// How many of the account's products have each of `keys` (`ProductRecord.matchKey`).
+  func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
+    try await MatchKey.counts(
+      keys, in: ProductRecord.schema, userID: userID, on: ImportJobStore.sql(db))
+  }
+
+  /// Ids of every product this account marked as favourite (from the (user_id, product_id)
+  /// index alone).
+  func favoriteIDs() async throws -> Set<UUID> {
+    Set(try await ProductFavorite.query(on: db).filter(\.$userID == userID).all(\.$productID))
+  }
+
   /// Ids of the products in `ids` this account marked as favourite.
   func favoriteIDs(among ids: [UUID]) async throws -> Set<UUID> {
     guard !ids.isEmpty else { return [] }
@@ -374,23 +386,34 @@ struct ProductStore {
   /// The account's next product number: one atomic increment of its counter row, so two
   /// products saved at the same moment (on several app instances) never share a number.
   fileprivate func nextNumber() async throws -> Int {
+    try await reserveNumbers(1).lowerBound
+  }
+
+  /// The account's next `count` product numbers, counted as `count` more products: one atomic
+  /// increment of its counter row, so products saved at the same moment (on several app
+  /// instances) never share a number. The caller inserts the products in the same transaction,
+  /// which holds the counter row until it commits.
+  func reserveNumbers(_ count: Int) async throws -> ClosedRange<Int> {
+    guard count > 0 else {
+      throw Abort(.internalServerError, reason: "At least one product number must be asked for.")
+    }
     try await ensureCounterRow()
-    let next = try await sql.update(ProductCounter.schema)
+    let last = try await sql.update(ProductCounter.schema)
       .set(
         SQLIdentifier("last_number"),
-        to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLLiteral.numeric("1"))
+        to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLBind(count))
       )
       .set(
         SQLIdentifier("product_count"),
-        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLLiteral.numeric("1"))
+        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(count))
       )
       .where("user_id", .equal, SQLBind(userID))
       .returning("last_number")
       .first(decodingColumn: "last_number", as: Int.self)
-    guard let next else {
+    guard let last else {
       throw Abort(.internalServerError, reason: "The product counter row is missing.")
     }
-    return next
+    return (last - count + 1)...last
   }
 
   // MARK: building queries

@@ -2,7 +2,7 @@ import BackofficeCore
 import Fluent
 import Vapor
 
-/// The product pages: listing, add, edit, delete, favourite, and the photo.
+/// The product pages: listing, add, edit, delete, favourite, the photo, CSV export and import.
 struct ProductsController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.products, use: index)
@@ -13,6 +13,9 @@ struct ProductsController: RouteCollection {
     routes.on(Routes.productDelete, use: delete)
     routes.on(Routes.productFavorite, use: favorite)
     routes.on(Routes.productPhoto, use: photo)
+    routes.on(Routes.productsExport, use: export)
+    routes.on(Routes.productsImport, use: Self.csvImport.page)
+    routes.on(Routes.productsImportSubmit, use: Self.csvImport.receive)
   }
 
   static func store(_ req: Request) throws -> ProductStore {
@@ -327,4 +330,26 @@ struct ProductsController: RouteCollection {
     else { throw Abort(.notFound) }
     return PhotoResponse.make(photo, request: req)
   }
+
+  // MARK: CSV
+
+  /// The whole catalog, oldest first, with each photo's address as the Swipe API gives it.
+  @Sendable func export(req: Request) async throws -> Response {
+    let store = try Self.store(req)
+    let records = try await store.all()
+    let favorites = try await store.favoriteIDs()
+    let base = req.publicBaseURL
+    let lines = records.map { record in
+      ProductCSVFile.Line(
+        product: record.product, favorite: record.id.map(favorites.contains) ?? false,
+        imageURL: SwipeAPIController.imageURL(record, base: base), createdAt: record.createdAt)
+    }
+    return CSVResponse.attachment(
+      ProductCSVFile.export(lines), filename: ProductCSVFile.filename(on: req.now))
+  }
+
+  /// The import page and its upload: the shared handler with this area's file and form.
+  static let csvImport = CSVImportUpload(
+    area: .products, read: ProductCSVFile.checked, json: ProductImportRows.json,
+    form: ProductImportForm.init(refusal:choices:))
 }
