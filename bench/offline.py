@@ -188,10 +188,13 @@ def main() -> None:
                 timeout=60_000)
             strokes = []
             for query in QUERIES:
+                line = []
                 for length in range(1, len(query) + 1):
                     result = page.evaluate(KEYSTROKE, query[:length])
                     strokes.append(result["ms"])
+                    line.append(f"{query[:length]!r} {result['ms']:.1f} ms ({result['shown']})")
                 page.evaluate(KEYSTROKE, "")
+                print("; ".join(line), flush=True)
             context.set_offline(False)
             browser.close()
     finally:

@@ -295,17 +295,25 @@ async function shrink(url, signal) {
 
 // ------------------------------------------------------------------ searching the copy
 
-/** Code point order, the order of the server's keys (SQLite BINARY, PostgreSQL "C"). */
+/**
+ * Code point order, the order of the server's keys (SQLite BINARY, PostgreSQL "C"). JavaScript
+ * compares UTF-16 units, which agree with code points except that a surrogate pair (a code
+ * point above U+FFFF) must sort after U+E000–U+FFFF: that one case is turned around.
+ */
 export function compareKeys(a, b) {
   if (a === b) return 0;
-  const x = [...a];
-  const y = [...b];
-  const n = Math.min(x.length, y.length);
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i += 1) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
-    if (d !== 0) return d;
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs !== ys) return xs ? 1 : -1;
+      return x - y;
+    }
   }
-  return x.length - y.length;
+  return a.length - b.length;
 }
 
 /** A sheet read once into lookups. */
@@ -411,11 +419,24 @@ export function chips(products) {
     .sort((a, b) => compareKeys(a.key, b.key));
 }
 
+// Each product's price in hundredths, worked out once per product object.
+const minorOf = new WeakMap();
+
+function priceMinor(product) {
+  let value = minorOf.get(product);
+  if (value === undefined) {
+    value = minor(product.price);
+    minorOf.set(product, value);
+  }
+  return value;
+}
+
+const byName = (a, b) => compareKeys(a.name_key, b.name_key) || a.number - b.number;
 const ORDERS = {
   newest: (a, b) => b.number - a.number,
-  name: (a, b) => compareKeys(a.name_key, b.name_key) || a.number - b.number,
-  price: (a, b) => minor(a.price) - minor(b.price) || compareKeys(a.name_key, b.name_key) || a.number - b.number,
-  price_desc: (a, b) => minor(b.price) - minor(a.price) || compareKeys(a.name_key, b.name_key) || a.number - b.number,
+  name: byName,
+  price: (a, b) => priceMinor(a) - priceMinor(b) || byName(a, b),
+  price_desc: (a, b) => priceMinor(b) - priceMinor(a) || byName(a, b),
 };
 
 /** A decimal string ("1694.92") in hundredths, exactly. */

@@ -100,6 +100,9 @@ export class Outbox extends EventTarget {
     this.nextTryAt = null;
     this.blocked = null; // "signed-out" when the server no longer knows the session
     this.random = Math.random;
+    // Grows with every change to the items (not with a sync pass that changed nothing), so a
+    // page can tell whether what it drew from them is still right.
+    this.revision = 0;
   }
 
   /** This account's items, oldest first. */
@@ -117,6 +120,7 @@ export class Outbox extends EventTarget {
 
   async put(item) {
     await withStore("readwrite", (store) => request(store.put(item)));
+    this.revision += 1;
     this.changed();
     return item;
   }
@@ -186,6 +190,7 @@ export class Outbox extends EventTarget {
       if (item.productId === productId && ["edit", "favorite"].includes(kindOf(item))) {
         if (kindOf(item) === "edit") base = item.baseVersion;
         await withStore("readwrite", (store) => request(store.delete(item.id)));
+        this.revision += 1;
       }
     }
     return this.put(this.base("delete", { productId, baseVersion: base, name }));
@@ -201,6 +206,7 @@ export class Outbox extends EventTarget {
     for (const item of items) {
       if (kindOf(item) === "favorite" && item.productId === productId) {
         await withStore("readwrite", (store) => request(store.delete(item.id)));
+        this.revision += 1;
       }
     }
     return this.put(this.base("favorite", { productId, on, name }));
@@ -253,6 +259,7 @@ export class Outbox extends EventTarget {
     const item = await this.get(id);
     if (!item) return;
     await withStore("readwrite", (store) => request(store.delete(id)));
+    this.revision += 1;
     this.changed({ discarded: item });
   }
 
@@ -324,6 +331,7 @@ export class Outbox extends EventTarget {
       const outcome = await this.send(item);
       if (outcome.result === "sent") {
         await withStore("readwrite", (store) => request(store.delete(item.id)));
+        this.revision += 1;
         this.failures = 0;
         this.blocked = null;
         this.changed({ sent: item, answer: outcome.answer });
@@ -333,6 +341,7 @@ export class Outbox extends EventTarget {
           this.again = true;
         }
       } else if (outcome.result === "refused") {
+        this.revision += 1;
         this.changed({ refused: item });
       } else {
         // The server could not be reached, answered 5xx or took too long: keep everything and

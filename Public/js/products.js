@@ -134,23 +134,49 @@ function syncSoon() {
 
 // ------------------------------------------------------------------ the device's view
 
+// The device's view and the thumbnails' addresses, worked out again only when the copy or
+// the outbox changes (not on every keystroke of a search).
+let view = null;
+let viewRevision = -1;
+let thumbsReady = null;
+
+function forgetView() {
+  view = null;
+}
+
 /** The catalog as this device sees it (copy + outbox), or null without a copy. */
-async function localView() {
-  const copy = await catalog;
-  if (!copy) return null;
-  let products = [];
-  try {
-    products = await copy.products();
-  } catch {
-    return null;
+function localView() {
+  // Items changed in another tab are seen through the copy's or the outbox's events; in this
+  // tab the outbox's revision says whether its items changed since the view was made.
+  if (outbox && outbox.revision !== viewRevision) {
+    view = null;
+    viewRevision = outbox.revision;
   }
-  const items = outbox ? await outbox.items().catch(() => []) : [];
-  return localProducts(products, items, { sheet, locale, currency });
+  if (!view) {
+    view = (async () => {
+      const copy = await catalog;
+      if (!copy) return null;
+      let products = [];
+      try {
+        products = await copy.products();
+      } catch {
+        return null;
+      }
+      const items = outbox ? await outbox.items().catch(() => []) : [];
+      return localProducts(products, items, { sheet, locale, currency });
+    })();
+  }
+  return view;
 }
 
 let thumbURLs = new Map();
 
-async function thumbnailURLs() {
+function thumbnailURLs() {
+  if (!thumbsReady) thumbsReady = makeThumbnailURLs();
+  return thumbsReady;
+}
+
+async function makeThumbnailURLs() {
   const copy = await catalog;
   if (!copy) return new Map();
   const stored = await copy.thumbnails().catch(() => new Map());
@@ -1169,11 +1195,14 @@ if (pageRoot) {
   refreshView();
   catalog.then((copy) => {
     copy?.addEventListener("change", () => {
+      forgetView();
+      thumbsReady = null;
       showBar();
       refreshView();
     });
     copy?.addEventListener("synced", () => showBar());
     copy?.addEventListener("thumbnails", () => {
+      thumbsReady = null;
       if (renderedLocally) refreshView();
     });
   });
