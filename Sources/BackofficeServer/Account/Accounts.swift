@@ -4,7 +4,7 @@ import Vapor
 
 /// Creating accounts, for the sign-up page and `backoffice user create` alike.
 enum Accounts {
-  /// Stores `user`. The first account on the server becomes its administrator (as does one
+  /// Stores `user` with its own workspace (`WorkspaceStore.createOwn`). The first account on the server becomes its administrator (as does one
   /// created with `admin`). Which account is first is decided by one insert into a table whose
   /// only possible row has a fixed key, in the same transaction as the account: of two accounts
   /// signing up at the same moment on an empty server, the database lets exactly one insert it,
@@ -18,6 +18,7 @@ enum Accounts {
     try await db.transaction { db in
       user.isAdmin = admin
       try await user.create(on: db)
+      try await WorkspaceStore.createOwn(for: user, on: db)
       guard let sql = db as? any SQLDatabase else { return try await beforeCommit() }
       let claimed = try await sql.raw(
         """

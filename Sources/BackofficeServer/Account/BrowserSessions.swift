@@ -12,6 +12,8 @@ struct BrowserSession: Sendable, Equatable {
   /// SHA-256 of the cookie secret, hex.
   var id: String
   var userID: UUID
+  /// The workspace this browser works in; nil for the account's own.
+  var workspaceID: UUID? = nil
   var csrf: String
   /// Small per-browser values that outlive one request (the expense to offer "Undo" for).
   var data: [String: String]
@@ -68,19 +70,26 @@ struct BrowserSessionStore: Sendable {
     return session
   }
 
+  /// The session, its account, and the workspace it works in with the account's role there
+  /// (no membership columns when the account is no longer a member of it).
   static let lookup = ShortRead(
     """
     SELECT s.id AS session_id, s.csrf, s.data, s.created_at AS session_created_at,
-      s.last_seen_at, u.id, u.email, u.password_hash, u.locale, u.currency, u.is_admin,
-      u.created_at, u.ui_language
+      s.last_seen_at, s.workspace_id AS session_workspace, u.id, u.email, u.password_hash,
+      u.locale, u.currency, u.is_admin, u.created_at, u.ui_language,
+      m.workspace_id, m.role AS member_role, w.name AS workspace_name,
+      w.currency AS workspace_currency
     FROM browser_sessions s JOIN users u ON u.id = s.user_id
+    LEFT JOIN memberships m ON m.user_id = s.user_id
+      AND m.workspace_id = COALESCE(s.workspace_id, s.user_id)
+    LEFT JOIN workspaces w ON w.id = m.workspace_id
     WHERE s.id = CAST(?1 AS TEXT)
     """)
 
-  /// The session and its account in one read; nil for an unknown secret. Every page request
-  /// runs it, so on an SQLite file it is a direct read when `direct` is given.
+  /// The session, its account and its workspace in one read; nil for an unknown secret. Every
+  /// page request runs it, so on an SQLite file it is a direct read when `direct` is given.
   func find(secret: String, direct: SQLiteDirectReads? = nil) async throws
-    -> (session: BrowserSession, user: User)?
+    -> (session: BrowserSession, user: User, workspace: WorkspaceContext?)?
   {
     guard
       let row = try await Self.lookup.first(
@@ -90,11 +99,20 @@ struct BrowserSessionStore: Sendable {
     let data = try row.decode(column: "data", as: String.self)
     let session = BrowserSession(
       id: try row.decode(column: "session_id", as: String.self), userID: try user.requireID(),
+      workspaceID: try row.decode(column: "session_workspace", as: UUID?.self),
       csrf: try row.decode(column: "csrf", as: String.self),
       data: (try? JSONDecoder().decode([String: String].self, from: Data(data.utf8))) ?? [:],
       createdAt: try row.decode(column: "session_created_at", as: Date.self),
       lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self))
-    return (session, user)
+    return (session, user, try WorkspaceContext.decode(row))
+  }
+
+  /// Makes the session work in `workspaceID` (a workspace the account belongs to).
+  func setWorkspace(id: String, workspaceID: UUID) async throws {
+    try await sql.update(Self.table)
+      .set("workspace_id", to: SQLBind(workspaceID))
+      .where("id", .equal, SQLBind(id))
+      .run()
   }
 
   /// Writes when the session was last seen and, when `includingData`, its data. Leaving the

@@ -41,6 +41,7 @@ extension Request {
   }
 
   /// Starts a fresh session for `user`, so a session id seen before sign-in is useless after.
+  /// It works in the account's own workspace (or, without one, the first it belongs to).
   func startSession(for user: User) async throws {
     let store = BrowserSessionStore(db: db)
     var state = sessionState
@@ -54,7 +55,7 @@ extension Request {
     state.newSecret = secret
     state.clearCookie = false
     sessionState = state
-    auth.login(user)
+    signIn(user, to: try await WorkspaceStore(db: db).fallback(for: user))
   }
 
   /// Signs this browser out: its session row goes, and so does the cookie.
@@ -90,7 +91,14 @@ struct SessionMiddleware: AsyncMiddleware {
         } else {
           state.loaded = found.session
           state.current = found.session
-          request.auth.login(found.user)
+          var workspace = found.workspace
+          if workspace == nil {
+            // No longer a member of the workspace it worked in: its own, or the first left.
+            let fallback = try await WorkspaceStore(db: request.db).fallback(for: found.user)
+            try await store.setWorkspace(id: found.session.id, workspaceID: fallback.id)
+            workspace = fallback
+          }
+          if let workspace { request.signIn(found.user, to: workspace) }
         }
       } else {
         state.clearCookie = true

@@ -20,7 +20,8 @@ struct SettingsController: RouteCollection {
   /// The signed-in account as a backup file, the same file `backoffice export` writes.
   @Sendable func backup(req: Request) async throws -> Response {
     let now = req.now
-    let file = try await AccountBackup.export(userID: try req.userID, on: req.db, now: now)
+    let file = try await AccountBackup.export(
+      workspaceID: try req.workspaceID, person: try req.userID, on: req.db, now: now)
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
     headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -77,8 +78,12 @@ struct SettingsController: RouteCollection {
     if BackofficeLocale(identifier: localeID) == nil {
       errors["locale"] = L("settings.locale.invalid")
     }
+    let workspace = try req.workspace
     if !Currency.isValid(currency) {
       errors["currency"] = L("settings.currency.invalid")
+    } else if currency != workspace.currency, !workspace.role.allows(.manage) {
+      // The currency is the workspace's: its owners decide it.
+      errors["currency"] = L("settings.currency.owner_only")
     }
     guard errors.isEmpty else {
       let view = try await model(req) {
@@ -93,6 +98,10 @@ struct SettingsController: RouteCollection {
     user.currency = currency
     if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
     try await user.save(on: req.db)
+    if currency != workspace.currency {
+      try await Workspace.query(on: req.db).filter(\.$id == workspace.id)
+        .set(\.$currency, to: currency).update()
+    }
     // Said in the language just chosen.
     UILanguage.$current.withValue(req.uiLanguage) {
       req.flash(.success, L("settings.locale.saved"))
@@ -170,7 +179,8 @@ struct SettingsController: RouteCollection {
     }
     let secret = APITokens.secretPrefix + randomToken(req.clients)
     let token = APIToken(
-      userID: try user.requireID(), name: name, tokenHash: APITokens.hash(secret),
+      userID: try user.requireID(), workspaceID: try req.workspaceID, name: name,
+      tokenHash: APITokens.hash(secret),
       prefix: String(secret.prefix(10)))
     try await token.create(on: req.db)
     // The secret is shown in this response only and never stored in clear.

@@ -11,25 +11,37 @@ enum APITokens {
     hexString(SHA256.hash(data: Data(secret.utf8)))
   }
 
+  /// A token acts for its member in its workspace, with the member's role there: a member
+  /// removed from the workspace finds the token refused (no membership, no row).
   static let lookup = ShortRead(
     """
     SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-      u.currency, u.is_admin, u.created_at, u.ui_language, \(ChangeVersions.columns)
+      u.currency, u.is_admin, u.created_at, u.ui_language,
+      m.workspace_id, m.role AS member_role, w.name AS workspace_name,
+      w.currency AS workspace_currency, \(ChangeVersions.columns)
     FROM api_tokens t JOIN users u ON u.id = t.user_id
+    JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = t.workspace_id
+    JOIN workspaces w ON w.id = t.workspace_id
     WHERE t.token_hash = CAST(?1 AS TEXT)
     """)
 
-  /// A token's row, its account and the account's change versions (the read cache's keys),
-  /// read with one plain SQL statement: this runs before every API request, so it skips the
-  /// model layer's per-query work and, on an SQLite file, the driver's thread hand-off.
+  /// A token's row, its account, its workspace and the workspace's change versions (the read
+  /// cache's keys), read with one plain SQL statement: this runs before every API request, so
+  /// it skips the model layer's per-query work and, on an SQLite file, the driver's thread
+  /// hand-off.
   static func account(forHash hash: String, on db: any Database, direct: SQLiteDirectReads?)
-    async throws -> (tokenID: UUID, lastUsedAt: Date?, user: User, versions: [ChangeArea: Int64])?
+    async throws -> (
+      tokenID: UUID, lastUsedAt: Date?, user: User, workspace: WorkspaceContext,
+      versions: [ChangeArea: Int64]
+    )?
   {
-    guard let row = try await lookup.first(on: db, direct: direct, [hash]) else { return nil }
+    guard let row = try await lookup.first(on: db, direct: direct, [hash]),
+      let workspace = try WorkspaceContext.decode(row)
+    else { return nil }
     let user = try User.decodeJoined(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
-      try row.decode(column: "last_used_at", as: Date?.self), user,
+      try row.decode(column: "last_used_at", as: Date?.self), user, workspace,
       try ChangeVersions.decode(row)
     )
   }
@@ -60,7 +72,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
         throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.invalid"))
       }
       request.auth.logout(User.self)
-      request.auth.login(found.user)
+      request.signIn(found.user, to: found.workspace)
       request.knownChangeVersions = found.versions
       // One write per minute at most, so busy clients do not write on every request.
       let now = request.now

@@ -23,8 +23,9 @@ struct ExportCommand: AsyncCommand {
   func run(using context: CommandContext, signature: Signature) async throws {
     let app = context.application
     let user = try await BackupCommandSupport.account(signature.email, on: app.db)
+    // The account's own workspace (its id is the account's).
     let backup = try await AccountBackup.export(
-      userID: try user.requireID(), on: app.db, now: Date())
+      workspaceID: try user.requireID(), person: try user.requireID(), on: app.db, now: Date())
     let data = try backup.encoded() + Data("\n".utf8)
     if let output = signature.output, output != "-" {
       let url = URL(fileURLWithPath: output)

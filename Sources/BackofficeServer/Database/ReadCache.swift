@@ -16,8 +16,9 @@ protocol ReadCacheable: Sendable {
   var cacheCost: Int { get }
 }
 
-/// Answers of repeated reads kept in memory, keyed by the account's change version of the
-/// area they read.
+/// Answers of repeated reads kept in memory, keyed by the workspace's change version of the
+/// area they read. A value that depends on who reads it (a person's favourites) names the
+/// person in its key.
 ///
 /// Why it is never stale: a request reads the area's version from the database first and
 /// computes on a miss afterwards, so what it stores under version `v` is at least as new as
@@ -36,7 +37,7 @@ final class ReadCache: Sendable {
   }
 
   private struct BucketKey: Hashable {
-    var user: UUID
+    var workspace: UUID
     var area: ChangeArea
   }
 
@@ -77,11 +78,11 @@ final class ReadCache: Sendable {
   /// The value stored for `key` at `version`, or `compute()`'s, stored when it is worth
   /// keeping.
   func value<Value: ReadCacheable>(
-    user: UUID, area: ChangeArea, version: Int64, key: String,
+    workspace: UUID, area: ChangeArea, version: Int64, key: String,
     compute: () async throws -> Value
   ) async throws -> Value {
     guard maxBytes > 0 else { return try await compute() }
-    let bucketKey = BucketKey(user: user, area: area)
+    let bucketKey = BucketKey(workspace: workspace, area: area)
     let found: Value? = state.withLockedValue { state in
       state.tick += 1
       let tick = state.tick
@@ -186,15 +187,15 @@ extension Request {
     set { storage[ChangeVersionsKey.self] = newValue }
   }
 
-  /// `compute()`'s value for the signed-in account, from the read cache when this request may
-  /// use it (`GET`/`HEAD`) and the account's `area` has not changed since it was stored.
+  /// `compute()`'s value for the request's workspace, from the read cache when this request may
+  /// use it (`GET`/`HEAD`) and the workspace's `area` has not changed since it was stored.
   /// `key` must name everything else the value depends on (filters, page, locale, currency).
   func cached<Value: ReadCacheable>(
     _ area: ChangeArea, key: String, compute: () async throws -> Value
   ) async throws -> Value {
     let cache = application.readCache
     guard cache.maxBytes > 0, method == .GET || method == .HEAD else { return try await compute() }
-    let user = try userID
+    let workspace = try workspaceID
     let version: Int64
     if let known = knownChangeVersions[area] {
       version = known
@@ -202,31 +203,32 @@ extension Request {
       // Kept for the rest of the request (a page reads the catalog's version for the page and
       // again for its parts): a GET writes nothing, so the version it read still holds.
       version = try await ChangeVersions.read(
-        area, userID: user, on: db, direct: application.directReads)
+        area, workspaceID: workspace, on: db, direct: application.directReads)
       knownChangeVersions[area] = version
     }
     return try await cache.value(
-      user: user, area: area, version: version, key: key, compute: compute)
+      workspace: workspace, area: area, version: version, key: key, compute: compute)
   }
 }
 
 enum ChangeVersions {
   private static let lookup = ShortRead(
-    "SELECT version FROM change_versions WHERE user_id = ?1 AND area = ?2")
+    "SELECT version FROM change_versions WHERE workspace_id = ?1 AND area = ?2")
 
-  /// The account's current version of `area`; 0 before its first change.
+  /// The workspace's current version of `area`; 0 before its first change.
   static func read(
-    _ area: ChangeArea, userID: UUID, on db: any Database, direct: SQLiteDirectReads? = nil
+    _ area: ChangeArea, workspaceID: UUID, on db: any Database, direct: SQLiteDirectReads? = nil
   ) async throws -> Int64 {
-    let row = try await lookup.first(on: db, direct: direct, [userID, area.rawValue])
+    let row = try await lookup.first(on: db, direct: direct, [workspaceID, area.rawValue])
     return try row?.decode(column: "version", as: Int64.self) ?? 0
   }
 
-  /// The columns that read every area's version beside a statement over `users u`.
+  /// The columns that read every area's version beside a statement over `memberships m`.
   static let columns: String = ChangeArea.allCases.map { area in
     """
     COALESCE((SELECT v.version FROM change_versions v
-      WHERE v.user_id = u.id AND v.area = '\(area.rawValue)'), 0) AS version_\(area.rawValue)
+      WHERE v.workspace_id = m.workspace_id AND v.area = '\(area.rawValue)'), 0)
+      AS version_\(area.rawValue)
     """
   }.joined(separator: ", ")
 

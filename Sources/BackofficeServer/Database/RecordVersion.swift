@@ -7,7 +7,7 @@ import Vapor
 /// marketing plans): 1 when it is created, one more on every change, whichever path made it.
 ///
 /// A change first *claims* the record with one statement,
-/// `UPDATE … SET version = version + 1 WHERE id = ? AND user_id = ? AND version = ? RETURNING
+/// `UPDATE … SET version = version + 1 WHERE id = ? AND workspace_id = ? AND version = ? RETURNING
 /// version`, inside the transaction that then writes the new values. Of two saves that read the
 /// same version exactly one gets a row back: PostgreSQL keeps the first one's row locked until it
 /// commits and then finds the version moved on; SQLite runs one writer at a time.
@@ -19,7 +19,7 @@ enum RecordVersion {
   /// meets `condition`, and still has version `expected` (any version when nil). The new
   /// version, or nil when nothing matched: the row was changed or deleted in the meantime.
   static func claim(
-    _ table: String, id: UUID, userID: UUID, expected: Int?,
+    _ table: String, id: UUID, workspaceID: UUID, expected: Int?,
     condition: (any SQLExpression)? = nil, on db: any Database
   ) async throws -> Int? {
     guard let sql = db as? any SQLDatabase else {
@@ -31,7 +31,7 @@ enum RecordVersion {
         to: SQLBinaryExpression(SQLIdentifier(column), .add, SQLLiteral.numeric("1"))
       )
       .where("id", .equal, SQLBind(id))
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
     if let expected { update.where(SQLIdentifier(column), .equal, SQLBind(expected)) }
     if let condition { update.where(condition) }
     return try await update.returning(SQLIdentifier(column))
@@ -63,7 +63,7 @@ extension VersionedRecord {
     return try await db.transaction { db in
       guard
         let next = try await RecordVersion.claim(
-          Self.schema, id: id, userID: owner, expected: expected, condition: condition,
+          Self.schema, id: id, workspaceID: owner, expected: expected, condition: condition,
           on: db)
       else { return false }
       self.version = next

@@ -39,7 +39,7 @@ struct AdPaymentCSVTests {
       ]
       let userID = try #require(try await User.query(on: t.db).first()?.id)
       for (name, url) in originals {
-        try await AdPaymentEntry(userID: userID, payment: AdPayment(name: name, url: url))
+        try await AdPaymentEntry(workspaceID: userID, payment: AdPayment(name: name, url: url))
           .create(on: t.db)
       }
       let csv = try await client.get("/ad-payments/export.csv").body
@@ -186,7 +186,7 @@ struct AdPaymentCSVTests {
       let uploader = try #require(
         try await User.query(on: t.db).filter(\.$email == "uploader@example.com").first())
       let entry = try #require(try await AdPaymentEntry.query(on: t.db).first())
-      #expect(entry.$user.id == uploader.id)
+      #expect(entry.workspaceID == uploader.id)
       #expect(try await other.get("/ad-payments").listedNames.isEmpty)
     }
   }

@@ -275,7 +275,7 @@ struct AdPaymentPageTests {
       for index in 1...120 {
         let name = String(format: "Entry %03d", index)
         try await AdPaymentEntry(
-          userID: userID, payment: AdPayment(name: name, url: "https://e\(index).example.com")
+          workspaceID: userID, payment: AdPayment(name: name, url: "https://e\(index).example.com")
         ).create(on: t.db)
       }
       let first = try await client.get("/ad-payments")

@@ -36,7 +36,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
   try await client.addAdPayment(name: "Spring ads", url: "https://pay.example.com/a?b=1", db: t.db)
 
   let plan = MarketingPlanRecord(
-    userID: userID, name: "Herbst",
+    workspaceID: userID, name: "Herbst",
     selection: PlanSelection(targetNames: ["Moms", "Dads"], chosenPackageIDs: ["tv": "gold"]),
     recipient: "boss@example.com")
   plan.subject = "Unser Plan"
@@ -67,12 +67,12 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
 
 private func export(_ t: TestApp, _ userID: UUID) async throws -> AccountBackup {
   try await AccountBackup.export(
-    userID: userID, on: t.db, now: Date(timeIntervalSince1970: 1_800_000_000))
+    workspaceID: userID, person: userID, on: t.db, now: Date(timeIntervalSince1970: 1_800_000_000))
 }
 
 private func makeUser(_ t: TestApp, _ email: String) async throws -> UUID {
   let user = User(email: email, passwordHash: "x", locale: "en-US", currency: "USD")
-  try await user.create(on: t.db)
+  try await Accounts.create(user, on: t.db)
   return try user.requireID()
 }
 
@@ -143,7 +143,8 @@ struct AccountBackupTests {
       let settings = try #require(try await User.find(user.id, on: t.db))
       #expect(settings.locale == "de-DE")
       #expect(settings.currency == "EUR")
-      let counter = try await ProductCounter.query(on: t.db).filter(\.$userID == user.id!).first()
+      let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == user.id!)
+        .first()
       #expect(counter?.lastNumber == original.products.lastNumber)
     }
   }
@@ -248,14 +249,15 @@ struct AccountBackupTests {
       } catch let error as BackupError {
         #expect(error.message.hasPrefix("The file's amounts are in EUR and this account uses USD"))
       }
-      #expect(try await AdPaymentEntry.query(on: t.db).filter(\.$user.$id == otherID).count() == 1)
+      #expect(
+        try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == otherID).count() == 1)
     }
   }
 
   @Test func productNumbersInUseMoveToTheNextFreeNumbersOnMerge() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "numbers@example.com")
-      let store = ProductStore(db: t.db, userID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID)
       _ = try await store.create(Product(name: "Mine", type: "A", price: 1, tax: 0), photo: nil)
       let when = Date(timeIntervalSince1970: 1_790_000_000)
       let file = AccountBackup(
@@ -275,7 +277,7 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: true, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.renumbered == 1)
-      let numbers = try await ProductRecord.query(on: t.db).filter(\.$user.$id == userID)
+      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
         .sort(\.$number).all().map { "\($0.number) \($0.name)" }
       #expect(numbers == ["1 Mine", "5 Free", "8 Clash"])
       let next = try await store.create(
@@ -287,7 +289,7 @@ struct AccountBackupTests {
   @Test func numbersOfDeletedProductsAreNotHandedOutAgain() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "deleted@example.com")
-      let store = ProductStore(db: t.db, userID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID)
       let gone = try await store.create(
         Product(name: "Gone", type: "A", price: 1, tax: 0), photo: nil)
       try await store.delete(gone, now: t.clock.now)
@@ -306,7 +308,7 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.renumbered == 1)
-      let numbers = try await ProductRecord.query(on: t.db).filter(\.$user.$id == userID)
+      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
         .all().map(\.number)
       #expect(numbers == [2], "a Swipe client that remembers product 1 never meets another one")
       #expect(try await User.find(userID, on: t.db)?.currency == "USD")
@@ -328,7 +330,7 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.added.expenses == 1)
-      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$user.$id == userID).all()
+      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == userID).all()
       #expect(rows.map(\.id) == [id])
       #expect(rows.first?.deletedAt == nil)
     }
@@ -397,7 +399,7 @@ struct AccountBackupTests {
         }
         #expect(!error.message.contains("ad_payments[1]"))
       }
-      #expect(try await AccountRestore.existingCounts(userID: userID, on: t.db).total == 0)
+      #expect(try await AccountRestore.existingCounts(workspaceID: userID, on: t.db).total == 0)
       let user = try #require(try await User.find(userID, on: t.db))
       #expect(user.currency == "USD", "settings are not changed by a refused file")
     }

@@ -118,7 +118,7 @@ struct ExpenseImportTests {
       #expect(page.importSummary == "6 expenses imported, 1 already present.")
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
       #expect(
-        try await ExpenseRecord.query(on: t.db).filter(\.$user.$id == userID).count() == 7)
+        try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == userID).count() == 7)
     }
   }
 

@@ -34,14 +34,15 @@ struct ExpenseMigrationTests {
     try await withApp { t in
       guard !isPostgresRun else { return }  // PostgreSQL plans by its statistics
       let sql = try #require(t.db as? any SQLDatabase)
-      let store = ExpenseStore(db: t.db, userID: UUID())
+      let store = ExpenseStore(db: t.db, workspaceID: UUID())
       let query = try store.totalsQuery(ExpenseFilter(month: ExpenseMonth(year: 2026, month: 1)))
       let explain = SQLList([SQLRaw("EXPLAIN QUERY PLAN"), query.query], separator: SQLRaw(" "))
       let rows = try await sql.raw("\(explain)").all()
       let plan = try rows.map { try $0.decode(column: "detail", as: String.self) }
         .joined(separator: "\n")
       #expect(
-        plan.contains("USING INDEX expenses_user_counted_on (user_id=? AND <expr>>? AND <expr><?)"),
+        plan.contains(
+          "USING INDEX expenses_user_counted_on (workspace_id=? AND <expr>>? AND <expr><?)"),
         "\(plan)")
     }
   }

@@ -22,7 +22,7 @@ struct ExpenseOverflowTests {
         title: "Big \(index)", amount: amount, category: index < 50 ? .food : .hobby,
         date: t.clock.now)
     }
-    try await ExpenseStore(db: t.db, userID: userID).insertAll(expenses, now: t.clock.now)
+    try await ExpenseStore(db: t.db, workspaceID: userID).insertAll(expenses, now: t.clock.now)
   }
 
   @Test func the93LargestAmountsAddUpExactlyEverywhere() async throws {
@@ -73,7 +73,7 @@ struct ExpenseOverflowTests {
         ExpenseFixtures.decimal(index.isMultiple(of: 3) ? Self.largest : "999999999999998.01")
       }
       let expenses = amounts.map { Expense(title: "Big", amount: $0, category: .savings) }
-      let store = ExpenseStore(db: t.db, userID: userID)
+      let store = ExpenseStore(db: t.db, workspaceID: userID)
       try await store.insertAll(expenses, now: t.clock.now)
       let totals = try await store.totals(ExpenseFilter())
       #expect(totals.total == ExpenseTotals(expenses: expenses).total)

@@ -350,7 +350,7 @@ struct ExpensePageTests {
       let client = t.client()
       let email = try await client.signUp()
       let store = ExpenseStore(
-        db: t.db, userID: try await ExpenseFixtures.userID(email: email, db: t.db))
+        db: t.db, workspaceID: try await ExpenseFixtures.userID(email: email, db: t.db))
       let expenses = (1...51).map { index in
         Expense(
           title: "Item \(index)", amount: Decimal(index), category: .food,

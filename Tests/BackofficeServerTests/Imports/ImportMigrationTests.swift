@@ -33,7 +33,7 @@ struct ImportMigrationTests {
           category: ExpenseCategory.allCases[index % 6],
           date: index.isMultiple(of: 5) ? nil : t.clock.now.addingTimeInterval(Double(index)))
       }
-      try await ExpenseStore(db: t.db, userID: userID).insertAll(expenses, now: t.clock.now)
+      try await ExpenseStore(db: t.db, workspaceID: userID).insertAll(expenses, now: t.clock.now)
       let expected = Dictionary(
         uniqueKeysWithValues: expenses.map { ($0.title, MatchKey.make($0.matchFields)) })
 
@@ -41,8 +41,10 @@ struct ImportMigrationTests {
       // statement, which an ADD COLUMN right after a DROP COLUMN elsewhere does not wait for.
       let migration = M080_AddExpenseMatchKeys()
       try await t.db.withConnection { db in
+        try await M092_CreateWorkspaces().revert(on: db)
         try await migration.revert(on: db)
         try await migration.prepare(on: db)
+        try await M092_CreateWorkspaces().prepare(on: db)
       }
 
       let records = try await ExpenseRecord.query(on: t.db).all()
@@ -64,12 +66,14 @@ struct ImportMigrationTests {
         AdPayment(name: "Приклад", url: "https://приклад.укр/шлях"),
       ]
       for payment in payments {
-        try await AdPaymentEntry(userID: userID, payment: payment).create(on: t.db)
+        try await AdPaymentEntry(workspaceID: userID, payment: payment).create(on: t.db)
       }
       let migration = M081_AddAdPaymentMatchKeys()
       try await t.db.withConnection { db in
+        try await M092_CreateWorkspaces().revert(on: db)
         try await migration.revert(on: db)
         try await migration.prepare(on: db)
+        try await M092_CreateWorkspaces().prepare(on: db)
       }
       let entries = try await AdPaymentEntry.query(on: t.db).all()
       for entry in entries {
@@ -87,7 +91,7 @@ struct ImportMigrationTests {
       let client = t.client()
       let email = try await client.signUp()
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ProductStore(db: t.db, userID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID)
       for index in 0..<(MatchKeyBackfill.chunk + 7) {
         _ = try await store.create(
           Product(
@@ -97,8 +101,10 @@ struct ImportMigrationTests {
       }
       let migration = M091_AddProductMatchKeys()
       try await t.db.withConnection { db in
+        try await M092_CreateWorkspaces().revert(on: db)
         try await migration.revert(on: db)
         try await migration.prepare(on: db)
+        try await M092_CreateWorkspaces().prepare(on: db)
       }
       let records = try await ProductRecord.query(on: t.db).all()
       #expect(records.count == MatchKeyBackfill.chunk + 7)

@@ -115,7 +115,7 @@ struct MarketingCatalogRefreshTests {
       stub.set(.slow(seconds: stubSlowSeconds))
       try await withApp(config: fastCatalogConfig(stub.baseURL)) { t in
         let seeded = try await MarketingCatalogStore.current(on: t.db, now: t.clock.now).fetchedAt
-        // Were the limits not kept, the stub's answer after 30 s would replace the catalog.
+        // Were the limits not kept, the stub's answer after 60 s would replace the catalog.
         let update = try await refreshKeepsTheCatalog(t) {
           if case .offline(let reason) = $0 { return reason == "127.0.0.1 stopped answering" }
           return false

@@ -204,16 +204,16 @@ struct ReadCacheTests {
       try await client.signUp()
       let token = try await client.createToken()
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
-      let start = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      let start = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
       #expect(start == 0)
       try await client.createProduct(token: token, name: "One")
-      let afterOne = try await ChangeVersions.read(.products, userID: user, on: t.db)
+      let afterOne = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
       #expect(afterOne > start)
       // A failed write changes nothing, so the version stays.
       let refused = try await client.productAPI(
         .POST, "/api/v1/products", token: token, body: productJSON(name: ""))
       #expect(refused.status == .unprocessableEntity)
-      #expect(try await ChangeVersions.read(.products, userID: user, on: t.db) == afterOne)
+      #expect(try await ChangeVersions.read(.products, workspaceID: user, on: t.db) == afterOne)
       // A transaction that is rolled back leaves no bump behind.
       struct Rollback: Error {}
       await #expect(throws: Rollback.self) {
@@ -223,8 +223,8 @@ struct ReadCacheTests {
           throw Rollback()
         }
       }
-      #expect(try await ChangeVersions.read(.products, userID: user, on: t.db) == afterOne)
-      #expect(try await ChangeVersions.read(.expenses, userID: user, on: t.db) == 0)
+      #expect(try await ChangeVersions.read(.products, workspaceID: user, on: t.db) == afterOne)
+      #expect(try await ChangeVersions.read(.expenses, workspaceID: user, on: t.db) == 0)
     }
   }
 
@@ -293,7 +293,7 @@ struct ReadCacheTests {
     let user = UUID()
     func read(_ version: Int64, _ key: String, _ value: String) async throws -> String {
       try await cache.value(
-        user: user, area: .products, version: version, key: key
+        workspace: user, area: .products, version: version, key: key
       ) { value }
     }
     #expect(try await read(1, "a", "first") == "first")
@@ -312,7 +312,7 @@ struct ReadCacheTests {
     let user = UUID()
     func read(_ key: String) async throws -> Bool {
       var computed = false
-      _ = try await cache.value(user: user, area: .products, version: 1, key: key) {
+      _ = try await cache.value(workspace: user, area: .products, version: 1, key: key) {
         computed = true
         return Sized(value: 0, cacheCost: 900)
       }
@@ -330,7 +330,7 @@ struct ReadCacheTests {
     let cache = ReadCache(maxBytes: 8 * 1024)
     for index in 0..<100 {
       _ = try await cache.value(
-        user: UUID(), area: .products, version: 1, key: "k"
+        workspace: UUID(), area: .products, version: 1, key: "k"
       ) { Sized(value: index, cacheCost: 900) }
     }
     #expect(cache.storedBytes <= 8 * 1024)
@@ -339,13 +339,13 @@ struct ReadCacheTests {
     let user = UUID()
     for index in 0..<100 {
       _ = try await cache.value(
-        user: user, area: .products, version: 1, key: "search \(index)"
+        workspace: user, area: .products, version: 1, key: "search \(index)"
       ) { Sized(value: index, cacheCost: 900) }
       #expect(cache.storedBytes <= 8 * 1024)
     }
     // A value too large to be worth keeping is answered but not stored.
     let big = try await cache.value(
-      user: UUID(), area: .products, version: 1, key: "big"
+      workspace: UUID(), area: .products, version: 1, key: "big"
     ) { Sized(value: -1, cacheCost: 4 * 1024) }
     #expect(big.value == -1)
     #expect(cache.storedBytes <= 8 * 1024)
@@ -353,7 +353,7 @@ struct ReadCacheTests {
     var computed = 0
     for _ in 0..<2 {
       _ = try await off.value(
-        user: UUID(), area: .products, version: 1, key: "k"
+        workspace: UUID(), area: .products, version: 1, key: "k"
       ) {
         computed += 1
         return Sized(value: computed, cacheCost: 1)

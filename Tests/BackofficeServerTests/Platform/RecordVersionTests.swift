@@ -65,7 +65,7 @@ struct RecordVersionTests {
             group.addTask {
               try await t.db.transaction { db in
                 try await RecordVersion.claim(
-                  AdPaymentEntry.schema, id: id, userID: owner, expected: expected, on: db)
+                  AdPaymentEntry.schema, id: id, workspaceID: owner, expected: expected, on: db)
               }
             }
           }
@@ -76,7 +76,7 @@ struct RecordVersionTests {
       // Another account's id is never claimed, whatever the version.
       #expect(
         try await RecordVersion.claim(
-          AdPaymentEntry.schema, id: id, userID: UUID(), expected: nil, on: t.db) == nil)
+          AdPaymentEntry.schema, id: id, workspaceID: UUID(), expected: nil, on: t.db) == nil)
     }
   }
 

@@ -78,10 +78,12 @@ struct SQLiteDirectReadsTests {
       try await client.signUp()
       let token = try await client.createToken()
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
-      var last = try await ChangeVersions.read(.products, userID: user, on: t.db, direct: direct)
+      var last = try await ChangeVersions.read(
+        .products, workspaceID: user, on: t.db, direct: direct)
       for index in 0..<20 {
         try await client.createProduct(token: token, name: "Item \(index)")
-        let now = try await ChangeVersions.read(.products, userID: user, on: t.db, direct: direct)
+        let now = try await ChangeVersions.read(
+          .products, workspaceID: user, on: t.db, direct: direct)
         #expect(now > last)
         last = now
       }
@@ -132,11 +134,11 @@ struct SQLiteDirectReadsTests {
         let sql = try #require(db as? any SQLDatabase)
         try await sql.raw(
           """
-          INSERT INTO change_versions (user_id, area, version) VALUES (\(bind: user), 'products', 41)
-          ON CONFLICT (user_id, area) DO UPDATE SET version = 41
+          INSERT INTO change_versions (workspace_id, area, version) VALUES (\(bind: user), 'products', 41)
+          ON CONFLICT (workspace_id, area) DO UPDATE SET version = 41
           """
         ).run()
-        return try await ChangeVersions.read(.products, userID: user, on: db, direct: direct)
+        return try await ChangeVersions.read(.products, workspaceID: user, on: db, direct: direct)
       }
       #expect(seen == 41)
     }
@@ -200,8 +202,8 @@ struct DirectProductListingTests {
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
       let gated = try #require(t.db as? GatedDatabase)
       let viaDriver = ProductStore(
-        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), userID: user)
-      let viaDirect = ProductStore(db: t.db, userID: user)
+        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), workspaceID: user)
+      let viaDirect = ProductStore(db: t.db, workspaceID: user)
 
       func same(_ a: ProductStore.Slice, _ b: ProductStore.Slice) {
         #expect(a.total == b.total)

@@ -292,7 +292,9 @@ struct ReadTransactionTests {
       let db = t.db
       let now = t.clock.now
       let backup = try await withThrowingTaskGroup(of: AccountBackup?.self) { group in
-        group.addTask { try await AccountBackup.export(userID: user, on: db, now: now) }
+        group.addTask {
+          try await AccountBackup.export(workspaceID: user, person: user, on: db, now: now)
+        }
         group.addTask {
           try await Task.sleep(for: .seconds(60))
           release.continuation.yield()  // lets a waiting export finish, so the group can end

@@ -204,8 +204,10 @@ struct ProductChangeFeedTests {
       // On one connection: another one of the in-memory database's pool may still hold the
       // table's old shape for a moment.
       try await t.db.withConnection { db in
+        try await M092_CreateWorkspaces().revert(on: db)
         try await M090_CreateProductChanges().revert(on: db)
         try await M090_CreateProductChanges().prepare(on: db)
+        try await M092_CreateWorkspaces().prepare(on: db)
       }
       let feed = try await client.feed(token: token)
       #expect(feed.changes.map(\.name) == ["One", "Two", "Three"])
@@ -235,8 +237,9 @@ struct ProductChangeFeedTests {
         try await client.post("/settings/locale", form: form)
         let page = try await client.get(path)
         let format = try #require(page.firstMatch(#"data-catalog-format="([^"]*)""#))
-        #expect(
-          page.body.contains(#"data-account="\#(try user.requireID().uuidString.lowercased())""#))
+        // The person in their workspace (their own: its id is theirs).
+        let id = try user.requireID().uuidString.lowercased()
+        #expect(page.body.contains(#"data-account="\#(id)-\#(id)""#))
         #expect(page.body.contains(#"data-catalog-api="/api/v1/product-changes""#))
         #expect(page.body.contains(#"data-service-worker="/sw.js""#))
         let feed = try await client.feed(token: token)

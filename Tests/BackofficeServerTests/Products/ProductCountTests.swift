@@ -10,7 +10,7 @@ import Vapor
 @Suite("Product count kept with the counter")
 struct ProductCountTests {
   private func rows(_ t: TestApp, _ userID: UUID) async throws -> Int {
-    try await ProductRecord.query(on: t.db).filter(\.$user.$id == userID).count()
+    try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID).count()
   }
 
   @Test func theCountFollowsCreatesDeletesAndImports() async throws {
@@ -20,7 +20,7 @@ struct ProductCountTests {
       let userID = try #require(
         try await User.query(on: t.db).filter(\.$email == "count@example.com").first()?.id)
       let token = try await client.createToken()
-      let store = ProductStore(db: t.db, userID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID)
       #expect(try await store.count() == 0)
 
       for n in 1...3 { try await client.createProduct(token: token, name: "API \(n)") }
@@ -36,7 +36,8 @@ struct ProductCountTests {
       // A create that fails after its number was taken leaves the count as it was.
       try await ProductRecord.query(on: t.db).filter(\.$name == "API 2").set(\.$number, to: 99)
         .update()
-      let failing = try await ProductCounter.query(on: t.db).filter(\.$userID == userID).first()
+      let failing = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == userID)
+        .first()
       failing?.lastNumber = 98
       try await failing?.save(on: t.db)
       await #expect(throws: (any Error).self) {
@@ -44,17 +45,18 @@ struct ProductCountTests {
       }
       #expect(try await store.count() == 3)
 
-      let file = try await AccountBackup.export(userID: userID, on: t.db, now: t.clock.now)
+      let file = try await AccountBackup.export(
+        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
       let other = try #require(
         try await {
           let user = User(
             email: "copy@example.com", passwordHash: "x", locale: "en-US", currency: "USD")
-          try await user.create(on: t.db)
+          try await Accounts.create(user, on: t.db)
           return user.id
         }())
       _ = try await AccountRestore.run(
         file, into: other, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
-      #expect(try await ProductStore(db: t.db, userID: other).count() == 3)
+      #expect(try await ProductStore(db: t.db, workspaceID: other).count() == 3)
 
       let list = try await client.productAPI(.GET, "/api/v1/products?per=2", token: token)
       #expect(try list.json()["total"] as? Int == 3)

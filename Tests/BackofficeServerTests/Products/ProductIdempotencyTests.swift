@@ -149,7 +149,7 @@ struct ProductIdempotencyTests {
   }
 
   /// Not timed: the purge that runs with every creation must read only the expired answers,
-  /// through the (user_id, created_at) index, not every answer the account keeps.
+  /// through the (workspace_id, created_at) index, not every answer the account keeps.
   @Test func thePurgeReadsOnlyExpiredAnswers() async throws {
     try await withApp { t in
       guard !isPostgresRun else { return }  // PostgreSQL's plans depend on table statistics.
@@ -164,7 +164,7 @@ struct ProductIdempotencyTests {
       let plan = try await ProductSearchTests.plan(
         """
         DELETE FROM idempotency_keys
-        WHERE user_id = \(bind: user) AND created_at < \(bind: Date())
+        WHERE workspace_id = \(bind: user) AND created_at < \(bind: Date())
         """, sql)
       #expect(plan.contains(M085_IndexIdempotencyKeyAges.index), "\(plan)")
       #expect(plan.contains("created_at<"), "\(plan)")

@@ -22,9 +22,9 @@ struct ProductImportTests {
     -> (records: [ProductRecord], lastNumber: Int, count: Int)
   {
     let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-    let records = try await ProductRecord.query(on: t.db).filter(\.$user.$id == userID)
+    let records = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
       .sort(\.$number).all()
-    let counter = try await ProductCounter.query(on: t.db).filter(\.$userID == userID).first()
+    let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == userID).first()
     return (records, counter?.lastNumber ?? 0, counter?.productCount ?? 0)
   }
 
@@ -122,7 +122,8 @@ struct ProductImportTests {
       _ = try await client.importProducts("name,type,price,tax\nImported,Product,1,2\n", in: t)
 
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let file = try await AccountBackup.export(userID: userID, on: t.db, now: t.clock.now)
+      let file = try await AccountBackup.export(
+        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
       let copy = t.client()
       let copyEmail = try await copy.signUp()
       let copyID = try await ExpenseFixtures.userID(email: copyEmail, db: t.db)

@@ -79,7 +79,7 @@ struct ProductSearchTests {
   }
 
   /// Not timed: the plan SQLite picks for the search on a few thousand products must use the
-  /// (user_id, name_key) index, or search would scan the whole table.
+  /// (workspace_id, name_key) index, or search would scan the whole table.
   static func plan(_ statement: SQLQueryString, _ sql: any SQLDatabase) async throws -> String {
     var explained = SQLQueryString("EXPLAIN QUERY PLAN ")
     explained.appendInterpolation(statement)
@@ -105,7 +105,7 @@ struct ProductSearchTests {
           let name = "\(words[index % words.count]) \(index)"
           try await sql.insert(into: ProductRecord.schema)
             .columns(
-              "id", "user_id", "number", "name", "name_key", "type", "type_key", "price_minor",
+              "id", "workspace_id", "number", "name", "name_key", "type", "type_key", "price_minor",
               "tax_minor"
             )
             .values(
@@ -118,15 +118,17 @@ struct ProductSearchTests {
       try await sql.raw("ANALYZE").run()
 
       // The statement ProductStore.list runs for ?q=char, newest first: the page's numbers come
-      // from the covering (user_id, name_key, number) index; rows are read for the page only.
+      // from the covering (workspace_id, name_key, number) index; rows are read for the page only.
       let statement = ProductStore.pageStatement(
         conditions:
-          "p.user_id = \(bind: userID) AND p.name_key >= \(bind: "char") AND p.name_key < \(bind: "chas")",
-        whole: false, sort: .newest, userID: userID, per: 24, offset: 0)
+          "p.workspace_id = \(bind: userID) AND p.name_key >= \(bind: "char") AND p.name_key < \(bind: "chas")",
+        whole: false, sort: .newest, workspaceID: userID, viewerID: userID, per: 24,
+        offset: 0)
       let plan = try await Self.plan(statement, sql)
       #expect(
         plan.contains(
-          "COVERING INDEX \(ProductIndexes.nameNumber) (user_id=? AND name_key>? AND name_key<?)"),
+          "COVERING INDEX \(ProductIndexes.nameNumber) (workspace_id=? AND name_key>? AND name_key<?)"
+        ),
         "plan: \(plan)")
       // No full pass over the products table (scanning the page's own 24 numbers is fine).
       let scans = plan.split(separator: "\n").filter {
@@ -134,20 +136,22 @@ struct ProductSearchTests {
       }
       #expect(scans.isEmpty, "plan: \(plan)")
 
-      // The whole catalog, newest first: the page from the (user_id, number) index, and the
+      // The whole catalog, newest first: the page from the (workspace_id, number) index, and the
       // rows looked up by number, never a walk over the catalog.
       let whole = try await Self.plan(
         ProductStore.pageStatement(
-          conditions: "p.user_id = \(bind: userID)",
-          whole: true, sort: .newest, userID: userID, per: 24, offset: 0), sql)
-      #expect(whole.contains("(user_id=? AND number=?)"), "plan: \(whole)")
+          conditions: "p.workspace_id = \(bind: userID)",
+          whole: true, sort: .newest, workspaceID: userID, viewerID: userID, per: 24,
+          offset: 0), sql)
+      #expect(whole.contains("(workspace_id=? AND number=?)"), "plan: \(whole)")
       #expect(
         whole.split(separator: "\n").filter { $0.hasPrefix("SCAN") && !$0.hasPrefix("SCAN page") }
           .isEmpty, "plan: \(whole)")
 
       // The favourites row reads each favourite product by its id.
       let favorites = try await Self.plan(
-        ProductStore.favoritesStatement(userID: userID, per: 12, offset: 0), sql)
+        ProductStore.favoritesStatement(workspaceID: userID, viewerID: userID, per: 12, offset: 0),
+        sql)
       #expect(favorites.contains("SEARCH p USING INDEX"), "plan: \(favorites)")
       #expect(favorites.contains("(id=?)"), "plan: \(favorites)")
       #expect(
@@ -156,10 +160,10 @@ struct ProductSearchTests {
 
       // The category chips count from the category index alone.
       let chips = try await Self.plan(
-        "\(ProductStore.chipsQuery(sql, userID: userID).select)", sql)
+        "\(ProductStore.chipsQuery(sql, workspaceID: userID).select)", sql)
       #expect(chips.contains("COVERING INDEX \(ProductIndexes.typeNumber)"), "plan: \(chips)")
 
-      let store = ProductStore(db: t.db, userID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID)
       let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)
       #expect(found.total == 625)
     }

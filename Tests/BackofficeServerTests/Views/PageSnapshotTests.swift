@@ -60,7 +60,9 @@ struct PageSnapshotTests {
   @Test func productFormWithProblems() throws {
     var view = ProductForm(
       mode: .create, currency: "EUR", maxUploadBytes: ImageUpload.defaultMaxBytes,
-      outbox: OutboxSettings(accountID: Self.id, locale: .resolve("en-US")))
+      outbox: OutboxSettings(
+        account: "\(Self.id.uuidString.lowercased())-\(Self.id.uuidString.lowercased())",
+        locale: .resolve("en-US")))
     view.values = .init(name: "Espresso <b>", type: "Drinks", price: "-1", tax: "20")
     view.errors = ["price": "Price must be greater than 0."]
     view.types = ["Drinks", "Food"]

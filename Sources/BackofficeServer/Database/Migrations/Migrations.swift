@@ -33,5 +33,6 @@ extension Application {
     migrations.add(M089_AddCatalogRefreshLanguage())
     migrations.add(M090_CreateProductChanges())
     migrations.add(M091_AddProductMatchKeys())
+    migrations.add(M092_CreateWorkspaces())
   }
 }

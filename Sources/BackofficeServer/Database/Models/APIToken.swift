@@ -6,7 +6,9 @@ final class APIToken: Model, @unchecked Sendable {
   static let schema = "api_tokens"
 
   @ID(key: .id) var id: UUID?
+  /// The member the token acts for, and the workspace it acts in (with that member's role).
   @Parent(key: "user_id") var user: User
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "name") var name: String
   @Field(key: "token_hash") var tokenHash: String
   /// The first characters of the secret, so a user can tell tokens apart in the list.
@@ -16,8 +18,9 @@ final class APIToken: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, name: String, tokenHash: String, prefix: String) {
+  init(userID: UUID, workspaceID: UUID, name: String, tokenHash: String, prefix: String) {
     self.$user.id = userID
+    self.workspaceID = workspaceID
     self.name = name
     self.tokenHash = tokenHash
     self.prefix = prefix

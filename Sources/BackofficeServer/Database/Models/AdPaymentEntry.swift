@@ -9,7 +9,8 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
   static let schema = "ad_payments"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "name") var name: String
   @Field(key: "url") var url: String
   /// `AdPaymentOrdering.sortKey(name)`: the list's order and the name half of the search.
@@ -28,8 +29,8 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, payment: AdPayment) {
-    self.$user.id = userID
+  init(workspaceID: UUID, payment: AdPayment) {
+    self.workspaceID = workspaceID
     self.version = RecordVersion.first
     apply(payment)
   }
@@ -48,5 +49,5 @@ final class AdPaymentEntry: Model, @unchecked Sendable {
 }
 
 extension AdPaymentEntry: VersionedRecord {
-  var ownerID: UUID { $user.id }
+  var ownerID: UUID { workspaceID }
 }

@@ -11,7 +11,8 @@ final class ExpenseRecord: Model, @unchecked Sendable {
   static let schema = "expenses"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "title") var title: String
   /// `SearchNormalizer.normalize(title)`, what the text filter looks in.
   @Field(key: "title_key") var titleKey: String
@@ -33,7 +34,7 @@ final class ExpenseRecord: Model, @unchecked Sendable {
 }
 
 extension ExpenseRecord: VersionedRecord {
-  var ownerID: UUID { $user.id }
+  var ownerID: UUID { workspaceID }
   /// A deleted expense (waiting for its undo) is not edited.
   static var writableCondition: (any SQLExpression)? {
     SQLBinaryExpression(SQLIdentifier("deleted_at"), .is, SQLLiteral.null)

@@ -8,7 +8,8 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   static let schema = "fundraisers"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "purpose") var purpose: String
   /// The goal in kopiykas, exactly; nil when the volunteer set none.
   @OptionalField(key: "target_kopiykas") var targetKopiykas: Int64?
@@ -31,8 +32,8 @@ final class FundraiserRecord: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, campaign: Campaign) {
-    self.$user.id = userID
+  init(workspaceID: UUID, campaign: Campaign) {
+    self.workspaceID = workspaceID
     self.version = RecordVersion.first
     self.isPublic = false
     apply(campaign)
@@ -70,7 +71,7 @@ final class FundraiserRecord: Model, @unchecked Sendable {
 }
 
 extension FundraiserRecord: VersionedRecord {
-  var ownerID: UUID { $user.id }
+  var ownerID: UUID { workspaceID }
 }
 
 /// A fundraiser photo: bytes as uploaded, the type read from them, and an ETag. A photo with no
@@ -80,7 +81,8 @@ final class FundraiserPhotoRecord: Model, @unchecked Sendable {
   static let schema = "fundraiser_photos"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   @OptionalParent(key: "fundraiser_id") var fundraiser: FundraiserRecord?
   @Field(key: "data") var data: Data
   @Field(key: "mime") var mime: String
@@ -92,8 +94,8 @@ final class FundraiserPhotoRecord: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, fundraiserID: UUID?, data: Data, info: ImageInfo, etag: String) {
-    self.$user.id = userID
+  init(workspaceID: UUID, fundraiserID: UUID?, data: Data, info: ImageInfo, etag: String) {
+    self.workspaceID = workspaceID
     self.$fundraiser.id = fundraiserID
     self.data = data
     self.mime = info.kind.mimeType

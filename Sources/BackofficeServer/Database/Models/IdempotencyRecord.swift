@@ -1,12 +1,13 @@
 import Fluent
 import Foundation
 
-/// The first answer to a request sent with an `Idempotency-Key`, replayed for every retry.
+/// The first answer to a request sent with an `Idempotency-Key`, replayed for every retry. Keys
+/// belong to a workspace: two members retrying one queued change meet the same answer.
 final class IdempotencyRecord: Model, @unchecked Sendable {
   static let schema = "idempotency_keys"
 
   @ID(key: .id) var id: UUID?
-  @Field(key: "user_id") var userID: UUID
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "key") var key: String
   /// SHA-256 of what the request asked for; the same key with another request is a conflict.
   @Field(key: "request_hash") var requestHash: String

@@ -10,7 +10,8 @@ final class ImportJobRecord: Model, @unchecked Sendable {
   static let schema = "import_jobs"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   /// `ImportArea.rawValue`.
   @Field(key: "area") var area: String
   /// `ImportJobStatus.rawValue`.

@@ -46,7 +46,8 @@ final class MarketingPlanRecord: Model, @unchecked Sendable {
   static let schema = "marketing_plans"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "name") var name: String
   /// `PlanSelection` encoded as JSON.
   @Field(key: "selection_json") var selectionJSON: String
@@ -60,8 +61,8 @@ final class MarketingPlanRecord: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, name: String, selection: PlanSelection, recipient: String = "") {
-    self.$user.id = userID
+  init(workspaceID: UUID, name: String, selection: PlanSelection, recipient: String = "") {
+    self.workspaceID = workspaceID
     self.version = RecordVersion.first
     self.name = name
     self.selectionJSON = MarketingJSON.encode(selection)
@@ -75,7 +76,7 @@ final class MarketingPlanRecord: Model, @unchecked Sendable {
 }
 
 extension MarketingPlanRecord: VersionedRecord {
-  var ownerID: UUID { $user.id }
+  var ownerID: UUID { workspaceID }
 }
 
 /// JSON for the stored catalog and selections; sorted keys so equal values are equal text.

@@ -9,7 +9,8 @@ final class ProductRecord: Model, @unchecked Sendable {
   static let schema = "products"
 
   @ID(key: .id) var id: UUID?
-  @Parent(key: "user_id") var user: User
+  /// The workspace the record belongs to.
+  @Field(key: "workspace_id") var workspaceID: UUID
   /// The account's running number for the product (the Swipe API's integer `product_id`).
   @Field(key: "number") var number: Int
   @Field(key: "name") var name: String
@@ -30,8 +31,8 @@ final class ProductRecord: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, number: Int, product: Product) {
-    self.$user.id = userID
+  init(workspaceID: UUID, number: Int, product: Product) {
+    self.workspaceID = workspaceID
     self.number = number
     self.version = RecordVersion.first
     apply(product)
@@ -56,7 +57,7 @@ final class ProductRecord: Model, @unchecked Sendable {
 }
 
 extension ProductRecord: VersionedRecord {
-  var ownerID: UUID { $user.id }
+  var ownerID: UUID { workspaceID }
 }
 
 /// A product photo: the checked bytes as uploaded, with what its header says.
@@ -64,7 +65,7 @@ final class ProductPhoto: Model, @unchecked Sendable {
   static let schema = "product_photos"
 
   @ID(key: .id) var id: UUID?
-  @Field(key: "user_id") var userID: UUID
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "product_id") var productID: UUID
   @Field(key: "data") var data: Data
   @Field(key: "mime") var mime: String
@@ -75,8 +76,8 @@ final class ProductPhoto: Model, @unchecked Sendable {
 
   init() {}
 
-  init(userID: UUID, productID: UUID, upload: CheckedPhoto) {
-    self.userID = userID
+  init(workspaceID: UUID, productID: UUID, upload: CheckedPhoto) {
+    self.workspaceID = workspaceID
     self.productID = productID
     data = upload.data
     mime = upload.info.kind.mimeType
@@ -86,18 +87,20 @@ final class ProductPhoto: Model, @unchecked Sendable {
   }
 }
 
-/// "This account likes this product."
+/// "This person likes this product": a person's own mark, in the product's workspace.
 final class ProductFavorite: Model, @unchecked Sendable {
   static let schema = "product_favorites"
 
   @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "user_id") var userID: UUID
   @Field(key: "product_id") var productID: UUID
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
   init() {}
 
-  init(userID: UUID, productID: UUID) {
+  init(workspaceID: UUID, userID: UUID, productID: UUID) {
+    self.workspaceID = workspaceID
     self.userID = userID
     self.productID = productID
   }
@@ -109,7 +112,7 @@ final class ProductCounter: Model, @unchecked Sendable {
   static let schema = "product_counters"
 
   @ID(key: .id) var id: UUID?
-  @Field(key: "user_id") var userID: UUID
+  @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "last_number") var lastNumber: Int
   /// How many products the account has now; changed in the same transaction as every create,
   /// delete and import.

@@ -21,16 +21,16 @@ struct AdPaymentImportRows: ImportRows {
     String(decoding: try JSONEncoder().encode(payments), as: UTF8.self)
   }
 
-  func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
+  func present(_ keys: Set<String>, workspaceID: UUID, on db: any Database) async throws
     -> [String: Int]
   {
-    try await AdPaymentStore(db: db, userID: userID).matchCounts(keys)
+    try await AdPaymentStore(db: db, workspaceID: workspaceID).matchCounts(keys)
   }
 
-  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+  func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
-        let entry = AdPaymentEntry(userID: userID, payment: payments[position])
+        let entry = AdPaymentEntry(workspaceID: workspaceID, payment: payments[position])
         // A prepared insert writes the values as set: it makes no id and no timestamps.
         entry.id = UUID()
         entry.createdAt = start.addingTimeInterval(Double(position) / 1000)

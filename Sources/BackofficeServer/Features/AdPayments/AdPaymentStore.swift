@@ -8,7 +8,7 @@ import SQLKit
 /// here, so an entry of another account is simply never found.
 struct AdPaymentStore {
   var db: any Database
-  var userID: UUID
+  var workspaceID: UUID
 
   /// One page of the list in name order, narrowed by `search` (name or URL, ignoring case and
   /// accents), with the number of matching entries.
@@ -57,11 +57,11 @@ struct AdPaymentStore {
   /// How many of the account's entries have each of `keys` (`AdPaymentEntry.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: AdPaymentEntry.schema, userID: userID, on: ImportJobStore.sql(db))
+      keys, in: AdPaymentEntry.schema, workspaceID: workspaceID, on: ImportJobStore.sql(db))
   }
 
   private func scoped() -> QueryBuilder<AdPaymentEntry> {
-    AdPaymentEntry.query(on: db).filter(\.$user.$id == userID)
+    AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
   }
 
   private func filtered(search: String) -> QueryBuilder<AdPaymentEntry> {

@@ -52,7 +52,7 @@ struct AdPaymentsAPIController: RouteCollection {
   // MARK: handlers
 
   @Sendable func list(req: Request) async throws -> Response {
-    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let paging = try Paging.read(req)
     let (page, per) = (paging.page, paging.perPage)
 
@@ -74,16 +74,16 @@ struct AdPaymentsAPIController: RouteCollection {
   }
 
   @Sendable func get(req: Request) async throws -> Response {
-    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let found = try owned(await store.find(req.parameters.get("entryID")))
     return try APIResponse.json(try await detail(found, store: store))
       .withVersion(found.version)
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let payment = try validated(req)
-    let created = AdPaymentEntry(userID: store.userID, payment: payment)
+    let created = AdPaymentEntry(workspaceID: store.workspaceID, payment: payment)
     do {
       try await created.create(on: req.db)
     } catch {
@@ -99,7 +99,7 @@ struct AdPaymentsAPIController: RouteCollection {
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
   /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
-    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let found = try owned(await store.find(req.parameters.get("entryID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)
@@ -124,7 +124,7 @@ struct AdPaymentsAPIController: RouteCollection {
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
-    let store = AdPaymentStore(db: req.db, userID: try req.userID)
+    let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let found = try owned(await store.find(req.parameters.get("entryID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)

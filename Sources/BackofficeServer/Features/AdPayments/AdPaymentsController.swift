@@ -24,7 +24,7 @@ struct AdPaymentsController: RouteCollection {
   }
 
   func store(_ req: Request) throws -> AdPaymentStore {
-    AdPaymentStore(db: req.db, userID: try req.userID)
+    AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
   }
 
   // MARK: list
@@ -76,7 +76,7 @@ struct AdPaymentsController: RouteCollection {
     case .success(let valid):
       payment = valid
     }
-    let entry = AdPaymentEntry(userID: store.userID, payment: payment)
+    let entry = AdPaymentEntry(workspaceID: store.workspaceID, payment: payment)
     do {
       try await entry.create(on: req.db)
     } catch {

@@ -4,8 +4,8 @@ import Foundation
 
 /// The ad payments card of the overview page.
 enum AdPaymentsHome {
-  static func count(db: any Database, userID: UUID) async throws -> Int {
-    try await AdPaymentStore(db: db, userID: userID).count()
+  static func count(db: any Database, workspaceID: UUID) async throws -> Int {
+    try await AdPaymentStore(db: db, workspaceID: workspaceID).count()
   }
 
   static func card(count: Int) -> HTMLNode {

@@ -339,46 +339,56 @@ enum BackupDate {
 // MARK: - export
 
 extension AccountBackup {
-  /// Everything the account `userID` has, in a stable order (products by number, everything
-  /// else oldest first).
-  static func export(userID: UUID, on db: any Database, now: Date) async throws -> AccountBackup {
-    // One transaction, so a server busy with the account meanwhile still gives a consistent
+  /// Everything the workspace `workspaceID` has, in a stable order (products by number,
+  /// everything else oldest first), as `person` sees it: their settings (the workspace's
+  /// currency) and their favourites.
+  static func export(workspaceID: UUID, person: UUID, on db: any Database, now: Date)
+    async throws -> AccountBackup
+  {
+    // One transaction, so a server busy with the workspace meanwhile still gives a consistent
     // file; a reading one, so writers are not held up while it runs.
     try await db.readTransaction { db in
-      try await exportConsistent(userID: userID, on: db, now: now)
+      try await exportConsistent(workspaceID: workspaceID, person: person, on: db, now: now)
     }
   }
 
-  private static func exportConsistent(userID: UUID, on db: any Database, now: Date) async throws
-    -> AccountBackup
-  {
-    guard let user = try await User.find(userID, on: db) else {
+  private static func exportConsistent(
+    workspaceID: UUID, person: UUID, on db: any Database, now: Date
+  ) async throws -> AccountBackup {
+    guard let user = try await User.find(person, on: db),
+      let workspace = try await Workspace.find(workspaceID, on: db)
+    else {
       throw BackupError("The account does not exist.")
     }
     return AccountBackup(
       exportedAt: now,
       account: Account(
-        email: user.email, locale: user.locale, currency: user.currency,
+        email: user.email, locale: user.locale, currency: workspace.currency,
         language: user.uiLanguage),
-      products: try await exportProducts(userID: userID, on: db),
-      expenses: try await exportExpenses(userID: userID, on: db),
-      adPayments: try await exportAdPayments(userID: userID, on: db),
-      marketingPlans: try await exportPlans(userID: userID, on: db),
-      fundraisers: try await exportFundraisers(userID: userID, on: db))
+      products: try await exportProducts(workspaceID: workspaceID, person: person, on: db),
+      expenses: try await exportExpenses(workspaceID: workspaceID, on: db),
+      adPayments: try await exportAdPayments(workspaceID: workspaceID, on: db),
+      marketingPlans: try await exportPlans(workspaceID: workspaceID, on: db),
+      fundraisers: try await exportFundraisers(workspaceID: workspaceID, on: db))
   }
 
-  private static func exportProducts(userID: UUID, on db: any Database) async throws -> Products {
-    let records = try await ProductRecord.query(on: db).filter(\.$user.$id == userID)
+  private static func exportProducts(workspaceID: UUID, person: UUID, on db: any Database)
+    async throws -> Products
+  {
+    let records = try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .sort(\.$number).sort(\.$id).all()
     var favorites: [UUID: Date] = [:]
-    for favorite in try await ProductFavorite.query(on: db).filter(\.$userID == userID).all() {
+    for favorite in try await ProductFavorite.query(on: db)
+      .filter(\.$workspaceID == workspaceID).filter(\.$userID == person).all()
+    {
       favorites[favorite.productID] = favorite.createdAt ?? Date(timeIntervalSince1970: 0)
     }
     var photos: [UUID: Photo] = [:]
-    for photo in try await ProductPhoto.query(on: db).filter(\.$userID == userID).all() {
+    for photo in try await ProductPhoto.query(on: db).filter(\.$workspaceID == workspaceID).all() {
       photos[photo.productID] = Photo(mime: photo.mime, data: photo.data)
     }
-    let counter = try await ProductCounter.query(on: db).filter(\.$userID == userID).first()
+    let counter = try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID)
+      .first()
     let items = try records.map { record in
       let id = try record.requireID()
       let product = record.product
@@ -396,10 +406,10 @@ extension AccountBackup {
     return Products(lastNumber: max(counter?.lastNumber ?? 0, highest), items: items)
   }
 
-  private static func exportExpenses(userID: UUID, on db: any Database) async throws
+  private static func exportExpenses(workspaceID: UUID, on db: any Database) async throws
     -> [ExpenseItem]
   {
-    try await ExpenseRecord.query(on: db).filter(\.$user.$id == userID)
+    try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .filter(\.$deletedAt == nil).sort(\.$createdAt).sort(\.$id).all()
       .map { record in
         ExpenseItem(
@@ -412,10 +422,10 @@ extension AccountBackup {
       }
   }
 
-  private static func exportAdPayments(userID: UUID, on db: any Database) async throws
+  private static func exportAdPayments(workspaceID: UUID, on db: any Database) async throws
     -> [AdPaymentItem]
   {
-    try await AdPaymentEntry.query(on: db).filter(\.$user.$id == userID)
+    try await AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
       .sort(\.$createdAt).sort(\.$id).all()
       .map { record in
         let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
@@ -425,10 +435,10 @@ extension AccountBackup {
       }
   }
 
-  private static func exportPlans(userID: UUID, on db: any Database) async throws
+  private static func exportPlans(workspaceID: UUID, on db: any Database) async throws
     -> [MarketingPlanItem]
   {
-    try await MarketingPlanRecord.query(on: db).filter(\.$user.$id == userID)
+    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .sort(\.$createdAt).sort(\.$id).all()
       .map { record in
         let selection = record.selection
@@ -443,18 +453,19 @@ extension AccountBackup {
       }
   }
 
-  private static func exportFundraisers(userID: UUID, on db: any Database) async throws
+  private static func exportFundraisers(workspaceID: UUID, on db: any Database) async throws
     -> [FundraiserItem]
   {
-    let records = try await FundraiserRecord.query(on: db).filter(\.$user.$id == userID)
+    let records = try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .sort(\.$createdAt).sort(\.$id).all()
     let ids = try records.map { try $0.requireID() }
     var photos: [UUID: Photo] = [:]
     var snapshots: [UUID: [JarSnapshotItem]] = [:]
     if !ids.isEmpty {
-      for photo in try await FundraiserPhotoRecord.query(on: db).filter(\.$user.$id == userID)
-        .filter(\.$fundraiser.$id ~~ ids).all()
-      {
+      for photo in try await FundraiserPhotoRecord.query(on: db).filter(
+        \.$workspaceID == workspaceID
+      )
+      .filter(\.$fundraiser.$id ~~ ids).all() {
         if let owner = photo.$fundraiser.id {
           photos[owner] = Photo(mime: photo.mime, data: photo.data)
         }

@@ -25,51 +25,54 @@ extension AccountRestore {
     func alreadyPresent(_ id: UUID) -> Bool { mine.contains(id) }
     func id(for original: UUID) -> UUID { renamed[original] ?? original }
 
-    static func make(for backup: AccountBackup, userID: UUID, on db: any Database) async throws
+    static func make(for backup: AccountBackup, workspaceID: UUID, on db: any Database) async throws
       -> IDPlan
     {
       var plan = IDPlan()
       try await plan.sort(
-        ProductRecord.self, backup.products.items.map(\.id), userID: userID, on: db
-      ) { ($0.$user.id, true) }
-      try await plan.sort(ExpenseRecord.self, backup.expenses.map(\.id), userID: userID, on: db) {
-        ($0.$user.id, $0.deletedAt == nil)
-      }
-      try await plan.sort(AdPaymentEntry.self, backup.adPayments.map(\.id), userID: userID, on: db)
-      {
-        ($0.$user.id, true)
+        ProductRecord.self, backup.products.items.map(\.id), workspaceID: workspaceID, on: db
+      ) { ($0.workspaceID, true) }
+      try await plan.sort(
+        ExpenseRecord.self, backup.expenses.map(\.id), workspaceID: workspaceID, on: db
+      ) {
+        ($0.workspaceID, $0.deletedAt == nil)
       }
       try await plan.sort(
-        MarketingPlanRecord.self, backup.marketingPlans.map(\.id), userID: userID, on: db
-      ) { ($0.$user.id, true) }
+        AdPaymentEntry.self, backup.adPayments.map(\.id), workspaceID: workspaceID, on: db
+      ) {
+        ($0.workspaceID, true)
+      }
       try await plan.sort(
-        FundraiserRecord.self, backup.fundraisers.map(\.id), userID: userID, on: db
-      ) { ($0.$user.id, true) }
+        MarketingPlanRecord.self, backup.marketingPlans.map(\.id), workspaceID: workspaceID, on: db
+      ) { ($0.workspaceID, true) }
+      try await plan.sort(
+        FundraiserRecord.self, backup.fundraisers.map(\.id), workspaceID: workspaceID, on: db
+      ) { ($0.workspaceID, true) }
       return plan
     }
 
     /// `read` gives a row's owner and whether the owner can see it (a deleted expense waiting
     /// for its undo cannot be seen, and is not "already present").
     private mutating func sort<M: Model>(
-      _ type: M.Type, _ ids: [UUID], userID: UUID, on db: any Database,
+      _ type: M.Type, _ ids: [UUID], workspaceID: UUID, on db: any Database,
       _ read: @escaping (M) -> (owner: UUID, visible: Bool)
     ) async throws where M.IDValue == UUID {
       let found = try await Self.rows(M.self, ids, on: db, read)
       var taken: [UUID: UUID] = [:]
       for id in ids {
         guard let row = found[id] else { continue }
-        if row.owner == userID, row.visible {
+        if row.owner == workspaceID, row.visible {
           mine.insert(id)
-        } else if row.owner == userID, M.self == ExpenseRecord.self {
+        } else if row.owner == workspaceID, M.self == ExpenseRecord.self {
           hidden.append(id)
         } else {
-          taken[id] = Self.derived(from: id, for: userID)
+          taken[id] = Self.derived(from: id, for: workspaceID)
         }
       }
       let second = try await Self.rows(M.self, Array(taken.values), on: db, read)
       for (original, derived) in taken {
         if let row = second[derived] {
-          if row.owner == userID, row.visible {
+          if row.owner == workspaceID, row.visible {
             mine.insert(original)
           } else {
             renamed[original] = UUID()
@@ -80,9 +83,9 @@ extension AccountRestore {
       }
     }
 
-    func reclaim(userID: UUID, on db: any Database) async throws {
+    func reclaim(workspaceID: UUID, on db: any Database) async throws {
       guard !hidden.isEmpty else { return }
-      try await ExpenseRecord.query(on: db).filter(\.$user.$id == userID)
+      try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .filter(\.$id ~~ hidden).filter(\.$deletedAt != nil).delete()
     }
 
@@ -104,8 +107,9 @@ extension AccountRestore {
     }
 
     /// A name-based (version 5 style) UUID from the original id and the account.
-    static func derived(from original: UUID, for userID: UUID) -> UUID {
-      var bytes = Array(SHA256.hash(data: Data((original.uuidString + userID.uuidString).utf8)))
+    static func derived(from original: UUID, for workspaceID: UUID) -> UUID {
+      var bytes = Array(
+        SHA256.hash(data: Data((original.uuidString + workspaceID.uuidString).utf8)))
       bytes[6] = (bytes[6] & 0x0F) | 0x50
       bytes[8] = (bytes[8] & 0x3F) | 0x80
       return UUID(

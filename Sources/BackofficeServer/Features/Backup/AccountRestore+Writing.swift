@@ -10,14 +10,15 @@ extension AccountRestore {
   static func insertProducts(
     _ file: AccountBackup.Products,
     checked: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)],
-    ids: IDPlan, userID: UUID, on db: any Database, outcome: inout Outcome
+    ids: IDPlan, workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
     var used = Set(
-      try await ProductRecord.query(on: db).filter(\.$user.$id == userID).all(\.$number))
+      try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID).all(\.$number))
     // Numbers up to the account's counter were handed out before, perhaps to a product since
     // deleted; a Swipe client may still remember them, so they are not given out again.
     let handedOut =
-      try await ProductCounter.query(on: db).filter(\.$userID == userID).first()?.lastNumber ?? 0
+      try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID).first()?
+      .lastNumber ?? 0
     var next = max(handedOut, used.max() ?? 0, file.lastNumber)
     var records: [ProductRecord] = []
     var photos: [ProductPhoto] = []
@@ -35,7 +36,7 @@ extension AccountRestore {
       }
       used.insert(number)
       let id = ids.id(for: item.id)
-      let record = ProductRecord(userID: userID, number: number, product: product)
+      let record = ProductRecord(workspaceID: workspaceID, number: number, product: product)
       record.id = id
       record.photoETag = photo?.sha256
       record.createdAt = item.createdAt
@@ -43,13 +44,14 @@ extension AccountRestore {
       record.version = item.version ?? RecordVersion.first
       records.append(record)
       if let photo {
-        let stored = ProductPhoto(userID: userID, productID: id, upload: photo)
+        let stored = ProductPhoto(workspaceID: workspaceID, productID: id, upload: photo)
         stored.id = UUID()
         stored.createdAt = item.updatedAt
         photos.append(stored)
       }
       if let favoritedAt = item.favoritedAt {
-        let favorite = ProductFavorite(userID: userID, productID: id)
+        // The workspace's creator's marks (a restore goes into an account's own workspace).
+        let favorite = ProductFavorite(workspaceID: workspaceID, userID: workspaceID, productID: id)
         favorite.id = UUID()
         favorite.createdAt = favoritedAt
         favorites.append(favorite)
@@ -60,13 +62,14 @@ extension AccountRestore {
     try await BulkInsert.insert(favorites, on: db)
     outcome.added.products = records.count
 
-    let store = ProductStore(db: db, userID: userID)
+    let store = ProductStore(db: db, workspaceID: workspaceID)
     try await store.raiseCounter(to: max(next, used.max() ?? 0))
     try await store.adjustCount(by: records.count)
   }
 
   static func insertExpenses(
-    _ checked: [(item: AccountBackup.ExpenseItem, expense: Expense)], ids: IDPlan, userID: UUID,
+    _ checked: [(item: AccountBackup.ExpenseItem, expense: Expense)], ids: IDPlan,
+    workspaceID: UUID,
     on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [ExpenseRecord] = []
@@ -77,7 +80,7 @@ extension AccountRestore {
       }
       let record = ExpenseRecord()
       record.id = ids.id(for: item.id)
-      record.$user.id = userID
+      record.workspaceID = workspaceID
       try ExpenseStore.assign(expense, to: record)
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
@@ -91,7 +94,7 @@ extension AccountRestore {
 
   static func insertAdPayments(
     _ checked: [(item: AccountBackup.AdPaymentItem, payment: AdPayment)], ids: IDPlan,
-    userID: UUID, on db: any Database, outcome: inout Outcome
+    workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [AdPaymentEntry] = []
     for (item, payment) in checked {
@@ -99,7 +102,7 @@ extension AccountRestore {
         outcome.skipped.adPayments += 1
         continue
       }
-      let record = AdPaymentEntry(userID: userID, payment: payment)
+      let record = AdPaymentEntry(workspaceID: workspaceID, payment: payment)
       record.id = ids.id(for: item.id)
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
@@ -114,7 +117,7 @@ extension AccountRestore {
     _ checked: [(
       item: AccountBackup.MarketingPlanItem, name: String, recipient: String, subject: String?
     )], ids: IDPlan,
-    userID: UUID, on db: any Database, outcome: inout Outcome
+    workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [MarketingPlanRecord] = []
     for (item, name, recipient, subject) in checked {
@@ -125,7 +128,7 @@ extension AccountRestore {
       var chosen: [String: String] = [:]
       for choice in item.packages { chosen[choice.channelId] = choice.packageId }
       let record = MarketingPlanRecord(
-        userID: userID, name: name,
+        workspaceID: workspaceID, name: name,
         selection: PlanSelection(targetNames: item.targets, chosenPackageIDs: chosen),
         recipient: recipient)
       record.id = ids.id(for: item.id)
@@ -143,7 +146,7 @@ extension AccountRestore {
     _ checked: [(
       item: AccountBackup.FundraiserItem, campaign: Campaign, photo: ValidPhoto,
       snapshots: [AccountBackup.JarSnapshotItem]
-    )], ids: IDPlan, userID: UUID, on db: any Database, outcome: inout Outcome
+    )], ids: IDPlan, workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [FundraiserRecord] = []
     var photos: [FundraiserPhotoRecord] = []
@@ -154,14 +157,15 @@ extension AccountRestore {
         continue
       }
       let id = ids.id(for: item.id)
-      let record = FundraiserRecord(userID: userID, campaign: campaign)
+      let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
       record.id = id
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.version = item.version ?? RecordVersion.first
       records.append(record)
       let stored = FundraiserPhotoRecord(
-        userID: userID, fundraiserID: id, data: photo.data, info: photo.info, etag: photo.etag)
+        workspaceID: workspaceID, fundraiserID: id, data: photo.data, info: photo.info,
+        etag: photo.etag)
       stored.id = UUID()
       stored.createdAt = item.updatedAt
       photos.append(stored)

@@ -47,10 +47,10 @@ enum AccountRestore {
   static let problemsShown = 20
 
   static func run(
-    _ backup: AccountBackup, into userID: UUID, merge: Bool, maxPhotoBytes: Int,
+    _ backup: AccountBackup, into workspaceID: UUID, merge: Bool, maxPhotoBytes: Int,
     on db: any Database
   ) async throws -> Outcome {
-    guard let user = try await User.find(userID, on: db) else {
+    guard let user = try await User.find(workspaceID, on: db) else {
       throw BackupError("The account does not exist.")
     }
     let checked = try Checked(backup, maxPhotoBytes: maxPhotoBytes)
@@ -64,24 +64,28 @@ enum AccountRestore {
   static func write(
     _ backup: AccountBackup, checked: Checked, user: User, merge: Bool, on db: any Database
   ) async throws -> Outcome {
-    let userID = try user.requireID()
-    let present = try await existingCounts(userID: userID, on: db)
+    // Into the account's own workspace (its id is the account's).
+    let workspaceID = try user.requireID()
+    guard let workspace = try await Workspace.find(workspaceID, on: db) else {
+      throw BackupError("The account has no workspace of its own.")
+    }
+    let present = try await existingCounts(workspaceID: workspaceID, on: db)
     if !merge, present.total > 0 {
       throw BackupError(
         "This account already has data (\(present.summary)). Import into an empty account, "
           + "or ask for a merge to add the file's records next to what is there.")
     }
-    if merge, present.total > 0, user.currency != checked.currency,
+    if merge, present.total > 0, workspace.currency != checked.currency,
       !backup.products.items.isEmpty || !backup.expenses.isEmpty
     {
       throw BackupError(
         "The file's amounts are in \(checked.currency) and this account uses "
-          + "\(user.currency); amounts are never converted. Change the account's currency in "
+          + "\(workspace.currency); amounts are never converted. Change the account's currency in "
           + "Settings first, or import into an empty account.")
     }
 
-    let ids = try await IDPlan.make(for: backup, userID: userID, on: db)
-    try await ids.reclaim(userID: userID, on: db)
+    let ids = try await IDPlan.make(for: backup, workspaceID: workspaceID, on: db)
+    try await ids.reclaim(workspaceID: workspaceID, on: db)
     var outcome = Outcome()
     outcome.renamed = ids.renamedCount
     if present.total == 0 {
@@ -89,30 +93,34 @@ enum AccountRestore {
       user.currency = checked.currency
       if let language = checked.language { user.uiLanguage = language.rawValue }
       try await user.save(on: db)
+      workspace.currency = checked.currency
+      try await workspace.save(on: db)
     }
     try await insertProducts(
-      backup.products, checked: checked.products, ids: ids, userID: userID, on: db,
+      backup.products, checked: checked.products, ids: ids, workspaceID: workspaceID, on: db,
       outcome: &outcome)
     try await insertExpenses(
-      checked.expenses, ids: ids, userID: userID, on: db, outcome: &outcome)
+      checked.expenses, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertAdPayments(
-      checked.adPayments, ids: ids, userID: userID, on: db, outcome: &outcome)
-    try await insertPlans(checked.plans, ids: ids, userID: userID, on: db, outcome: &outcome)
+      checked.adPayments, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
+    try await insertPlans(
+      checked.plans, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertFundraisers(
-      checked.fundraisers, ids: ids, userID: userID, on: db, outcome: &outcome)
+      checked.fundraisers, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     return outcome
   }
 
   /// Visible records of the account in each area.
-  static func existingCounts(userID: UUID, on db: any Database) async throws -> BackupCounts {
+  static func existingCounts(workspaceID: UUID, on db: any Database) async throws -> BackupCounts {
     BackupCounts(
-      products: try await ProductRecord.query(on: db).filter(\.$user.$id == userID).count(),
-      expenses: try await ExpenseRecord.query(on: db).filter(\.$user.$id == userID)
+      products: try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID).count(),
+      expenses: try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .filter(\.$deletedAt == nil).count(),
-      adPayments: try await AdPaymentEntry.query(on: db).filter(\.$user.$id == userID).count(),
+      adPayments: try await AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
+        .count(),
       marketingPlans: try await MarketingPlanRecord.query(on: db)
-        .filter(\.$user.$id == userID).count(),
-      fundraisers: try await FundraiserRecord.query(on: db).filter(\.$user.$id == userID)
+        .filter(\.$workspaceID == workspaceID).count(),
+      fundraisers: try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .count())
   }
 }

@@ -46,17 +46,17 @@ struct ExpenseImportRows: ImportRows {
     return String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
   }
 
-  func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
+  func present(_ keys: Set<String>, workspaceID: UUID, on db: any Database) async throws
     -> [String: Int]
   {
-    try await ExpenseStore(db: db, userID: userID).matchCounts(keys)
+    try await ExpenseStore(db: db, workspaceID: workspaceID).matchCounts(keys)
   }
 
-  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+  func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
         try ExpenseStore.newRecord(
-          expenses[position], userID: userID, position: position, start: start,
+          expenses[position], workspaceID: workspaceID, position: position, start: start,
           matchKey: keys[position])
       })
   }

@@ -15,7 +15,7 @@ struct ExpenseStore: Sendable {
   static let insertBatch = 500
 
   let db: any Database
-  let userID: UUID
+  let workspaceID: UUID
 
   /// An expense as listed: its id, the value and when it was recorded.
   struct Row: Sendable, Equatable {
@@ -107,14 +107,14 @@ struct ExpenseStore: Sendable {
   /// The account's expense `id`, unless it is deleted.
   func record(_ id: UUID) async throws -> ExpenseRecord? {
     try await ExpenseRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$user.$id == userID).filter(\.$deletedAt == nil)
+      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).filter(\.$deletedAt == nil)
       .first()
   }
 
   /// The account's deleted expense `id`, however long ago it was deleted.
   func deletedRecord(_ id: UUID) async throws -> ExpenseRecord? {
     try await ExpenseRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$user.$id == userID).filter(\.$deletedAt != nil)
+      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).filter(\.$deletedAt != nil)
       .first()
   }
 
@@ -122,7 +122,7 @@ struct ExpenseStore: Sendable {
 
   func create(_ expense: Expense, now: Date) async throws -> ExpenseRecord {
     let record = ExpenseRecord()
-    record.$user.id = userID
+    record.workspaceID = workspaceID
     try Self.assign(expense, to: record)
     record.createdAt = now
     record.updatedAt = now
@@ -146,9 +146,9 @@ struct ExpenseStore: Sendable {
   /// Adds all `expenses` or none, in one transaction (for tests and small sets; a CSV import
   /// writes in batches, see `ImportJobs`).
   func insertAll(_ expenses: [Expense], now: Date) async throws {
-    let owner = userID
+    let owner = workspaceID
     try await db.transaction { transaction in
-      try await ExpenseStore(db: transaction, userID: owner).insert(
+      try await ExpenseStore(db: transaction, workspaceID: owner).insert(
         expenses.enumerated().map { (position: $0.offset, expense: $0.element, matchKey: nil) },
         start: now)
     }
@@ -165,7 +165,7 @@ struct ExpenseStore: Sendable {
       let batch = rows[first..<min(first + Self.insertBatch, rows.count)]
       let records = try batch.map { row in
         try Self.newRecord(
-          row.expense, userID: userID, position: row.position, start: start,
+          row.expense, workspaceID: workspaceID, position: row.position, start: start,
           matchKey: row.matchKey)
       }
       try await BulkInsert.insert(records, on: db)
@@ -173,14 +173,14 @@ struct ExpenseStore: Sendable {
     }
   }
 
-  /// A new record of `userID` for `expense`, with its id, created `position` milliseconds
+  /// A new record of `workspaceID` for `expense`, with its id, created `position` milliseconds
   /// after `start`.
   static func newRecord(
-    _ expense: Expense, userID: UUID, position: Int, start: Date, matchKey: String? = nil
+    _ expense: Expense, workspaceID: UUID, position: Int, start: Date, matchKey: String? = nil
   ) throws -> ExpenseRecord {
     let record = ExpenseRecord()
     record.id = UUID()
-    record.$user.id = userID
+    record.workspaceID = workspaceID
     try assign(expense, to: record, matchKey: matchKey)
     record.createdAt = start.addingTimeInterval(Double(position) / 1000)
     record.updatedAt = record.createdAt
@@ -194,7 +194,7 @@ struct ExpenseStore: Sendable {
   /// import of a file that has them brings them back as new expenses.
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: ExpenseRecord.schema, userID: userID, liveOnly: true, on: sql)
+      keys, in: ExpenseRecord.schema, workspaceID: workspaceID, liveOnly: true, on: sql)
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
@@ -226,7 +226,7 @@ struct ExpenseStore: Sendable {
   /// Removes this account's deleted expenses that can no longer be restored.
   func purge(now: Date) async throws {
     try await ExpenseRecord.query(on: db)
-      .filter(\.$user.$id == userID)
+      .filter(\.$workspaceID == workspaceID)
       .filter(\.$deletedAt < now.addingTimeInterval(-Self.undoWindow))
       .delete()
   }
@@ -280,7 +280,7 @@ struct ExpenseStore: Sendable {
   /// shares.
   private func narrow(_ query: SQLSelectBuilder, to filter: ExpenseFilter) {
     query
-      .where("user_id", .equal, userID)
+      .where("workspace_id", .equal, workspaceID)
       .where("deleted_at", .is, SQLLiteral.null)
     if let category = filter.category {
       query.where("category", .equal, category.rawValue)

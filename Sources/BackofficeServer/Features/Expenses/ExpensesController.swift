@@ -35,7 +35,7 @@ struct ExpensesController: RouteCollection {
 
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
     let query = FilterQuery(req)
     let (filter, errors) = query.parse()
     let totals = try await Self.totals(req, store, filter)
@@ -111,7 +111,7 @@ struct ExpensesController: RouteCollection {
     case .failure(let errors):
       return invalid(req, user: user, mode: .new, input: input, errors: errors)
     case .success(let expense):
-      let store = try ExpenseStore(db: req.db, userID: user.requireID())
+      let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
       _ = try await store.create(expense, now: req.now)
       req.flash(.success, L("expenses.flash.added", ["title": expense.title]))
       return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
@@ -141,7 +141,7 @@ struct ExpensesController: RouteCollection {
   @Sendable func update(req: Request) async throws -> Response {
     let user = try req.user
     let input = try req.content.decode(FormInput.self)
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.record(id)
     else { return Self.gone(req, typed: input) }
@@ -239,7 +239,7 @@ struct ExpensesController: RouteCollection {
   /// deleted is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.record(id),
       try await store.softDelete(record, now: req.now)
@@ -252,7 +252,7 @@ struct ExpensesController: RouteCollection {
 
   @Sendable func restore(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.deletedRecord(id)
     else { throw Abort(.notFound) }
@@ -278,7 +278,7 @@ struct ExpensesController: RouteCollection {
     if let message = errors.sorted(by: { $0.key < $1.key }).first?.value {
       throw Abort(.unprocessableEntity, reason: message)
     }
-    let store = try ExpenseStore(db: req.db, userID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
     let rows = try await store.rows(filter)
     return CSVResponse.attachment(
       ExpenseCSVFile.export(rows.map(\.expense)), filename: ExpenseCSVFile.filename(on: req.now))
@@ -331,7 +331,7 @@ struct ExpensesController: RouteCollection {
   /// or a malformed id are all "not found".
   func owned(_ req: Request, user: User) async throws -> ExpenseRecord {
     guard let id = req.parameters.get("expenseID", as: UUID.self),
-      let record = try await ExpenseStore(db: req.db, userID: user.requireID()).record(id)
+      let record = try await ExpenseStore(db: req.db, workspaceID: user.requireID()).record(id)
     else { throw Abort(.notFound) }
     return record
   }

@@ -9,12 +9,14 @@ struct ExpensesHome: Sendable {
   var count: Int
   var currency: String
 
-  static func load(db: any Database, user: User, now: Date) async throws -> ExpensesHome {
+  static func load(db: any Database, workspaceID: UUID, currency: String, now: Date) async throws
+    -> ExpensesHome
+  {
     let month = ExpenseMonth(containing: now, timeZone: ExpenseStore.timeZone)
-    let totals = try await ExpenseStore(db: db, userID: user.requireID())
+    let totals = try await ExpenseStore(db: db, workspaceID: workspaceID)
       .totals(ExpenseFilter(month: month))
     return ExpensesHome(
-      month: month, total: totals.total, count: totals.count, currency: user.currency)
+      month: month, total: totals.total, count: totals.count, currency: currency)
   }
 
   func card(locale: BackofficeLocale) -> HTMLNode {

@@ -9,7 +9,7 @@ import Vapor
 /// photo and its snapshots are simply never found.
 struct FundraiserStore {
   var db: any Database
-  var userID: UUID
+  var workspaceID: UUID
 
   struct Slice {
     var items: [FundraiserRecord]
@@ -54,7 +54,7 @@ struct FundraiserStore {
   }
 
   private func scoped() -> QueryBuilder<FundraiserRecord> {
-    FundraiserRecord.query(on: db).filter(\.$user.$id == userID)
+    FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
   }
 
   private func sorted(_ query: QueryBuilder<FundraiserRecord>) -> QueryBuilder<FundraiserRecord> {
@@ -85,29 +85,30 @@ enum FundraiserPhotos {
   }
 
   /// Any photo of the account, draft or attached; nil for another account's photo.
-  static func photo(id: String?, userID: UUID, on db: any Database) async throws
+  static func photo(id: String?, workspaceID: UUID, on db: any Database) async throws
     -> FundraiserPhotoRecord?
   {
     guard let id = id.flatMap(UUID.init(uuidString:)) else { return nil }
     return try await FundraiserPhotoRecord.query(on: db).filter(\.$id == id)
-      .filter(\.$user.$id == userID).first()
+      .filter(\.$workspaceID == workspaceID).first()
   }
 
   /// A draft of the account (a photo not attached to any fundraiser yet), by id.
-  static func draft(id: String?, userID: UUID, on db: any Database) async throws -> UUID? {
+  static func draft(id: String?, workspaceID: UUID, on db: any Database) async throws -> UUID? {
     guard let id = id.flatMap(UUID.init(uuidString:)) else { return nil }
     return try await FundraiserPhotoRecord.query(on: db).filter(\.$id == id)
-      .filter(\.$user.$id == userID).filter(\.$fundraiser.$id == nil)
+      .filter(\.$workspaceID == workspaceID).filter(\.$fundraiser.$id == nil)
       .field(\.$id).first()?.id
   }
 
   /// Keeps an upload as a draft until the form passes. Dated `now` (the app's clock), the
   /// clock `pruneDrafts` is asked with.
-  static func saveDraft(_ upload: ValidPhoto, userID: UUID, now: Date, on db: any Database)
+  static func saveDraft(_ upload: ValidPhoto, workspaceID: UUID, now: Date, on db: any Database)
     async throws -> UUID
   {
     let draft = FundraiserPhotoRecord(
-      userID: userID, fundraiserID: nil, data: upload.data, info: upload.info, etag: upload.etag)
+      workspaceID: workspaceID, fundraiserID: nil, data: upload.data, info: upload.info,
+      etag: upload.etag)
     // `create` would stamp the system clock; a bulk insert keeps the date as set.
     let id = UUID()
     draft.id = id

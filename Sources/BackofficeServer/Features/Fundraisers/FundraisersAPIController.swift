@@ -119,7 +119,7 @@ struct FundraisersAPIController: RouteCollection {
   // MARK: handlers
 
   @Sendable func list(req: Request) async throws -> Response {
-    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    let store = FundraiserStore(db: req.db, workspaceID: try req.workspaceID)
     let paging = try Paging.read(req)
     let slice = try await store.list(page: paging.page, per: paging.perPage)
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
@@ -135,14 +135,15 @@ struct FundraisersAPIController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let (campaign, photo) = try validated(req, existingPhoto: false)
     guard let photo else { throw APIError.validation(["photo": CampaignMessages.noImage]) }
-    let record = FundraiserRecord(userID: userID, campaign: campaign)
+    let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
     let now = req.now
     try await req.db.transaction { db in
       try await record.create(on: db)
-      let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, now: now, on: db)
+      let draft = try await FundraiserPhotos.saveDraft(
+        photo, workspaceID: workspaceID, now: now, on: db)
       try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
     }
     return try APIResponse.created(
@@ -154,7 +155,7 @@ struct FundraisersAPIController: RouteCollection {
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
   /// it names (412 otherwise).
   @Sendable func update(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let record = try await found(req)
     let id = try record.requireID()
     let expected = try IfMatch(req.headers).expectedVersion(
@@ -165,7 +166,8 @@ struct FundraisersAPIController: RouteCollection {
       record.apply(campaign)
       try await record.save(on: db)
       if let photo {
-        let draft = try await FundraiserPhotos.saveDraft(photo, userID: userID, now: now, on: db)
+        let draft = try await FundraiserPhotos.saveDraft(
+          photo, workspaceID: workspaceID, now: now, on: db)
         try await FundraiserPhotos.attach(draftID: draft, to: id, on: db)
       }
     }
@@ -185,7 +187,7 @@ struct FundraisersAPIController: RouteCollection {
 
   /// Why a versioned write found nothing to change: deleted meanwhile, or changed.
   func lostWrite(_ req: Request, id: UUID) async throws -> APIError {
-    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    let store = FundraiserStore(db: req.db, workspaceID: try req.workspaceID)
     return APIError.lostWrite(
       stillThere: try await store.find(id.uuidString) != nil, record: Self.recordName)
   }
@@ -246,7 +248,7 @@ struct FundraisersAPIController: RouteCollection {
   // MARK: helpers
 
   func found(_ req: Request) async throws -> FundraiserRecord {
-    let store = FundraiserStore(db: req.db, userID: try req.userID)
+    let store = FundraiserStore(db: req.db, workspaceID: try req.workspaceID)
     return try owned(await store.find(req.parameters.get("fundraiserID")))
   }
 

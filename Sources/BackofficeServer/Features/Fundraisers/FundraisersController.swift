@@ -30,7 +30,7 @@ struct FundraisersController: RouteCollection {
   }
 
   func store(_ req: Request) throws -> FundraiserStore {
-    FundraiserStore(db: req.db, userID: try req.userID)
+    FundraiserStore(db: req.db, workspaceID: try req.workspaceID)
   }
 
   func found(_ req: Request) async throws -> FundraiserRecord {
@@ -140,7 +140,7 @@ struct FundraisersController: RouteCollection {
   @Sendable func photo(req: Request) async throws -> Response {
     guard
       let photo = try await FundraiserPhotos.photo(
-        id: req.parameters.get("photoID"), userID: try req.userID, on: req.db)
+        id: req.parameters.get("photoID"), workspaceID: try req.workspaceID, on: req.db)
     else { throw Abort(.notFound) }
     return FundraiserPosters.photoResponse(photo, req: req)
   }
@@ -225,8 +225,9 @@ struct FundraisersController: RouteCollection {
   func photoDraft(_ input: FormInput, req: Request) async throws -> (
     draft: UUID?, error: String?
   ) {
-    let userID = try req.userID
-    let earlier = try await FundraiserPhotos.draft(id: input.photoDraft, userID: userID, on: req.db)
+    let workspaceID = try req.workspaceID
+    let earlier = try await FundraiserPhotos.draft(
+      id: input.photoDraft, workspaceID: workspaceID, on: req.db)
     let bytes = input.photo.map { Data($0.data.readableBytesView) }
     switch ValidPhoto.check(bytes, maxBytes: req.config.maxUploadBytes) {
     case nil:
@@ -235,7 +236,8 @@ struct FundraisersController: RouteCollection {
       return (earlier, error.message)
     case .success(let photo)?:
       return (
-        try await FundraiserPhotos.saveDraft(photo, userID: userID, now: req.now, on: req.db), nil
+        try await FundraiserPhotos.saveDraft(
+          photo, workspaceID: workspaceID, now: req.now, on: req.db), nil
       )
     }
   }
@@ -250,7 +252,7 @@ struct FundraisersController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let input = try req.content.decode(FormInput.self)
     let photo = try await photoDraft(input, req: req)
     var view = formView(.create, input, req: req)
@@ -264,7 +266,7 @@ struct FundraisersController: RouteCollection {
       return req.page(view, status: .unprocessableEntity)
     }
     guard let draftID = photo.draft else { throw Abort(.internalServerError) }
-    let record = FundraiserRecord(userID: userID, campaign: campaign)
+    let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
     do {
       try await req.db.transaction { db in
         try await record.create(on: db)
@@ -485,7 +487,7 @@ struct FundraisersController: RouteCollection {
   /// the script places into the page (`mode=inline`: no embedded font, since the page's
   /// stylesheet provides it and its policy forbids inline styles; the photo by address).
   @Sendable func preview(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let mode = req.queryValue("mode") ?? "image"
     let template = FundraiserPosters.template(req) ?? .blueLinear
     let format = FundraiserPosters.format(req)
@@ -519,7 +521,9 @@ struct FundraisersController: RouteCollection {
         photoHref = Self.transparentPixel
         photoTag = "local"
       } else {
-        guard let photo = try await FundraiserPhotos.photo(id: photoID, userID: userID, on: req.db)
+        guard
+          let photo = try await FundraiserPhotos.photo(
+            id: photoID, workspaceID: workspaceID, on: req.db)
         else { throw Abort(.notFound) }
         photoHref =
           mode == "inline" ? Routes.fundraiserPhoto.href(id: try photo.requireID()) : photo.dataURI

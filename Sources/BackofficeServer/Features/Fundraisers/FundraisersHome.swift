@@ -15,8 +15,8 @@ struct FundraisersHome: Sendable {
     measured > 0 ? FundraiserProgress(collected: collected, target: goal, jarGoal: nil) : nil
   }
 
-  static func load(db: any Database, userID: UUID) async throws -> FundraisersHome {
-    let records = try await FundraiserStore(db: db, userID: userID).all()
+  static func load(db: any Database, workspaceID: UUID) async throws -> FundraisersHome {
+    let records = try await FundraiserStore(db: db, workspaceID: workspaceID).all()
     let states = try await JarSnapshots.states(for: records, on: db)
     var home = FundraisersHome(count: records.count)
     for record in records {

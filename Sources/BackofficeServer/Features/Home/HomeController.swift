@@ -9,10 +9,13 @@ struct HomeController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
     var model = HomeIndex.Model(email: user.email)
-    model.expenses = try await ExpensesHome.load(db: req.db, user: user, now: req.now)
-    model.products = try await ProductsHome.load(db: req.db, userID: user.requireID())
-    model.adPaymentCount = try await AdPaymentsHome.count(db: req.db, userID: user.requireID())
-    model.fundraisers = try await FundraisersHome.load(db: req.db, userID: user.requireID())
+    model.expenses = try await ExpensesHome.load(
+      db: req.db, workspaceID: try req.workspaceID, currency: user.currency, now: req.now)
+    let workspaceID = try req.workspaceID
+    model.products = try await ProductsHome.load(
+      db: req.db, workspaceID: workspaceID, viewerID: user.requireID())
+    model.adPaymentCount = try await AdPaymentsHome.count(db: req.db, workspaceID: workspaceID)
+    model.fundraisers = try await FundraisersHome.load(db: req.db, workspaceID: workspaceID)
     model.marketing = try await MarketingHomeCard.load(req)
     return req.page(HomeIndex(model: model))
   }

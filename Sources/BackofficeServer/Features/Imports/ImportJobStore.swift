@@ -86,22 +86,22 @@ protocol ImportRows: Sendable {
   var keys: [String] { get }
   /// How many of the account's records (deleted expenses waiting for undo not included) have
   /// each of `keys`.
-  func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
+  func present(_ keys: Set<String>, workspaceID: UUID, on db: any Database) async throws
     -> [String: Int]
   /// The rows at `positions` (indexes into `keys`) ready to insert; built before a batch takes
   /// the write lock. A row's creation time is `start` plus its position in milliseconds, so
   /// the lists show them as if typed one by one in file order, whichever batch wrote them.
-  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert
+  func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert
   /// The rows to insert, given the prepared ones, inside the batch's write transaction (`db`
   /// is the transaction's) just before they are written: for what can only be decided while
   /// the batch holds the write lock. Products take their account's next numbers here.
-  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+  func beforeInsert(_ insert: PreparedInsert, workspaceID: UUID, on db: any Database) async throws
     -> PreparedInsert
 }
 
 extension ImportRows {
   /// Nothing to decide under the lock: the rows as prepared.
-  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+  func beforeInsert(_ insert: PreparedInsert, workspaceID: UUID, on db: any Database) async throws
     -> PreparedInsert
   { insert }
 }
@@ -137,7 +137,7 @@ struct ImportJobStore: Sendable {
   static let keepFinished: TimeInterval = 30 * 24 * 60 * 60
 
   let db: any Database
-  let userID: UUID
+  let workspaceID: UUID
 
   enum Start: Equatable {
     /// The job is recorded; start a run with this runner token.
@@ -159,7 +159,7 @@ struct ImportJobStore: Sendable {
     let id = UUID()
     let runner = UUID().uuidString
     job.id = id
-    job.$user.id = userID
+    job.workspaceID = workspaceID
     job.area = area.rawValue
     job.status = ImportJobStatus.running.rawValue
     job.keepDuplicates = keepDuplicates
@@ -189,7 +189,7 @@ struct ImportJobStore: Sendable {
   func state(_ id: UUID, now: Date, staleAfter: TimeInterval) async throws -> ImportJobState? {
     guard
       let job = try await ImportJobRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$user.$id == userID).first(),
+        .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first(),
       let area = ImportArea(rawValue: job.area)
     else { return nil }
     var status = ImportJobStatus(rawValue: job.status) ?? .failed
@@ -213,7 +213,7 @@ struct ImportJobStore: Sendable {
   func claim(_ id: UUID, now: Date, staleAfter: TimeInterval) async throws -> Start? {
     guard
       let job = try await ImportJobRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$user.$id == userID).first(),
+        .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first(),
       let area = ImportArea(rawValue: job.area),
       try await ImportJobPayload.find(id, on: db) != nil
     else { return nil }
@@ -228,7 +228,7 @@ struct ImportJobStore: Sendable {
         .set("message", to: SQLLiteral.null)
         .set("finished_at", to: SQLLiteral.null)
         .where("id", .equal, SQLBind(id))
-        .where("user_id", .equal, SQLBind(userID))
+        .where("workspace_id", .equal, SQLBind(workspaceID))
         .where("status", .equal, SQLBind(ImportJobStatus.failed.rawValue))
         .returning("id")
         .all()
@@ -244,7 +244,7 @@ struct ImportJobStore: Sendable {
   /// when asked).
   func purge(now: Date) async throws {
     let old = try await ImportJobRecord.query(on: db)
-      .filter(\.$user.$id == userID)
+      .filter(\.$workspaceID == workspaceID)
       .filter(\.$status != ImportJobStatus.running.rawValue)
       .filter(\.$createdAt < now.addingTimeInterval(-Self.keepFinished))
       .all(\.$id)
@@ -256,7 +256,7 @@ struct ImportJobStore: Sendable {
   /// The account's running job of `area`, if any.
   func running(_ area: ImportArea) async throws -> UUID? {
     try await ImportJobRecord.query(on: db)
-      .filter(\.$user.$id == userID).filter(\.$area == area.rawValue)
+      .filter(\.$workspaceID == workspaceID).filter(\.$area == area.rawValue)
       .filter(\.$status == ImportJobStatus.running.rawValue)
       .first()?.id
   }
@@ -268,7 +268,7 @@ struct ImportJobStore: Sendable {
       .set("status", to: SQLBind(ImportJobStatus.failed.rawValue))
       .set("message", to: SQLBind(ImportMessages.StopReason.serverStopped.rawValue))
       .set("runner", to: SQLLiteral.null)
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
       .where("area", .equal, SQLBind(area.rawValue))
       .where("status", .equal, SQLBind(ImportJobStatus.running.rawValue))
       .where("heartbeat_at", .lessThan, SQLBind(now.addingTimeInterval(-staleAfter)))

@@ -164,7 +164,7 @@ private struct ImportRun {
     _ rows: any ImportRows, occurrences: [Int], job: ImportJobRecord, area: ImportArea
   ) async throws {
     let tuning = jobs.tuning
-    let userID = job.$user.id
+    let workspaceID = job.workspaceID
     let keepDuplicates = job.keepDuplicates
     let start = job.createdAt
     let keys = rows.keys
@@ -190,21 +190,22 @@ private struct ImportRun {
       }
       let expected =
         keepDuplicates
-        ? Array(batch) : choose(try await rows.present(batchKeys, userID: userID, on: app.db))
+        ? Array(batch)
+        : choose(try await rows.present(batchKeys, workspaceID: workspaceID, on: app.db))
       let prepared = try await jobs.compute {
-        try rows.prepare(expected, userID: userID, start: start)
+        try rows.prepare(expected, workspaceID: workspaceID, start: start)
       }
       if let beforeLock = tuning.beforeLock { await beforeLock(jobID) }
       let (added, held) = try await WriteTransaction.run(on: app.db) { db in
         var positions = expected
         var insert = prepared
         if !keepDuplicates {
-          positions = choose(try await rows.present(batchKeys, userID: userID, on: db))
+          positions = choose(try await rows.present(batchKeys, workspaceID: workspaceID, on: db))
           if positions != expected {
-            insert = try rows.prepare(positions, userID: userID, start: start)
+            insert = try rows.prepare(positions, workspaceID: workspaceID, start: start)
           }
         }
-        try await rows.beforeInsert(insert, userID: userID, on: db).run(on: db)
+        try await rows.beforeInsert(insert, workspaceID: workspaceID, on: db).run(on: db)
         try await ImportJobStore.advance(
           id, runner: runner, done: batch.upperBound, imported: positions.count,
           skipped: batch.count - positions.count, now: now, on: db)

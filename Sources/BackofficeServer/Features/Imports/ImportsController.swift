@@ -44,7 +44,7 @@ struct ImportsController: RouteCollection {
   @Sendable func retry(req: Request) async throws -> Response {
     let state = try await owned(req)
     let jobs = try req.application.importJobs
-    let store = try ImportJobStore(db: req.db, userID: req.user.requireID())
+    let store = try ImportJobStore(db: req.db, workspaceID: req.workspaceID)
     switch try await store.claim(state.id, now: req.now, staleAfter: jobs.tuning.staleAfter) {
     case .started(let id, let runner):
       jobs.launch(id, runner: runner, app: req.application)
@@ -62,7 +62,7 @@ struct ImportsController: RouteCollection {
   func owned(_ req: Request) async throws -> ImportJobState {
     let staleAfter = try req.application.importJobs.tuning.staleAfter
     guard let id = req.parameters.get("jobID", as: UUID.self),
-      let state = try await ImportJobStore(db: req.db, userID: req.user.requireID())
+      let state = try await ImportJobStore(db: req.db, workspaceID: req.workspaceID)
         .state(id, now: req.now, staleAfter: staleAfter)
     else { throw Abort(.notFound) }
     return state
@@ -76,7 +76,7 @@ struct ImportsController: RouteCollection {
     problems: [String]
   ) async throws -> Response {
     let jobs = try req.application.importJobs
-    let store = try ImportJobStore(db: req.db, userID: req.user.requireID())
+    let store = try ImportJobStore(db: req.db, workspaceID: req.workspaceID)
     let start = try await store.start(
       area: area, rows: rows, total: total, keepDuplicates: keepDuplicates, problems: problems,
       invalid: problems.count, now: req.now, staleAfter: jobs.tuning.staleAfter)

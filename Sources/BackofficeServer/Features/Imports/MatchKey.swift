@@ -22,7 +22,7 @@ enum MatchKey {
   /// How many of the account's rows in `table` have each of `keys` (its `match_key` column),
   /// for the imports' "already present". `liveOnly` leaves out rows with a `deleted_at`.
   static func counts(
-    _ keys: Set<String>, in table: String, userID: UUID, liveOnly: Bool = false,
+    _ keys: Set<String>, in table: String, workspaceID: UUID, liveOnly: Bool = false,
     on sql: any SQLDatabase
   ) async throws -> [String: Int] {
     guard !keys.isEmpty else { return [:] }
@@ -30,7 +30,7 @@ enum MatchKey {
       .column("match_key")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "held")
       .from(table)
-      .where("user_id", .equal, userID)
+      .where("workspace_id", .equal, workspaceID)
     if liveOnly { query = query.where("deleted_at", .is, SQLLiteral.null) }
     let rows = try await query.where("match_key", .in, keys.sorted()).groupBy("match_key").all()
     var counts: [String: Int] = [:]

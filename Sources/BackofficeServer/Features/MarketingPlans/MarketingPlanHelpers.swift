@@ -33,7 +33,7 @@ enum MarketingEmailDetails {
 enum MarketingPlanDuplicate {
   static func copy(of plan: MarketingPlanRecord, selection: PlanSelection) -> MarketingPlanRecord {
     let copy = MarketingPlanRecord(
-      userID: plan.$user.id, name: PlanName.copyName(of: plan.name), selection: selection,
+      workspaceID: plan.workspaceID, name: PlanName.copyName(of: plan.name), selection: selection,
       recipient: plan.recipient)
     copy.subject = plan.subject
     return copy
@@ -44,6 +44,6 @@ extension MarketingHomeCard {
   static func load(_ req: Request) async throws -> Model {
     Model(
       planCount: try await MarketingPlanRecord.query(on: req.db)
-        .filter(\.$user.$id == req.userID).count())
+        .filter(\.$workspaceID == req.workspaceID).count())
   }
 }

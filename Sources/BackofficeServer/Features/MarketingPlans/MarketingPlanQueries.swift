@@ -46,7 +46,7 @@ enum MarketingPlanQueries {
   static func plan(_ req: Request) async throws -> MarketingPlanRecord? {
     guard let id = req.parameters.get("planID", as: UUID.self) else { return nil }
     return try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$id == id).filter(\.$user.$id == req.userID).first()
+      .filter(\.$id == id).filter(\.$workspaceID == req.workspaceID).first()
   }
 
   /// The stored catalog, or nil (logged) when it cannot be read: pages then show their

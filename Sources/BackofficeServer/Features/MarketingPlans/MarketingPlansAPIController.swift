@@ -206,7 +206,8 @@ struct MarketingPlansAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
-    let query = MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == (try req.userID))
+    let query = MarketingPlanRecord.query(on: req.db).filter(
+      \.$workspaceID == (try req.workspaceID))
     let total = try await query.count()
     let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
       .range(paging.offset..<(paging.offset + paging.perPage)).all()
@@ -236,7 +237,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let plan = MarketingPlanRecord(
-      userID: try req.userID,
+      workspaceID: try req.workspaceID,
       name: PlanName.defaultName(on: req.now, locale: locale, timeZone: MarketingFormat.utc),
       selection: PlanSelection())
     let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
@@ -272,7 +273,7 @@ struct MarketingPlansAPIController: RouteCollection {
   private func lostWrite(_ req: Request, _ plan: MarketingPlanRecord) async throws -> APIError {
     let stillThere =
       try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$id == plan.requireID()).filter(\.$user.$id == req.userID).first() != nil
+      .filter(\.$id == plan.requireID()).filter(\.$workspaceID == req.workspaceID).first() != nil
     return APIError.lostWrite(stillThere: stillThere, record: Self.recordName)
   }
 

@@ -31,15 +31,17 @@ struct MarketingPlansController: RouteCollection {
   // MARK: plans list
 
   @Sendable func index(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let stored = try await MarketingPlanQueries.catalog(req)
-    let total = try await MarketingPlanRecord.query(on: req.db).filter(\.$user.$id == userID)
-      .count()
+    let total = try await MarketingPlanRecord.query(on: req.db).filter(
+      \.$workspaceID == workspaceID
+    )
+    .count()
     let window = PageWindow(
       requested: Paging.pageNumber(req), perPage: Self.perPage, total: total)
     let page = window.page
     let plans = try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$user.$id == userID)
+      .filter(\.$workspaceID == workspaceID)
       .sort(\.$updatedAt, .descending).sort(\.$id)
       .range(((page - 1) * Self.perPage)..<(page * Self.perPage))
       .all()
@@ -60,7 +62,7 @@ struct MarketingPlansController: RouteCollection {
 
   @Sendable func create(req: Request) async throws -> Response {
     let plan = MarketingPlanRecord(
-      userID: try req.userID,
+      workspaceID: try req.workspaceID,
       name: PlanName.defaultName(
         on: req.now, locale: try MarketingPlanQueries.locale(req), timeZone: MarketingFormat.utc),
       selection: PlanSelection())

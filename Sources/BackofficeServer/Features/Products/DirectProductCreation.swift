@@ -12,7 +12,7 @@ import Vapor
 /// path.
 struct DirectProductCreation {
   var writer: SQLiteDirectWriter
-  var userID: UUID
+  var workspaceID: UUID
   var now: Date
   var account: AccountFormat
 
@@ -29,7 +29,7 @@ struct DirectProductCreation {
     _ product: Product, key: String?, fingerprint: String, on eventLoop: any EventLoop,
     fallback store: IdempotencyStore
   ) async throws -> IdempotencyStore.Outcome {
-    let (userID, now, account) = (userID, now, account)
+    let (workspaceID, now, account) = (workspaceID, now, account)
     let result: Result
     do {
       result = try await writer.transaction(on: eventLoop) { db in
@@ -37,27 +37,27 @@ struct DirectProductCreation {
           let row = try db.run(
             """
             SELECT status, content_type, location, body, request_hash FROM idempotency_keys
-            WHERE user_id = ?1 AND key = CAST(?2 AS TEXT)
-            """, Self.values([userID, key])
+            WHERE workspace_id = ?1 AND key = CAST(?2 AS TEXT)
+            """, Self.values([workspaceID, key])
           ).first
         {
           return .found(try IdempotencyRecord.Stored(row))
         }
         try db.run(
           """
-          INSERT INTO product_counters (id, user_id, last_number, product_count)
-          VALUES (?1, ?2, 0, 0) ON CONFLICT (user_id) DO NOTHING
-          """, Self.values([UUID(), userID]))
+          INSERT INTO product_counters (id, workspace_id, last_number, product_count)
+          VALUES (?1, ?2, 0, 0) ON CONFLICT (workspace_id) DO NOTHING
+          """, Self.values([UUID(), workspaceID]))
         guard
           let number = try db.run(
             """
             UPDATE product_counters
             SET last_number = last_number + 1, product_count = product_count + 1
-            WHERE user_id = ?1 RETURNING last_number
-            """, Self.values([userID])
+            WHERE workspace_id = ?1 RETURNING last_number
+            """, Self.values([workspaceID])
           ).first.map({ try $0.decode(column: "last_number", as: Int.self) })
         else { throw Abort(.internalServerError, reason: "The product counter row is missing.") }
-        let record = ProductRecord(userID: userID, number: number, product: product)
+        let record = ProductRecord(workspaceID: workspaceID, number: number, product: product)
         let id = UUID()
         let stamp = Date()
         record.id = id
@@ -65,12 +65,12 @@ struct DirectProductCreation {
         record.updatedAt = stamp
         try db.run(
           """
-          INSERT INTO products (id, user_id, number, name, name_key, type, type_key, price_minor,
+          INSERT INTO products (id, workspace_id, number, name, name_key, type, type_key, price_minor,
             tax_minor, match_key, photo_etag, version, created_at, updated_at)
           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?12, ?13)
           """,
           Self.values([
-            id, userID, number, record.name, record.nameKey, record.type, record.typeKey,
+            id, workspaceID, number, record.name, record.nameKey, record.type, record.typeKey,
             record.priceMinor, record.taxMinor, record.matchKey, record.version, stamp, stamp,
           ]))
         let summary = try ProductSummary(record, favorite: false, account: account)
@@ -79,17 +79,17 @@ struct DirectProductCreation {
         if let key {
           try db.run(
             """
-            INSERT INTO idempotency_keys (id, user_id, key, request_hash, status, content_type,
+            INSERT INTO idempotency_keys (id, workspace_id, key, request_hash, status, content_type,
               location, body, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """,
             Self.values([
-              UUID(), userID, key, fingerprint, Int(answer.status.code), answer.contentType,
+              UUID(), workspaceID, key, fingerprint, Int(answer.status.code), answer.contentType,
               answer.location, answer.body, now,
             ]))
           try db.run(
-            "DELETE FROM idempotency_keys WHERE user_id = ?1 AND created_at < ?2",
-            Self.values([userID, now.addingTimeInterval(-IdempotencyKey.retention)]))
+            "DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND created_at < ?2",
+            Self.values([workspaceID, now.addingTimeInterval(-IdempotencyKey.retention)]))
         }
         return .created(answer)
       }

@@ -76,11 +76,11 @@ enum IdempotencyKey {
 /// Runs a write at most once per (account, key) and remembers its answer.
 ///
 /// The write and the record of its answer are committed in one transaction. Two requests
-/// racing with the same key: the unique index on (user_id, key) lets only one commit; the other
+/// racing with the same key: the unique index on (workspace_id, key) lets only one commit; the other
 /// rolls back (so its product is never saved) and replays the winner's answer.
 struct IdempotencyStore {
   var db: any Database
-  var userID: UUID
+  var workspaceID: UUID
   var now: Date
 
   struct Outcome {
@@ -97,13 +97,13 @@ struct IdempotencyStore {
       return Outcome(answer: answer, replayed: false)
     }
     if let found = try await find(key) { return try replay(found, fingerprint: fingerprint) }
-    let userID = userID
+    let workspaceID = workspaceID
     let now = now
     do {
       let answer = try await db.transaction { db in
         let answer = try await work(db)
         let record = IdempotencyRecord()
-        record.userID = userID
+        record.workspaceID = workspaceID
         record.key = key
         record.requestHash = fingerprint
         record.status = Int(answer.status.code)
@@ -112,9 +112,9 @@ struct IdempotencyStore {
         record.body = answer.body
         record.createdAt = now
         try await record.create(on: db)
-        // In the same transaction: one commit, and the index on (user_id, created_at) reads
+        // In the same transaction: one commit, and the index on (workspace_id, created_at) reads
         // only the expired answers.
-        try await Self.purgeExpired(userID: userID, now: now, on: db)
+        try await Self.purgeExpired(workspaceID: workspaceID, now: now, on: db)
         return answer
       }
       return Outcome(answer: answer, replayed: false)
@@ -127,7 +127,7 @@ struct IdempotencyStore {
 
   func find(_ key: String) async throws -> IdempotencyRecord? {
     try await IdempotencyRecord.query(on: db)
-      .filter(\.$userID == userID).filter(\.$key == key).first()
+      .filter(\.$workspaceID == workspaceID).filter(\.$key == key).first()
   }
 
   func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
@@ -150,15 +150,15 @@ struct IdempotencyStore {
   /// Old answers are dropped on the account's next write instead of by a separate job; a
   /// failure here only delays that.
   /// The account's answers older than the retention period.
-  static func expiredAnswers(userID: UUID, now: Date, on db: any Database)
+  static func expiredAnswers(workspaceID: UUID, now: Date, on db: any Database)
     -> QueryBuilder<IdempotencyRecord>
   {
     IdempotencyRecord.query(on: db)
-      .filter(\.$userID == userID)
+      .filter(\.$workspaceID == workspaceID)
       .filter(\.$createdAt < now.addingTimeInterval(-IdempotencyKey.retention))
   }
 
-  private static func purgeExpired(userID: UUID, now: Date, on db: any Database) async throws {
-    try await expiredAnswers(userID: userID, now: now, on: db).delete()
+  private static func purgeExpired(workspaceID: UUID, now: Date, on db: any Database) async throws {
+    try await expiredAnswers(workspaceID: workspaceID, now: now, on: db).delete()
   }
 }

@@ -46,16 +46,16 @@ enum ProductChanges {
     var format: String
   }
 
-  /// The changes after `since`, at most `limit`, for the account `userID` read by `viewer`
+  /// The changes after `since`, at most `limit`, in the workspace `workspaceID` read by `viewer`
   /// (whose stars are the `favorite` marks).
   static func feed(
-    since requested: Int64, limit: Int, userID: UUID, viewer: UUID, account: AccountFormat,
+    since requested: Int64, limit: Int, workspaceID: UUID, viewer: UUID, account: AccountFormat,
     format: String, on db: any Database
   ) async throws -> Feed {
     let counter = try await DirectQuery.first(
       """
       SELECT last_change, purged_through FROM product_change_counters
-      WHERE user_id = \(bind: userID)
+      WHERE workspace_id = \(bind: workspaceID)
       """ as SQLQueryString, on: db)
     let last = try counter?.decode(column: "last_change", as: Int64.self) ?? 0
     let purged = try counter?.decode(column: "purged_through", as: Int64.self) ?? 0
@@ -68,11 +68,11 @@ enum ProductChanges {
       SELECT \(unsafeRaw: ProductStore.columns), p.change_seq, f.created_at AS favorited_at
       FROM products p
       LEFT JOIN product_favorites f ON f.user_id = \(bind: viewer) AND f.product_id = p.id
-      WHERE p.user_id = \(bind: userID) AND p.change_seq > \(bind: since)
+      WHERE p.workspace_id = \(bind: workspaceID) AND p.change_seq > \(bind: since)
       ORDER BY p.change_seq LIMIT \(bind: limit)
       """ as SQLQueryString, on: db)
     var changes: [Change] = try productRows.map { row in
-      let record = try ProductStore.record(row, userID: userID)
+      let record = try ProductStore.record(row, workspaceID: workspaceID)
       let favoritedAt = try row.decode(column: "favorited_at", as: Date?.self)
       let summary = try ProductSummary(record, favorite: favoritedAt != nil, account: account)
       return Change(
@@ -86,7 +86,7 @@ enum ProductChanges {
       let tombstones = try await DirectQuery.rows(
         """
         SELECT product_id, change_seq FROM product_tombstones
-        WHERE user_id = \(bind: userID) AND change_seq > \(bind: since)
+        WHERE workspace_id = \(bind: workspaceID) AND change_seq > \(bind: since)
         ORDER BY change_seq LIMIT \(bind: limit)
         """ as SQLQueryString, on: db)
       full = full || tombstones.count == limit
@@ -109,12 +109,12 @@ enum ProductChanges {
   /// Drops the account's tombstones older than the retention period, oldest first, a hundred
   /// at a time (called on each delete, so an account's tombstones never pile up), and moves
   /// the point before which cursors are refused.
-  static func purgeTombstones(userID: UUID, now: Date, on db: any Database) async throws {
+  static func purgeTombstones(workspaceID: UUID, now: Date, on db: any Database) async throws {
     guard let sql = db as? any SQLDatabase else { return }
     let cutoff = Int64(now.addingTimeInterval(-tombstoneRetention).timeIntervalSince1970)
     let oldest = try await sql.raw(
       """
-      SELECT change_seq, deleted_at FROM product_tombstones WHERE user_id = \(bind: userID)
+      SELECT change_seq, deleted_at FROM product_tombstones WHERE workspace_id = \(bind: workspaceID)
       ORDER BY change_seq LIMIT 100
       """
     ).all()
@@ -127,13 +127,13 @@ enum ProductChanges {
     try await sql.raw(
       """
       DELETE FROM product_tombstones
-      WHERE user_id = \(bind: userID) AND change_seq <= \(bind: through)
+      WHERE workspace_id = \(bind: workspaceID) AND change_seq <= \(bind: through)
       """
     ).run()
     try await sql.raw(
       """
       UPDATE product_change_counters SET purged_through = \(bind: through)
-      WHERE user_id = \(bind: userID) AND purged_through < \(bind: through)
+      WHERE workspace_id = \(bind: workspaceID) AND purged_through < \(bind: through)
       """
     ).run()
   }
@@ -162,9 +162,10 @@ extension ProductsAPIController {
       }
     }
     guard problems.isEmpty else { throw APIError.validation(problems) }
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let feed = try await ProductChanges.feed(
-      since: since, limit: limit, userID: userID, viewer: userID, account: account,
+      since: since, limit: limit, workspaceID: workspaceID, viewer: try req.userID,
+      account: account,
       format: PageContext.catalogFormat(
         locale: account.locale, currency: account.currency, language: req.uiLanguage),
       on: req.db)

@@ -43,18 +43,18 @@ struct ProductImportRows: ImportRows {
     return String(decoding: try JSONEncoder().encode(stored), as: UTF8.self)
   }
 
-  func present(_ keys: Set<String>, userID: UUID, on db: any Database) async throws
+  func present(_ keys: Set<String>, workspaceID: UUID, on db: any Database) async throws
     -> [String: Int]
   {
-    try await ProductStore(db: db, userID: userID).matchCounts(keys)
+    try await ProductStore(db: db, workspaceID: workspaceID).matchCounts(keys)
   }
 
-  /// The rows as `ProductRecord(userID:number:product:)` makes them (search keys, match key,
+  /// The rows as `ProductRecord(workspaceID:number:product:)` makes them (search keys, match key,
   /// first version). Their numbers are given in `beforeInsert`, under the write lock.
-  func prepare(_ positions: [Int], userID: UUID, start: Date) throws -> PreparedInsert {
+  func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
-        let record = ProductRecord(userID: userID, number: 0, product: products[position])
+        let record = ProductRecord(workspaceID: workspaceID, number: 0, product: products[position])
         // A prepared insert writes the values as set: it makes no id and no timestamps.
         record.id = UUID()
         record.createdAt = start.addingTimeInterval(Double(position) / 1000)
@@ -68,11 +68,11 @@ struct ProductImportRows: ImportRows {
   /// which holds that row until it commits (on SQLite it holds the whole database from its
   /// start), so a product created meanwhile (a form, the API, another server) waits and gets
   /// a number after them.
-  func beforeInsert(_ insert: PreparedInsert, userID: UUID, on db: any Database) async throws
+  func beforeInsert(_ insert: PreparedInsert, workspaceID: UUID, on db: any Database) async throws
     -> PreparedInsert
   {
     guard !insert.rows.isEmpty else { return insert }
-    let numbers = try await ProductStore(db: db, userID: userID)
+    let numbers = try await ProductStore(db: db, workspaceID: workspaceID)
       .reserveNumbers(insert.rows.count)
     return try insert.setting("number", to: numbers.map { SQLBind($0) })
   }

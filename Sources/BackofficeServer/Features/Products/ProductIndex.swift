@@ -426,14 +426,15 @@ enum ProductCardParts {
 /// under, how the account writes numbers, and every address it uses (route templates, with
 /// `:productID` where a product's id goes, and the service worker), so no path is written twice.
 struct OutboxSettings: Sendable, Equatable {
-  var accountID: UUID
+  /// Whose outbox this is: the person in the workspace (`Request.offlineKey`).
+  var account: String
   var locale: BackofficeLocale
   /// The account's currency, for the prices of products still waiting on the device.
   var currency: String = "USD"
 
   var attributes: [Attr] {
     [
-      .data("outbox-account", accountID.uuidString.lowercased()),
+      .data("outbox-account", account),
       .data("outbox-api", Routes.apiProductCreate.href()),
       .data("outbox-form", Routes.productNew.href()),
       .data("locale", locale.identifier),

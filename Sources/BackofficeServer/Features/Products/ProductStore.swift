@@ -9,7 +9,16 @@ import Vapor
 /// Swipe-compatible API all go through here, so another account's product is never found.
 struct ProductStore {
   var db: any Database
-  var userID: UUID
+  var workspaceID: UUID
+  /// The person reading, whose favourites are the `favorite` marks (their own marks, not the
+  /// workspace's); the workspace's creator when a caller has no person (a restore, a command).
+  var viewerID: UUID
+
+  init(db: any Database, workspaceID: UUID, viewerID: UUID? = nil) {
+    self.db = db
+    self.workspaceID = workspaceID
+    self.viewerID = viewerID ?? workspaceID
+  }
 
   enum Sort: String, CaseIterable, Sendable {
     case newest
@@ -55,14 +64,14 @@ struct ProductStore {
     let rows = try await DirectQuery.rows(
       Self.pageStatement(
         conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
-        userID: userID, per: per, offset: offset),
+        workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset),
       on: db)
     guard let first = rows.first else {
       return Slice(items: [], total: try await total(filter), favorites: [])
     }
     var favorites = Set<UUID>()
     let items = try rows.map { row in
-      let record = try Self.record(row, userID: userID)
+      let record = try Self.record(row, workspaceID: workspaceID)
       if try row.decode(column: "favorite", as: Int.self) == 1, let id = record.id {
         favorites.insert(id)
       }
@@ -77,12 +86,13 @@ struct ProductStore {
   /// outer select reads only those rows, with their favourite mark and the total. `CROSS JOIN`
   /// keeps SQLite from turning the join around and walking the whole catalog to meet the page.
   static func pageStatement(
-    conditions: SQLQueryString, whole: Bool, sort: Sort, userID: UUID, per: Int, offset: Int
+    conditions: SQLQueryString, whole: Bool, sort: Sort, workspaceID: UUID, viewerID: UUID,
+    per: Int, offset: Int
   ) -> SQLQueryString {
     // The count's own `p` hides the outer one, so the same conditions serve both.
     let totalColumn: SQLQueryString =
       whole
-      ? "COALESCE((SELECT product_count FROM product_counters WHERE user_id = \(bind: userID)), 0)"
+      ? "COALESCE((SELECT product_count FROM product_counters WHERE workspace_id = \(bind: workspaceID)), 0)"
       : "(SELECT COUNT(*) FROM products p WHERE \(conditions))"
     let order: String
     switch sort {
@@ -100,8 +110,8 @@ struct ProductStore {
         ORDER BY \(unsafeRaw: order) LIMIT \(bind: per) OFFSET \(bind: offset)
       ) page
       CROSS JOIN products p
-      LEFT JOIN product_favorites f ON f.user_id = p.user_id AND f.product_id = p.id
-      WHERE p.user_id = \(bind: userID) AND p.number = page.number
+      LEFT JOIN product_favorites f ON f.user_id = \(bind: viewerID) AND f.product_id = p.id
+      WHERE p.workspace_id = \(bind: workspaceID) AND p.number = page.number
       ORDER BY \(unsafeRaw: order)
       """
   }
@@ -113,11 +123,11 @@ struct ProductStore {
     """
 
   /// A product read by a plain SQL statement that selected `columns`.
-  static func record(_ row: any SQLRow, userID: UUID) throws -> ProductRecord {
+  static func record(_ row: any SQLRow, workspaceID: UUID) throws -> ProductRecord {
     let record = ProductRecord()
     record.id = try row.decode(column: "id", as: UUID.self)
     record.$id.exists = true
-    record.$user.id = userID
+    record.workspaceID = workspaceID
     record.number = try row.decode(column: "number", as: Int.self)
     record.name = try row.decode(column: "name", as: String.self)
     record.nameKey = try row.decode(column: "name_key", as: String.self)
@@ -135,7 +145,7 @@ struct ProductStore {
   /// The WHERE clause of a listing (`p` is the products table). The prefix search is a range
   /// on the indexed `name_key`: `key >= prefix AND key < prefixUpperBound(prefix)`.
   func conditions(_ filter: Filter) -> SQLQueryString {
-    var conditions = SQLQueryString("p.user_id = \(bind: userID)")
+    var conditions = SQLQueryString("p.workspace_id = \(bind: workspaceID)")
     if let typeKey = filter.typeKey, !typeKey.isEmpty {
       conditions += " AND p.type_key = \(bind: typeKey)"
     }
@@ -149,7 +159,7 @@ struct ProductStore {
     return conditions
   }
 
-  /// The total for `filter` alone, for a page past the end. `user_id` leads every index, so a
+  /// The total for `filter` alone, for a page past the end. `workspace_id` leads every index, so a
   /// filtered count reads an index alone, never the rows.
   private func total(_ filter: Filter) async throws -> Int {
     if filter.isWholeCatalog { return try await count() }
@@ -166,7 +176,8 @@ struct ProductStore {
 
   /// The account's number of products, from its counter row (one indexed read).
   func count() async throws -> Int {
-    try await ProductCounter.query(on: db).filter(\.$userID == userID).first()?.productCount ?? 0
+    try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID).first()?
+      .productCount ?? 0
   }
 
   /// The product with this id in this account; nil for another account's id, an unknown id or
@@ -180,14 +191,14 @@ struct ProductStore {
     try await scoped().filter(\.$id == id).first()
   }
 
-  /// A count per stored spelling, grouped in the order of the (user_id, type_key, type,
+  /// A count per stored spelling, grouped in the order of the (workspace_id, type_key, type,
   /// number) index, which holds everything this reads.
-  static func chipsQuery(_ sql: any SQLDatabase, userID: UUID) -> SQLSelectBuilder {
+  static func chipsQuery(_ sql: any SQLDatabase, workspaceID: UUID) -> SQLSelectBuilder {
     sql.select()
       .column("type")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
       .from(ProductRecord.schema)
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
       .groupBy("type_key").groupBy("type")
   }
 
@@ -198,8 +209,10 @@ struct ProductStore {
       var type: String
       var count: Int
     }
-    let rows = try await DirectQuery.rows(Self.chipsQuery(try sql, userID: userID).query, on: db)
-      .map { try $0.decode(model: Row.self) }
+    let rows = try await DirectQuery.rows(
+      Self.chipsQuery(try sql, workspaceID: workspaceID).query, on: db
+    )
+    .map { try $0.decode(model: Row.self) }
     var counts: [String: Int] = [:]
     for row in rows { counts[row.type, default: 0] += row.count }
     return ProductTypes.chips(fromCounts: counts)
@@ -208,60 +221,66 @@ struct ProductStore {
   /// How many of the account's products have each of `keys` (`ProductRecord.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: ProductRecord.schema, userID: userID, on: ImportJobStore.sql(db))
+      keys, in: ProductRecord.schema, workspaceID: workspaceID, on: ImportJobStore.sql(db))
   }
 
-  /// Ids of every product this account marked as favourite (from the (user_id, product_id)
-  /// index alone).
+  /// The viewer's favourites in this workspace.
+  private var viewersFavorites: QueryBuilder<ProductFavorite> {
+    ProductFavorite.query(on: db).filter(\.$workspaceID == workspaceID)
+      .filter(\.$userID == viewerID)
+  }
+
+  /// Ids of every product the viewer marked as favourite here (from the (workspace_id,
+  /// user_id) index alone).
   func favoriteIDs() async throws -> Set<UUID> {
-    Set(try await ProductFavorite.query(on: db).filter(\.$userID == userID).all(\.$productID))
+    Set(try await viewersFavorites.all(\.$productID))
   }
 
-  /// Ids of the products in `ids` this account marked as favourite.
+  /// Ids of the products in `ids` the viewer marked as favourite.
   func favoriteIDs(among ids: [UUID]) async throws -> Set<UUID> {
     guard !ids.isEmpty else { return [] }
-    let rows = try await ProductFavorite.query(on: db)
-      .filter(\.$userID == userID).filter(\.$productID ~~ ids)
-      .all(\.$productID)
-    return Set(rows)
+    return Set(try await viewersFavorites.filter(\.$productID ~~ ids).all(\.$productID))
   }
 
-  /// The favourites, most recently added first, and how many there are in all.
+  /// The viewer's favourites, most recently added first, and how many there are in all.
   func favorites(page: Int = 1, per: Int) async throws -> Slice {
-    // Counted from the (user_id, product_id) index alone.
-    let total = try await ProductFavorite.query(on: db).filter(\.$userID == userID)
-      .count(\.$userID)
+    // Counted from the (workspace_id, user_id) index alone.
+    let total = try await viewersFavorites.count(\.$productID)
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
     let rows = try await DirectQuery.rows(
-      Self.favoritesStatement(userID: userID, per: per, offset: offset), on: db)
-    let items = try rows.map { try Self.record($0, userID: userID) }
+      Self.favoritesStatement(
+        workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset), on: db)
+    let items = try rows.map { try Self.record($0, workspaceID: workspaceID) }
     return Slice(items: items, total: total, favorites: Set(items.compactMap(\.id)))
   }
 
   /// The page of favourites first, then each product by its id (`CROSS JOIN` keeps that
   /// order; left to itself SQLite may walk the whole catalog looking for the ids).
-  static func favoritesStatement(userID: UUID, per: Int, offset: Int) -> SQLQueryString {
+  static func favoritesStatement(workspaceID: UUID, viewerID: UUID, per: Int, offset: Int)
+    -> SQLQueryString
+  {
     """
     SELECT \(unsafeRaw: columns)
     FROM (
       SELECT product_id, created_at, id FROM product_favorites
-      WHERE user_id = \(bind: userID)
+      WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: viewerID)
       ORDER BY created_at DESC, id LIMIT \(bind: per) OFFSET \(bind: offset)
     ) f
     CROSS JOIN products p
-    WHERE p.id = f.product_id AND p.user_id = \(bind: userID)
+    WHERE p.id = f.product_id AND p.workspace_id = \(bind: workspaceID)
     ORDER BY f.created_at DESC, f.id
     """
   }
 
+  /// Marks (or unmarks) a product of the workspace as one of the viewer's favourites.
   func setFavorite(_ productID: UUID, _ on: Bool) async throws {
-    let existing = ProductFavorite.query(on: db)
-      .filter(\.$userID == userID).filter(\.$productID == productID)
+    let existing = viewersFavorites.filter(\.$productID == productID)
     if on {
       guard try await existing.first() == nil else { return }
       do {
-        try await ProductFavorite(userID: userID, productID: productID).create(on: db)
+        try await ProductFavorite(workspaceID: workspaceID, userID: viewerID, productID: productID)
+          .create(on: db)
       } catch {
         // Two taps racing each other: the unique index kept one row, which is what was asked.
         if try await existing.first() == nil { throw error }
@@ -274,7 +293,7 @@ struct ProductStore {
   /// Photo row of a product of this account (with its bytes).
   func photo(productID: UUID) async throws -> ProductPhoto? {
     try await ProductPhoto.query(on: db)
-      .filter(\.$userID == userID).filter(\.$productID == productID).first()
+      .filter(\.$workspaceID == workspaceID).filter(\.$productID == productID).first()
   }
 
   // MARK: writing (call inside a transaction; `db` is the transaction's)
@@ -282,11 +301,11 @@ struct ProductStore {
   /// Saves a new product with the account's next number, and its photo.
   func create(_ product: Product, photo: CheckedPhoto?) async throws -> ProductRecord {
     // One transaction (or the caller's), so the counter's product count moves with the row.
-    let owner = userID
+    let owner = workspaceID
     return try await db.transaction { db in
-      let store = ProductStore(db: db, userID: owner)
+      let store = ProductStore(db: db, workspaceID: owner)
       let record = ProductRecord(
-        userID: owner, number: try await store.nextNumber(), product: product)
+        workspaceID: owner, number: try await store.nextNumber(), product: product)
       try await record.create(on: db)
       if let photo { try await store.replacePhoto(of: record, with: photo) }
       return record
@@ -304,9 +323,9 @@ struct ProductStore {
   func update(
     _ record: ProductRecord, expected: Int?, with product: Product, photo: PhotoChange
   ) async throws -> Bool {
-    let owner = userID
+    let owner = workspaceID
     return try await record.write(expected: expected, on: db) { db in
-      let store = ProductStore(db: db, userID: owner)
+      let store = ProductStore(db: db, workspaceID: owner)
       record.apply(product)
       switch photo {
       case .keep: break
@@ -323,14 +342,14 @@ struct ProductStore {
   @discardableResult
   func delete(_ record: ProductRecord, expected: Int? = nil, now: Date) async throws -> Bool {
     let id = try record.requireID()
-    let owner = userID
+    let owner = workspaceID
     return try await record.write(expected: expected, on: db) { db in
       // Photos and favourites go with the product (foreign keys cascade as well).
       try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
       try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
       try await record.delete(on: db)
-      try await ProductStore(db: db, userID: owner).adjustCount(by: -1)
-      try await ProductChanges.purgeTombstones(userID: owner, now: now, on: db)
+      try await ProductStore(db: db, workspaceID: owner).adjustCount(by: -1)
+      try await ProductChanges.purgeTombstones(workspaceID: owner, now: now, on: db)
     }
   }
 
@@ -342,14 +361,14 @@ struct ProductStore {
         SQLIdentifier("product_count"),
         to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(delta))
       )
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
       .run()
   }
 
   fileprivate func replacePhoto(of record: ProductRecord, with photo: CheckedPhoto) async throws {
     let id = try record.requireID()
     try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
-    try await ProductPhoto(userID: userID, productID: id, upload: photo).create(on: db)
+    try await ProductPhoto(workspaceID: workspaceID, productID: id, upload: photo).create(on: db)
     record.photoETag = photo.sha256
     try await record.save(on: db)
   }
@@ -364,9 +383,9 @@ struct ProductStore {
   /// race here; the unique index keeps one row).
   private func ensureCounterRow() async throws {
     try await sql.insert(into: ProductCounter.schema)
-      .columns("id", "user_id", "last_number")
-      .values(SQLBind(UUID()), SQLBind(userID), SQLBind(0))
-      .ignoringConflicts(with: ["user_id"])
+      .columns("id", "workspace_id", "last_number")
+      .values(SQLBind(UUID()), SQLBind(workspaceID), SQLBind(0))
+      .ignoringConflicts(with: ["workspace_id"])
       .run()
   }
 
@@ -378,7 +397,7 @@ struct ProductStore {
     try await ensureCounterRow()
     try await sql.update(ProductCounter.schema)
       .set(SQLIdentifier("last_number"), to: SQLBind(number))
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
       .where("last_number", .lessThan, SQLBind(number))
       .run()
   }
@@ -407,7 +426,7 @@ struct ProductStore {
         SQLIdentifier("product_count"),
         to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(count))
       )
-      .where("user_id", .equal, SQLBind(userID))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
       .returning("last_number")
       .first(decodingColumn: "last_number", as: Int.self)
     guard let last else {
@@ -428,6 +447,6 @@ struct ProductStore {
   }
 
   private func scoped() -> QueryBuilder<ProductRecord> {
-    ProductRecord.query(on: db).filter(\.$user.$id == userID)
+    ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID)
   }
 }

@@ -67,9 +67,11 @@ struct ProductsAPIController: RouteCollection {
       search: req.queryValue("q") ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
     // Everything the page depends on besides the catalog, whose version keys the cache.
+    // The reader is part of the key: the favourite marks are theirs.
     let key = ReadCache.key(
-      "list", account.locale.identifier, account.currency, sort.rawValue, String(paging.page),
-      String(paging.perPage), filter.typeKey ?? "", filter.search)
+      "list", store.viewerID.uuidString, account.locale.identifier, account.currency,
+      sort.rawValue, String(paging.page), String(paging.perPage), filter.typeKey ?? "",
+      filter.search)
     let page = try await req.cached(.products, key: key) {
       let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
       let items = try await store.summaries(
@@ -127,7 +129,7 @@ struct ProductsAPIController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let account = AccountFormat(try req.user)
     let key = try IdempotencyKey.read(req)
     let (input, product, photo) = try read(req)
@@ -135,17 +137,16 @@ struct ProductsAPIController: RouteCollection {
       "POST /api/v1/products", input.name ?? "", input.type ?? "",
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
     ])
-    let idempotency = IdempotencyStore(
-      db: req.db, userID: userID, now: req.now)
+    let idempotency = IdempotencyStore(db: req.db, workspaceID: workspaceID, now: req.now)
     let outcome: IdempotencyStore.Outcome
     if let writer = req.application.directWriter, photo == nil {
       outcome = try await DirectProductCreation(
-        writer: writer, userID: userID, now: req.now, account: account
+        writer: writer, workspaceID: workspaceID, now: req.now, account: account
       ).perform(
         product, key: key, fingerprint: fingerprint, on: req.eventLoop, fallback: idempotency)
     } else {
       outcome = try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
-        let store = ProductStore(db: db, userID: userID)
+        let store = ProductStore(db: db, workspaceID: workspaceID)
         let record = try await store.create(product, photo: photo)
         let summary = try await store.summary(record, account: account)
         var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
@@ -166,12 +167,12 @@ struct ProductsAPIController: RouteCollection {
   /// lost answer gets it again instead of a 412 from its own earlier success (an offline
   /// device's queued edit).
   @Sendable func update(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let account = AccountFormat(try req.user)
     let key = try IdempotencyKey.read(req)
     let productID = req.parameters.get("productID") ?? ""
     // Another account's product is 404 before anything about the body is said.
-    _ = try owned(await ProductStore(db: req.db, userID: userID).find(productID))
+    _ = try owned(await ProductStore(db: req.db, workspaceID: workspaceID).find(productID))
     let (input, product, photo) = try read(req)
     let headers = req.headers
     let fingerprint = IdempotencyKey.fingerprint([
@@ -179,25 +180,27 @@ struct ProductsAPIController: RouteCollection {
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
       input.removePhoto == true ? "remove" : "", headers.first(name: .ifMatch) ?? "",
     ])
-    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: req.now).perform(
-      key: key, fingerprint: fingerprint
-    ) { db in
-      let store = ProductStore(db: db, userID: userID)
-      let record = try owned(await store.find(productID))
-      let expected = try IfMatch(headers).expectedVersion(
-        current: record.version, record: Self.recordName)
-      let change: ProductStore.PhotoChange =
-        if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else {
-          .keep
+    let outcome = try await IdempotencyStore(db: req.db, workspaceID: workspaceID, now: req.now)
+      .perform(
+        key: key, fingerprint: fingerprint
+      ) { db in
+        let store = ProductStore(db: db, workspaceID: workspaceID)
+        let record = try owned(await store.find(productID))
+        let expected = try IfMatch(headers).expectedVersion(
+          current: record.version, record: Self.recordName)
+        let change: ProductStore.PhotoChange =
+          if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else {
+            .keep
+          }
+        guard try await store.update(record, expected: expected, with: product, photo: change)
+        else {
+          throw APIError.lostWrite(
+            stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
         }
-      guard try await store.update(record, expected: expected, with: product, photo: change) else {
-        throw APIError.lostWrite(
-          stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+        return try StoredAnswer.json(
+          ProductsAPIController.Item(try await store.summary(record, account: account)),
+          status: .ok)
       }
-      return try StoredAnswer.json(
-        ProductsAPIController.Item(try await store.summary(record, account: account)),
-        status: .ok)
-    }
     let response = outcome.answer.response(replayed: outcome.replayed)
     if let version = StoredAnswer.version(in: outcome.answer.body) {
       response.withVersion(version)
@@ -208,7 +211,7 @@ struct ProductsAPIController: RouteCollection {
   /// `If-Match` and `Idempotency-Key` as for `update`: a repeated delete with its key answers
   /// 204 again.
   @Sendable func delete(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let key = try IdempotencyKey.read(req)
     let productID = req.parameters.get("productID") ?? ""
     let headers = req.headers
@@ -216,19 +219,20 @@ struct ProductsAPIController: RouteCollection {
     let fingerprint = IdempotencyKey.fingerprint([
       "DELETE /api/v1/products/\(productID.lowercased())", headers.first(name: .ifMatch) ?? "",
     ])
-    let outcome = try await IdempotencyStore(db: req.db, userID: userID, now: now).perform(
-      key: key, fingerprint: fingerprint
-    ) { db in
-      let store = ProductStore(db: db, userID: userID)
-      let record = try owned(await store.find(productID))
-      let expected = try IfMatch(headers).expectedVersion(
-        current: record.version, record: Self.recordName)
-      guard try await store.delete(record, expected: expected, now: now) else {
-        throw APIError.lostWrite(
-          stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+    let outcome = try await IdempotencyStore(db: req.db, workspaceID: workspaceID, now: now)
+      .perform(
+        key: key, fingerprint: fingerprint
+      ) { db in
+        let store = ProductStore(db: db, workspaceID: workspaceID)
+        let record = try owned(await store.find(productID))
+        let expected = try IfMatch(headers).expectedVersion(
+          current: record.version, record: Self.recordName)
+        guard try await store.delete(record, expected: expected, now: now) else {
+          throw APIError.lostWrite(
+            stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+        }
+        return StoredAnswer(status: .noContent, contentType: "", body: Data())
       }
-      return StoredAnswer(status: .noContent, contentType: "", body: Data())
-    }
     return outcome.answer.response(replayed: outcome.replayed)
   }
 

@@ -19,13 +19,13 @@ struct ProductsController: RouteCollection {
   }
 
   static func store(_ req: Request) throws -> ProductStore {
-    ProductStore(db: req.db, userID: try req.userID)
+    ProductStore(db: req.db, workspaceID: try req.workspaceID, viewerID: try req.userID)
   }
 
   static func outbox(_ req: Request) throws -> OutboxSettings {
     let user = try req.user
     return OutboxSettings(
-      accountID: try user.requireID(), locale: .resolve(user.locale), currency: user.currency)
+      account: try req.offlineKey, locale: .resolve(user.locale), currency: user.currency)
   }
 
   // MARK: listing
@@ -39,9 +39,10 @@ struct ProductsController: RouteCollection {
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
       sort: req.queryValue("sort").flatMap(ProductStore.Sort.init) ?? .newest)
     let requested = Paging.pageNumber(req)
+    // The reader is part of the key: the favourite marks are theirs.
     let key = ReadCache.key(
-      "page", account.locale.identifier, account.currency, filter.sort.rawValue,
-      String(requested), filter.typeKey ?? "", filter.search)
+      "page", store.viewerID.uuidString, account.locale.identifier, account.currency,
+      filter.sort.rawValue, String(requested), filter.typeKey ?? "", filter.search)
     let outbox = try Self.outbox(req)
     return try await req.cachedPage(.products, key: key) {
       try await req.cached(.products, key: key) {
@@ -146,7 +147,7 @@ struct ProductsController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let input = try req.content.decode(FormInput.self)
     let (product, photo, problems) = read(req, input: input)
     guard let product else {
@@ -164,11 +165,11 @@ struct ProductsController: RouteCollection {
       photo?.sha256 ?? "",
     ])
     let outcome = try await IdempotencyStore(
-      db: req.db, userID: userID, now: req.now
+      db: req.db, workspaceID: workspaceID, now: req.now
     ).perform(
       key: key, fingerprint: fingerprint
     ) { db in
-      _ = try await ProductStore(db: db, userID: userID).create(product, photo: photo)
+      _ = try await ProductStore(db: db, workspaceID: workspaceID).create(product, photo: photo)
       return StoredAnswer(
         status: .seeOther, contentType: "text/plain; charset=utf-8", body: Data(),
         location: Routes.products.href())

@@ -7,11 +7,12 @@ struct ProductsHome: Sendable {
   var count = 0
   var favorites = 0
 
-  static func load(db: any Database, userID: UUID) async throws -> ProductsHome {
-    let store = ProductStore(db: db, userID: userID)
+  static func load(db: any Database, workspaceID: UUID, viewerID: UUID) async throws
+    -> ProductsHome
+  {
+    let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewerID)
     return ProductsHome(
-      count: try await store.count(),
-      favorites: try await ProductFavorite.query(on: db).filter(\.$userID == userID).count())
+      count: try await store.count(), favorites: try await store.favoriteIDs().count)
   }
 
   func card(locale: BackofficeLocale) -> HTMLNode {

@@ -39,7 +39,7 @@ struct SwipeAPIController: RouteCollection {
   static let fieldOrder = ProductField.allCases.map(\.swipeKey) + [photoField]
 
   @Sendable func add(req: Request) async throws -> Response {
-    let userID = try req.userID
+    let workspaceID = try req.workspaceID
     let key: String?
     do {
       key = try IdempotencyKey.read(req)
@@ -100,11 +100,11 @@ struct SwipeAPIController: RouteCollection {
     let outcome: IdempotencyStore.Outcome
     do {
       outcome = try await IdempotencyStore(
-        db: req.db, userID: userID, now: req.now
+        db: req.db, workspaceID: workspaceID, now: req.now
       ).perform(
         key: key, fingerprint: fingerprint
       ) { db in
-        let record = try await ProductStore(db: db, userID: userID).create(
+        let record = try await ProductStore(db: db, workspaceID: workspaceID).create(
           product, photo: checkedPhoto)
         let body = SwipeJSON.addResponse(
           SwipeAddResponse(

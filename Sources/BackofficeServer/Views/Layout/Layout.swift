@@ -132,7 +132,7 @@ enum Layout {
   static func offlineAttributes(_ context: PageContext) -> [Attr] {
     [
       .data("service-worker", OutboxSettings.serviceWorker),
-      .data("account", context.accountID?.uuidString.lowercased() ?? ""),
+      .data("account", context.offlineKey ?? ""),
       .data("catalog-api", Routes.apiProductChanges.href()),
       .data("catalog-format", context.catalogFormat),
       .data("locale", context.locale.identifier),

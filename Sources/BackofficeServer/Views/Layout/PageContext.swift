@@ -13,8 +13,9 @@ struct PageContext: Sendable {
   var signupOpen: Bool = true
   /// The account may change what all accounts share (the marketing catalog).
   var isAdmin: Bool = false
-  /// The signed-in account, whose offline copy of the catalog the page's scripts keep.
-  var accountID: UUID? = nil
+  /// The signed-in person in their workspace (`Request.offlineKey`): whose copy of the catalog
+  /// and whose outbox the page's scripts keep on the device.
+  var offlineKey: String? = nil
   /// The account's currency (prices in the offline copy are written in it).
   var currency: String = "USD"
 
@@ -43,7 +44,7 @@ struct PageContext: Sendable {
     self.language = request.uiLanguage
     self.signupOpen = request.config.signupOpen
     self.isAdmin = user?.isAdmin ?? false
-    self.accountID = user?.id
+    self.offlineKey = user == nil ? nil : try? request.offlineKey
     self.currency = user?.currency ?? "USD"
   }
 
@@ -103,6 +104,6 @@ extension PageContext {
     guard flashes.isEmpty else { return nil }
     return ReadCache.key(
       userEmail ?? "", csrf, path, locale.identifier, language.rawValue, String(signupOpen),
-      String(isAdmin), accountID?.uuidString ?? "", currency)
+      String(isAdmin), offlineKey ?? "", currency)
   }
 }

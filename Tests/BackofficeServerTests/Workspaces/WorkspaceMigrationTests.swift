@@ -1,0 +1,108 @@
+import Fluent
+import Foundation
+import SQLKit
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// M092: accounts with data in every area move into workspaces of their own with nothing lost,
+/// on SQLite and PostgreSQL (the suite runs on both).
+@Suite("Workspaces: the migration", .serialized)
+struct WorkspaceMigrationTests {
+  /// Every area's records as the API lists them, for comparing before and after.
+  private func everything(_ client: TestClient, token: String) async throws -> [String: String] {
+    var seen: [String: String] = [:]
+    for path in [
+      "/api/v1/products?per_page=100", "/api/v1/favorites", "/api/v1/expenses?per_page=100",
+      "/api/v1/ad-payments?per_page=100", "/api/v1/marketing/plans", "/api/v1/fundraisers",
+      "/api/v1/product-types", "/api/v1/product-changes",
+    ] {
+      let response = try await client.productAPI(.GET, path, token: token)
+      #expect(response.status == .ok, "\(path): \(response.body)")
+      seen[path] = response.body
+    }
+    return seen
+  }
+
+  @discardableResult
+  private func create(_ client: TestClient, token: String, _ path: String, _ body: String)
+    async throws -> String
+  {
+    let response = try await client.productAPI(.POST, path, token: token, body: body)
+    #expect(response.status == .created, "\(path): \(response.body)")
+    return try #require(try response.json()["id"] as? String)
+  }
+
+  @Test func everyAreaMovesIntoItsAccountsWorkspaceWithNothingLost() async throws {
+    try await withApp { t in
+      var tokens: [String] = []
+      var clients: [TestClient] = []
+      for (index, email) in ["first@example.com", "second@example.com"].enumerated() {
+        let client = t.client()
+        try await client.signUp(email: email)
+        let token = try await client.createToken()
+        let photo = "data:image/png;base64," + ProductImages.png().base64EncodedString()
+        let product = try await create(
+          client, token: token, "/api/v1/products",
+          #"{"name": "Lamp \#(index)", "type": "Light", "price": "12.50", "tax": "20", "photo": "\#(photo)"}"#
+        )
+        try await create(
+          client, token: token, "/api/v1/products",
+          #"{"name": "Chair \#(index)", "type": "Seat", "price": "40", "tax": "20"}"#)
+        try await client.productAPI(.PUT, "/api/v1/favorites/\(product)", token: token)
+        try await create(
+          client, token: token, "/api/v1/expenses",
+          #"{"title": "Tea \#(index)", "amount": "3.20", "category": "food"}"#)
+        try await create(
+          client, token: token, "/api/v1/ad-payments",
+          #"{"name": "Ads \#(index)", "url": "https://pay.example.com/\#(index)"}"#)
+        try await create(
+          client, token: token, "/api/v1/marketing/plans", #"{"name": "Plan \#(index)"}"#)
+        try await create(
+          client, token: token, "/api/v1/fundraisers",
+          #"{"purpose": "На дрон \#(index)", "target": "1000", "template": 1, "photo": "\#(photo)"}"#
+        )
+        tokens.append(token)
+        clients.append(client)
+      }
+      let before = try await [
+        everything(clients[0], token: tokens[0]), everything(clients[1], token: tokens[1]),
+      ]
+
+      try await t.db.withConnection { db in
+        try await M092_CreateWorkspaces().revert(on: db)
+        try await M092_CreateWorkspaces().prepare(on: db)
+      }
+
+      for index in 0..<2 {
+        let after = try await everything(clients[index], token: tokens[index])
+        for (path, body) in before[index] {
+          #expect(after[path] == body, "\(path) changed for account \(index)")
+        }
+        // The browser session still opens the same workspace.
+        let page = try await clients[index].get("/products")
+        #expect(page.status == .ok)
+        #expect(page.body.contains("Lamp \(index)"))
+        #expect(!page.body.contains("Lamp \(1 - index)"))
+      }
+      let users = try await User.query(on: t.db).all()
+      for user in users {
+        let id = try user.requireID()
+        let workspace = try #require(try await Workspace.find(id, on: t.db))
+        #expect(workspace.currency == user.currency)
+        let members = try await Membership.query(on: t.db).filter(\.$workspaceID == id).all()
+        #expect(members.map(\.userID) == [id])
+        #expect(members.map(\.role) == ["owner"])
+      }
+      // Writes go on in the moved workspaces: numbers, counts and the change feed carry on.
+      let next = try await clients[0].productAPI(
+        .POST, "/api/v1/products", token: tokens[0],
+        body: #"{"name": "After", "type": "Light", "price": "1", "tax": "0"}"#)
+      #expect(next.status == .created)
+      #expect(try next.json()["number"] as? Int == 3)
+      let feed = try await clients[0].feed(token: tokens[0], since: 0)
+      #expect(feed.changes.compactMap(\.name).sorted() == ["After", "Chair 0", "Lamp 0"])
+    }
+  }
+}
