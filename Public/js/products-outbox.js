@@ -449,6 +449,16 @@ export class Outbox extends EventTarget {
       // The page may come from the offline cache with an old session's token.
       if (await refreshCsrfToken()) return this.send(item, true);
     }
+    if (response.status === 403) {
+      // The member's role no longer allows the change: the server's words, kept for the user.
+      const answer = await response.clone().json().catch(() => null);
+      if (answer?.error?.code === "forbidden") {
+        item.status = "refused";
+        item.error = { status: 403, message: answer.error.message, fields: {} };
+        await withStore("readwrite", (store) => request(store.put(item)));
+        return { result: "refused" };
+      }
+    }
     if (response.status === 401 || response.status === 403) {
       this.blocked = "signed-out";
       return { result: "retry" };

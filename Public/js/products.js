@@ -72,7 +72,8 @@ function notLive() {
 // ------------------------------------------------------------------ outbox
 
 let outbox = null;
-if (pageRoot && "indexedDB" in window && data.outboxAccount) {
+const viewer = document.body?.dataset.role === "viewer";
+if (pageRoot && "indexedDB" in window && data.outboxAccount && !viewer) {
   outbox = new Outbox({
     account: data.outboxAccount,
     api: data.outboxApi,

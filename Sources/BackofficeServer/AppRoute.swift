@@ -9,11 +9,35 @@ struct AppRoute: Sendable, CustomStringConvertible {
   let template: String
   /// How large a body the route reads (registration and the CSRF check use the same limit).
   let body: BodyKind
+  /// What the signed-in member's role must allow (`WorkspaceRole.allows`), checked before the
+  /// handler runs; nil for routes outside any workspace (sign-in, public pages, joining).
+  /// Reading is `.read` and everything else `.write`, unless the route says otherwise; a page
+  /// that is only a form to change something (new, edit, import) is `.write` too.
+  let access: WorkspaceAccess?
 
-  init(_ method: HTTPMethod, _ template: String, body: BodyKind = .standard) {
+  /// What a route declares about the member's role: one of `WorkspaceAccess`, or that it is
+  /// outside any workspace.
+  enum Declared: Sendable {
+    case read, personal, write, manage
+    /// No workspace is needed (sign-in, public pages, joining with an invitation).
+    case outside
+  }
+
+  init(
+    _ method: HTTPMethod, _ template: String, body: BodyKind = .standard,
+    access declared: Declared? = nil
+  ) {
     self.method = method
     self.template = template
     self.body = body
+    switch declared {
+    case .read: access = .read
+    case .personal: access = .personal
+    case .write: access = .write
+    case .manage: access = .manage
+    case .outside: access = nil
+    case nil: access = method == .GET || method == .HEAD ? .read : .write
+    }
   }
 
   var pathComponents: [PathComponent] { template.pathComponents }
@@ -59,7 +83,16 @@ extension RoutesBuilder {
     on(route.method, route.pathComponents, body: .stream) { request in
       // Every text the handler produces (pages, flashes, validation, API errors) is in the
       // request's interface language.
-      try await UILanguage.$current.withValue(request.uiLanguage) { try await handler(request) }
+      try await UILanguage.$current.withValue(request.uiLanguage) {
+        // The member's role, before anything else: a viewer's write never reaches a handler.
+        if let access = route.access { try request.requireAccess(access) }
+        let response = try await handler(request).encodeResponse(for: request)
+        // What the handler changed goes into the workspace's activity, once it succeeded.
+        if response.status.code < 400, let note = request.activityNote {
+          await ActivityLog.record(request, note.action, note.area, id: note.id, name: note.name)
+        }
+        return response
+      }
     }
   }
 }
@@ -67,40 +100,43 @@ extension RoutesBuilder {
 /// Every route of the app, grouped by area. `routes(_:)` registers exactly these.
 enum Routes {
   // MARK: system
-  static let health = AppRoute(.GET, "/health")
-  static let ready = AppRoute(.GET, "/ready")
+  static let health = AppRoute(.GET, "/health", access: .outside)
+  static let ready = AppRoute(.GET, "/ready", access: .outside)
 
   // MARK: accounts
   static let home = AppRoute(.GET, "/")
-  static let signIn = AppRoute(.GET, "/sign-in")
-  static let signInSubmit = AppRoute(.POST, "/sign-in")
-  static let signUp = AppRoute(.GET, "/sign-up")
-  static let signUpSubmit = AppRoute(.POST, "/sign-up")
-  static let signOut = AppRoute(.POST, "/sign-out")
+  static let signIn = AppRoute(.GET, "/sign-in", access: .outside)
+  static let signInSubmit = AppRoute(.POST, "/sign-in", access: .outside)
+  static let signUp = AppRoute(.GET, "/sign-up", access: .outside)
+  static let signUpSubmit = AppRoute(.POST, "/sign-up", access: .outside)
+  static let signOut = AppRoute(.POST, "/sign-out", access: .outside)
 
   // MARK: settings
-  static let settings = AppRoute(.GET, "/settings")
-  static let settingsLocale = AppRoute(.POST, "/settings/locale")
-  static let settingsPassword = AppRoute(.POST, "/settings/password")
-  static let settingsBackup = AppRoute(.GET, "/settings/backup")
-  static let tokenCreate = AppRoute(.POST, "/settings/tokens")
-  static let tokenRevoke = AppRoute(.POST, "/settings/tokens/:tokenID/revoke")
-  static let settingsSignOutOthers = AppRoute(.POST, "/settings/sessions/sign-out-others")
+  static let settings = AppRoute(.GET, "/settings", access: .personal)
+  static let settingsLocale = AppRoute(.POST, "/settings/locale", access: .personal)
+  static let settingsPassword = AppRoute(.POST, "/settings/password", access: .personal)
+  static let settingsBackup = AppRoute(.GET, "/settings/backup", access: .manage)
+  static let tokenCreate = AppRoute(.POST, "/settings/tokens", access: .personal)
+  static let tokenRevoke = AppRoute(
+    .POST, "/settings/tokens/:tokenID/revoke", access: .personal)
+  static let settingsSignOutOthers = AppRoute(
+    .POST, "/settings/sessions/sign-out-others", access: .personal)
 
   // MARK: api
-  static let apiMe = AppRoute(.GET, "/api/v1/me")
+  static let apiMe = AppRoute(.GET, "/api/v1/me", access: .personal)
 
   // MARK: products
   static let products = AppRoute(.GET, "/products")
-  static let productNew = AppRoute(.GET, "/products/new")
+  static let productNew = AppRoute(.GET, "/products/new", access: .write)
   static let productCreate = AppRoute(.POST, "/products", body: .photoForm)
-  static let productEdit = AppRoute(.GET, "/products/:productID/edit")
+  static let productEdit = AppRoute(.GET, "/products/:productID/edit", access: .write)
   static let productUpdate = AppRoute(.POST, "/products/:productID", body: .photoForm)
   static let productDelete = AppRoute(.POST, "/products/:productID/delete")
-  static let productFavorite = AppRoute(.POST, "/products/:productID/favorite")
+  static let productFavorite = AppRoute(
+    .POST, "/products/:productID/favorite", access: .personal)
   static let productPhoto = AppRoute(.GET, "/products/:productID/photo")
   static let productsExport = AppRoute(.GET, "/products/export.csv")
-  static let productsImport = AppRoute(.GET, "/products/import")
+  static let productsImport = AppRoute(.GET, "/products/import", access: .write)
   static let productsImportSubmit = AppRoute(.POST, "/products/import")
   static let apiProducts = AppRoute(.GET, "/api/v1/products")
   static let apiProductCreate = AppRoute(.POST, "/api/v1/products", body: .jsonWithPhoto)
@@ -111,8 +147,9 @@ enum Routes {
   static let apiProductTypes = AppRoute(.GET, "/api/v1/product-types")
   static let apiProductChanges = AppRoute(.GET, "/api/v1/product-changes")
   static let apiFavorites = AppRoute(.GET, "/api/v1/favorites")
-  static let apiFavoriteAdd = AppRoute(.PUT, "/api/v1/favorites/:productID")
-  static let apiFavoriteRemove = AppRoute(.DELETE, "/api/v1/favorites/:productID")
+  static let apiFavoriteAdd = AppRoute(.PUT, "/api/v1/favorites/:productID", access: .personal)
+  static let apiFavoriteRemove = AppRoute(
+    .DELETE, "/api/v1/favorites/:productID", access: .personal)
   static let swipeGet = AppRoute(.GET, "/api/public/get")
   static let swipeAdd = AppRoute(.POST, "/api/public/add", body: .photoForm)
   static let productRoutes: [AppRoute] = [
@@ -126,23 +163,23 @@ enum Routes {
 
   // MARK: fundraisers
   static let fundraisers = AppRoute(.GET, "/fundraisers")
-  static let fundraiserNew = AppRoute(.GET, "/fundraisers/new")
+  static let fundraiserNew = AppRoute(.GET, "/fundraisers/new", access: .write)
   static let fundraiserCreate = AppRoute(.POST, "/fundraisers", body: .photoForm)
   static let fundraiserPreview = AppRoute(.GET, "/fundraisers/preview.svg")
   static let fundraiserRefreshAll = AppRoute(.POST, "/fundraisers/refresh")
   static let fundraiserPhoto = AppRoute(.GET, "/fundraisers/photos/:photoID")
   static let fundraiser = AppRoute(.GET, "/fundraisers/:fundraiserID")
-  static let fundraiserEdit = AppRoute(.GET, "/fundraisers/:fundraiserID/edit")
+  static let fundraiserEdit = AppRoute(.GET, "/fundraisers/:fundraiserID/edit", access: .write)
   static let fundraiserUpdate = AppRoute(.POST, "/fundraisers/:fundraiserID", body: .photoForm)
   static let fundraiserDelete = AppRoute(.POST, "/fundraisers/:fundraiserID/delete")
   static let fundraiserRefresh = AppRoute(.POST, "/fundraisers/:fundraiserID/refresh")
   static let fundraiserPoster = AppRoute(.GET, "/fundraisers/:fundraiserID/poster.svg")
   static let fundraiserPublish = AppRoute(.POST, "/fundraisers/:fundraiserID/public")
   static let fundraiserShareImage = AppRoute(.PUT, "/fundraisers/:fundraiserID/share-image")
-  static let publicFundraiser = AppRoute(.GET, "/f/:slug")
-  static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg")
-  static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png")
-  static let publicFundraiserQR = AppRoute(.GET, "/f/:slug/qr.svg")
+  static let publicFundraiser = AppRoute(.GET, "/f/:slug", access: .outside)
+  static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg", access: .outside)
+  static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png", access: .outside)
+  static let publicFundraiserQR = AppRoute(.GET, "/f/:slug/qr.svg", access: .outside)
   static let apiFundraisers = AppRoute(.GET, "/api/v1/fundraisers")
   static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers", body: .jsonWithPhoto)
   static let apiFundraiser = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID")
@@ -165,14 +202,14 @@ enum Routes {
 
   // MARK: ad payments
   static let adPayments = AppRoute(.GET, "/ad-payments")
-  static let adPaymentNew = AppRoute(.GET, "/ad-payments/new")
+  static let adPaymentNew = AppRoute(.GET, "/ad-payments/new", access: .write)
   static let adPaymentCreate = AppRoute(.POST, "/ad-payments")
-  static let adPaymentEdit = AppRoute(.GET, "/ad-payments/:entryID/edit")
+  static let adPaymentEdit = AppRoute(.GET, "/ad-payments/:entryID/edit", access: .write)
   static let adPaymentUpdate = AppRoute(.POST, "/ad-payments/:entryID")
   static let adPaymentDelete = AppRoute(.POST, "/ad-payments/:entryID/delete")
   static let adPaymentCheck = AppRoute(.GET, "/ad-payments/check")
   static let adPaymentExport = AppRoute(.GET, "/ad-payments/export.csv")
-  static let adPaymentImport = AppRoute(.GET, "/ad-payments/import")
+  static let adPaymentImport = AppRoute(.GET, "/ad-payments/import", access: .write)
   static let adPaymentImportSubmit = AppRoute(.POST, "/ad-payments/import")
   static let apiAdPayments = AppRoute(.GET, "/api/v1/ad-payments")
   static let apiAdPaymentCreate = AppRoute(.POST, "/api/v1/ad-payments")
@@ -187,14 +224,14 @@ enum Routes {
 
   // MARK: expenses
   static let expenses = AppRoute(.GET, "/expenses")
-  static let expenseNew = AppRoute(.GET, "/expenses/new")
+  static let expenseNew = AppRoute(.GET, "/expenses/new", access: .write)
   static let expenseCreate = AppRoute(.POST, "/expenses")
-  static let expenseEdit = AppRoute(.GET, "/expenses/:expenseID/edit")
+  static let expenseEdit = AppRoute(.GET, "/expenses/:expenseID/edit", access: .write)
   static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID")
   static let expenseDelete = AppRoute(.POST, "/expenses/:expenseID/delete")
   static let expenseRestore = AppRoute(.POST, "/expenses/:expenseID/restore")
   static let expensesExport = AppRoute(.GET, "/expenses/export.csv")
-  static let expensesImport = AppRoute(.GET, "/expenses/import")
+  static let expensesImport = AppRoute(.GET, "/expenses/import", access: .write)
   static let expensesImportSubmit = AppRoute(.POST, "/expenses/import")
   static let apiExpenses = AppRoute(.GET, "/api/v1/expenses")
   static let apiExpenseCreate = AppRoute(.POST, "/api/v1/expenses")
@@ -218,10 +255,13 @@ enum Routes {
   // MARK: marketing plans
   static let marketing = AppRoute(.GET, "/marketing")
   static let marketingPlanCreate = AppRoute(.POST, "/marketing/plans")
-  static let marketingPlanTargets = AppRoute(.GET, "/marketing/plans/:planID/targets")
+  static let marketingPlanTargets = AppRoute(
+    .GET, "/marketing/plans/:planID/targets", access: .write)
   static let marketingPlanTargetToggle = AppRoute(.POST, "/marketing/plans/:planID/targets/toggle")
-  static let marketingPlanChannels = AppRoute(.GET, "/marketing/plans/:planID/channels")
-  static let marketingPlanChannel = AppRoute(.GET, "/marketing/plans/:planID/channels/:channelID")
+  static let marketingPlanChannels = AppRoute(
+    .GET, "/marketing/plans/:planID/channels", access: .write)
+  static let marketingPlanChannel = AppRoute(
+    .GET, "/marketing/plans/:planID/channels/:channelID", access: .write)
   static let marketingPlanChoose = AppRoute(
     .POST, "/marketing/plans/:planID/channels/:channelID/choose")
   static let marketingPlanReset = AppRoute(
@@ -234,11 +274,16 @@ enum Routes {
   static let marketingPlanDuplicate = AppRoute(.POST, "/marketing/plans/:planID/duplicate")
   static let marketingPlanDelete = AppRoute(.POST, "/marketing/plans/:planID/delete")
   static let marketingCatalog = AppRoute(.GET, "/marketing/catalog")
-  static let marketingCatalogRefresh = AppRoute(.POST, "/marketing/catalog/refresh")
-  static let marketingCatalogImport = AppRoute(.POST, "/marketing/catalog/import")
+  /// The catalog every account shares: an administrator's, whatever their role in a workspace
+  /// (`RequireAdminMiddleware`).
+  static let marketingCatalogRefresh = AppRoute(
+    .POST, "/marketing/catalog/refresh", access: .personal)
+  static let marketingCatalogImport = AppRoute(
+    .POST, "/marketing/catalog/import", access: .personal)
   static let marketingCatalogExport = AppRoute(.GET, "/marketing/catalog/export.json")
   static let apiMarketingCatalog = AppRoute(.GET, "/api/v1/marketing/catalog")
-  static let apiMarketingCatalogRefresh = AppRoute(.POST, "/api/v1/marketing/catalog/refresh")
+  static let apiMarketingCatalogRefresh = AppRoute(
+    .POST, "/api/v1/marketing/catalog/refresh", access: .personal)
   static let apiMarketingPlans = AppRoute(.GET, "/api/v1/marketing/plans")
   static let apiMarketingPlanCreate = AppRoute(.POST, "/api/v1/marketing/plans")
   static let apiMarketingPlan = AppRoute(.GET, "/api/v1/marketing/plans/:planID")
@@ -258,11 +303,39 @@ enum Routes {
     apiMarketingPlanSummary,
   ]
 
+  // MARK: workspace — members, invitations, activity, switching
+  static let members = AppRoute(.GET, "/settings/members")
+  static let memberRole = AppRoute(.POST, "/settings/members/:userID/role", access: .manage)
+  static let memberRemove = AppRoute(.POST, "/settings/members/:userID/remove", access: .manage)
+  static let workspaceLeave = AppRoute(.POST, "/settings/members/leave", access: .personal)
+  static let invitationCreate = AppRoute(.POST, "/settings/invitations", access: .manage)
+  static let invitationRevoke = AppRoute(
+    .POST, "/settings/invitations/:invitationID/revoke", access: .manage)
+  static let workspaceRename = AppRoute(.POST, "/settings/workspace", access: .manage)
+  static let activity = AppRoute(.GET, "/settings/activity")
+  static let workspaceSwitch = AppRoute(.POST, "/workspace/switch", access: .personal)
+  /// An invitation's link: before joining, the visitor is in no workspace of it yet.
+  static let join = AppRoute(.GET, "/join/:token", access: .outside)
+  static let joinSubmit = AppRoute(.POST, "/join/:token", access: .outside)
+  static let apiWorkspace = AppRoute(.GET, "/api/v1/workspace")
+  static let apiMembers = AppRoute(.GET, "/api/v1/workspace/members")
+  static let apiMemberSet = AppRoute(.POST, "/api/v1/workspace/members", access: .manage)
+  static let apiMemberRemove = AppRoute(
+    .DELETE, "/api/v1/workspace/members/:userID", access: .manage)
+  static let apiInvitationCreate = AppRoute(
+    .POST, "/api/v1/workspace/invitations", access: .manage)
+  static let apiActivity = AppRoute(.GET, "/api/v1/activity")
+  static let workspaceRoutes: [AppRoute] = [
+    members, memberRole, memberRemove, workspaceLeave, invitationCreate, invitationRevoke,
+    workspaceRename, activity, workspaceSwitch, join, joinSubmit, apiWorkspace, apiMembers,
+    apiMemberSet, apiMemberRemove, apiInvitationCreate, apiActivity,
+  ]
+
   static let all: [AppRoute] =
     [
       health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       settingsSignOutOthers, apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + importRoutes
-    + marketingRoutes
+    + marketingRoutes + workspaceRoutes
 }

@@ -8,6 +8,9 @@ func routes(_ app: Application) throws {
   // MARK: accounts — sign-in and sign-up pages
   try app.register(collection: AuthController())
 
+  // MARK: invitations — a link opens to everyone, joining needs a signed-in browser
+  try app.register(collection: JoinController())
+
   // MARK: public fundraiser pages — no sign-in, switched on per fundraiser by its owner
   app.publicPageLimiter = PublicPageLimiter(limit: FundraiserPublicPage.requestsPerMinute)
   try app.register(collection: FundraiserPublicPage())
@@ -16,6 +19,8 @@ func routes(_ app: Application) throws {
   let pages = app.grouped(RequireUserMiddleware())
   try pages.register(collection: HomeController())
   try pages.register(collection: SettingsController())
+  // MARK: workspace — members, invitations, activity, switching
+  try pages.register(collection: WorkspaceController())
   // MARK: expenses
   try pages.register(collection: ExpensesController())
   // MARK: products
@@ -32,6 +37,7 @@ func routes(_ app: Application) throws {
   // MARK: JSON API — bearer token or session
   let api = app.grouped(APIAuthMiddleware())
   try api.register(collection: AccountAPIController())
+  try api.register(collection: WorkspaceAPIController())
   // MARK: expenses API
   try api.register(collection: ExpensesAPIController())
   // MARK: products API (and the Swipe-compatible /api/public)

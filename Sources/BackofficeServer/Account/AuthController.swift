@@ -73,8 +73,20 @@ struct AuthController: RouteCollection {
   }
 
   @Sendable func signUpForm(req: Request) async throws -> Response {
-    if req.auth.has(User.self) { return req.redirect(to: Routes.home.href()) }
-    return req.page(SignUpView(signupOpen: req.config.signupOpen))
+    let next = safeNext(req.query["next"])
+    if req.auth.has(User.self) { return req.redirect(to: next ?? Routes.home.href()) }
+    return req.page(
+      SignUpView(signupOpen: try await signupAllowed(req, next: next), next: next))
+  }
+
+  /// Sign-up is open, or the visitor holds an invitation that can still be used: an owner
+  /// asked them in, whatever the server's setting for strangers.
+  func signupAllowed(_ req: Request, next: String?) async throws -> Bool {
+    if req.config.signupOpen { return true }
+    let prefix = Routes.join.href(["token": ""])
+    guard let next, next.hasPrefix(prefix) else { return false }
+    let secret = String(next.dropFirst(prefix.count))
+    return try await Invitations.offer(secret: secret, now: req.now, on: req.db) != nil
   }
 
   /// Said when the email already has an account. It does not confirm that it has one: the
@@ -82,7 +94,8 @@ struct AuthController: RouteCollection {
   static var emailUnavailable: String { L("auth.sign_up.email_unavailable") }
 
   @Sendable func signUp(req: Request) async throws -> Response {
-    guard req.config.signupOpen else {
+    let next = safeNext(req.query["next"])
+    guard try await signupAllowed(req, next: next) else {
       return req.page(SignUpView(signupOpen: false), status: .forbidden)
     }
     let form = try req.content.decode(Credentials.self)
@@ -92,7 +105,8 @@ struct AuthController: RouteCollection {
     if let problem = EmailAddress.problem(with: email) { errors["email"] = problem }
     if let problem = Passwords.problem(with: password) { errors["password"] = problem }
     guard errors.isEmpty else {
-      return req.page(SignUpView(email: email, errors: errors), status: .unprocessableEntity)
+      return req.page(
+        SignUpView(email: email, errors: errors, next: next), status: .unprocessableEntity)
     }
 
     let limiter = AttemptLimiter(window: SignUpLimits.window, db: req.db, now: req.now)
@@ -133,7 +147,7 @@ struct AuthController: RouteCollection {
     }
     try await req.startSession(for: user)
     req.flash(.success, L("auth.sign_up.welcome"))
-    return req.redirect(to: Routes.home.href())
+    return req.redirect(to: next ?? Routes.home.href())
   }
 
   @Sendable func signOut(req: Request) async throws -> Response {

@@ -51,6 +51,8 @@ struct SignUpView: PageView {
   var email: String = ""
   var errors: [String: String] = [:]
   var signupOpen: Bool = true
+  /// Where to go once the account exists (an invitation's link).
+  var next: String? = nil
 
   var title: String { L("nav.create_account") }
 
@@ -71,7 +73,8 @@ struct SignUpView: PageView {
       [
         H.h1(L("nav.create_account")),
         postForm(
-          action: Routes.signUpSubmit.href(), csrf: context.csrf, attributes: [.class("stack")],
+          action: Routes.signUpSubmit.href(query: ["next": next]), csrf: context.csrf,
+          attributes: [.class("stack")],
           [
             FieldView(
               name: "email", label: L("settings.email"), type: "email", value: email,
@@ -91,7 +94,8 @@ struct SignUpView: PageView {
         H.p(
           [],
           [
-            H.text(L("auth.have_account") + " "), H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+            H.text(L("auth.have_account") + " "),
+            H.a(Routes.signIn.href(query: ["next": next]), text: L("nav.sign_in")),
           ]),
       ])
   }

@@ -78,7 +78,8 @@ struct BrowserSessionStore: Sendable {
       s.last_seen_at, s.workspace_id AS session_workspace, u.id, u.email, u.password_hash,
       u.locale, u.currency, u.is_admin, u.created_at, u.ui_language,
       m.workspace_id, m.role AS member_role, w.name AS workspace_name,
-      w.currency AS workspace_currency
+      w.currency AS workspace_currency,
+      (SELECT COUNT(*) FROM memberships c WHERE c.user_id = s.user_id) AS workspace_count
     FROM browser_sessions s JOIN users u ON u.id = s.user_id
     LEFT JOIN memberships m ON m.user_id = s.user_id
       AND m.workspace_id = COALESCE(s.workspace_id, s.user_id)
@@ -89,7 +90,7 @@ struct BrowserSessionStore: Sendable {
   /// The session, its account and its workspace in one read; nil for an unknown secret. Every
   /// page request runs it, so on an SQLite file it is a direct read when `direct` is given.
   func find(secret: String, direct: SQLiteDirectReads? = nil) async throws
-    -> (session: BrowserSession, user: User, workspace: WorkspaceContext?)?
+    -> (session: BrowserSession, user: User, workspace: WorkspaceContext?, workspaceCount: Int)?
   {
     guard
       let row = try await Self.lookup.first(
@@ -104,7 +105,10 @@ struct BrowserSessionStore: Sendable {
       data: (try? JSONDecoder().decode([String: String].self, from: Data(data.utf8))) ?? [:],
       createdAt: try row.decode(column: "session_created_at", as: Date.self),
       lastSeenAt: try row.decode(column: "last_seen_at", as: Date.self))
-    return (session, user, try WorkspaceContext.decode(row))
+    return (
+      session, user, try WorkspaceContext.decode(row),
+      try row.decode(column: "workspace_count", as: Int.self)
+    )
   }
 
   /// Makes the session work in `workspaceID` (a workspace the account belongs to).

@@ -99,6 +99,14 @@ struct SessionMiddleware: AsyncMiddleware {
             workspace = fallback
           }
           if let workspace { request.signIn(found.user, to: workspace) }
+          // The header's workspace menu, for pages of a person in more than one.
+          if found.workspaceCount > 1, request.method == .GET,
+            !request.url.path.hasPrefix("/api/")
+          {
+            request.otherWorkspaces = try await WorkspaceStore(db: request.db)
+              .workspaces(of: found.session.userID)
+              .filter { $0.id != workspace?.id }
+          }
         }
       } else {
         state.clearCookie = true

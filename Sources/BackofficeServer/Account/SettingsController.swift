@@ -35,8 +35,10 @@ struct SettingsController: RouteCollection {
     -> SettingsShow
   {
     let user = try req.user
+    let workspace = try req.workspace
+    // The person's tokens for this workspace (a token acts in one).
     let tokens = try await APIToken.query(on: req.db)
-      .filter(\.$user.$id == user.requireID())
+      .filter(\.$user.$id == user.requireID()).filter(\.$workspaceID == workspace.id)
       .sort(\.$createdAt, .descending)
       .all()
     let otherSessions = try await BrowserSessionStore(db: req.db).countActive(
@@ -47,6 +49,7 @@ struct SettingsController: RouteCollection {
       locale: user.locale,
       language: req.uiLanguage.rawValue,
       currency: user.currency,
+      workspace: workspace,
       tokens: tokens.compactMap { token in
         token.id.map {
           SettingsShow.TokenRow(
@@ -192,7 +195,8 @@ struct SettingsController: RouteCollection {
     let user = try req.user
     guard let id = req.parameters.get("tokenID", as: UUID.self),
       let token = try await APIToken.query(on: req.db)
-        .filter(\.$id == id).filter(\.$user.$id == user.requireID()).first()
+        .filter(\.$id == id).filter(\.$user.$id == user.requireID())
+        .filter(\.$workspaceID == req.workspaceID).first()
     else { throw Abort(.notFound) }
     try await token.delete(on: req.db)
     req.flash(

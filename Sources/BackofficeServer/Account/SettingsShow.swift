@@ -17,6 +17,9 @@ struct SettingsShow: PageView {
   /// The interface language's code, as chosen or as it follows the browser.
   var language: String = UILanguage.en.rawValue
   var currency: String
+  /// The workspace the settings are seen from: its currency is its owners' to set, and its
+  /// backup theirs to download.
+  var workspace: WorkspaceContext
   var tokens: [TokenRow]
   var localeErrors: [String: String] = [:]
   var passwordErrors: [String: String] = [:]
@@ -32,6 +35,7 @@ struct SettingsShow: PageView {
     return H.group([
       H.h1(L("nav.settings")),
       newTokenNode,
+      workspaceSection,
       H.section(
         [.class("card"), .aria(.labelledby, "profile")],
         [
@@ -70,11 +74,14 @@ struct SettingsShow: PageView {
               FieldView(
                 name: "currency", label: L("settings.currency"), value: currency,
                 error: localeErrors["currency"],
-                hint: L("settings.currency.hint"), required: true,
+                hint: workspace.role == .owner
+                  ? L("settings.currency.hint")
+                  : L("settings.currency.hint_member", ["name": workspace.name]),
+                required: true,
                 extra: [
                   .maxlength("3"), .autocapitalize("characters"),
                   .list("currency-codes"),
-                ]
+                ] + (workspace.role == .owner ? [] : [.readonly])
               ).render(),
               H.datalist(
                 [.id("currency-codes")],
@@ -111,18 +118,37 @@ struct SettingsShow: PageView {
         ]),
       devicesSection(context: context),
       tokensSection(context: context),
-      H.section(
-        [.class("card"), .aria(.labelledby, "backup")],
-        [
-          H.h2(L("settings.backup.heading"), [.id("backup")]),
-          H.p(
-            [.class("hint")],
-            L("settings.backup.hint")),
-          H.a(
-            Routes.settingsBackup.href(), [.class("button"), .download("")],
-            text: L("settings.backup.download")),
-        ]),
+      workspace.role == .owner
+        ? H.section(
+          [.class("card"), .aria(.labelledby, "backup")],
+          [
+            H.h2(L("settings.backup.heading"), [.id("backup")]),
+            H.p(
+              [.class("hint")],
+              L("settings.backup.hint")),
+            H.a(
+              Routes.settingsBackup.href(), [.class("button"), .download("")],
+              text: L("settings.backup.download")),
+          ]) : H.empty,
     ])
+  }
+
+  /// The workspace: its name, the person's role, and the ways to its members and activity.
+  var workspaceSection: HTMLNode {
+    H.section(
+      [.class("card"), .aria(.labelledby, "workspace")],
+      [
+        H.h2(L("settings.workspace.heading"), [.id("workspace")]),
+        H.p(
+          [],
+          L("settings.workspace.summary", ["name": workspace.name, "role": workspace.role.title])),
+        H.p(
+          [.class("form-actions")],
+          [
+            H.a(Routes.members.href(), [.class("button")], text: L("settings.workspace.members")),
+            H.a(Routes.activity.href(), [.class("button")], text: L("settings.workspace.activity")),
+          ]),
+      ])
   }
 
   func devicesSection(context: PageContext) -> HTMLNode {

@@ -34,6 +34,16 @@ extension Request {
     typealias Value = WorkspaceContext
   }
 
+  private struct OtherWorkspacesKey: StorageKey {
+    typealias Value = [WorkspaceContext]
+  }
+
+  /// The person's other workspaces, for the header's menu (read for pages only).
+  var otherWorkspaces: [WorkspaceContext] {
+    get { storage[OtherWorkspacesKey.self] ?? [] }
+    set { storage[OtherWorkspacesKey.self] = newValue }
+  }
+
   /// The workspace this request works in (set with the signed-in person).
   var workspaceContext: WorkspaceContext? {
     get { storage[WorkspaceKey.self] }
@@ -61,6 +71,27 @@ extension Request {
   /// The workspace every record this request reads or writes belongs to.
   var workspaceID: UUID {
     get throws { try workspace.id }
+  }
+
+  /// Refuses the request when the member's role does not allow `access` (403, saying which
+  /// role they have and what it may do).
+  func requireAccess(_ access: WorkspaceAccess) throws {
+    guard let workspace = workspaceContext else {
+      if AppErrorMiddleware.wantsJSON(self) {
+        throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.missing"))
+      }
+      throw Abort(.unauthorized, reason: L("auth.sign_in_to_continue"))
+    }
+    guard workspace.role.allows(access) else {
+      let message =
+        access == .manage
+        ? L("workspace.access.owners_only", ["role": workspace.role.title])
+        : L("workspace.access.read_only", ["role": workspace.role.title])
+      if AppErrorMiddleware.wantsJSON(self) {
+        throw APIError(.forbidden, code: "forbidden", message: message)
+      }
+      throw Abort(.forbidden, reason: message)
+    }
   }
 
   /// Signs `user` in to `workspace` for this request. The account's currency, as the request

@@ -48,6 +48,32 @@ enum IsolationFixtures {
     "expenseID": { t, owner in
       try await owner.addExpense(title: "owned expense", amount: "5", db: t.db).uuidString
     },
+    // The owner's own account: a member of the owner's workspace, of no other.
+    "userID": { _, owner in
+      try #require(try await owner.get("/api/v1/me").json()["id"] as? String)
+    },
+    "invitationID": { t, owner in
+      try await owner.get("/settings/members")
+      let made = try await owner.post(
+        "/settings/invitations", form: [("role", "editor"), ("days", "7")])
+      #expect(made.status == .created)
+      let invitation = try await Invitation.query(on: t.db).sort(\.$createdAt, .descending).first()
+      return try #require(invitation?.id).uuidString
+    },
+    // An invitation's link is a secret its holder may use; one its owner revoked is the same
+    // 404 for everyone.
+    "token": { t, owner in
+      try await owner.get("/settings/members")
+      let made = try await owner.post(
+        "/settings/invitations", form: [("role", "viewer"), ("days", "1")])
+      let secret = try #require(made.firstMatch(#"/join/([A-Za-z0-9_-]{43})"#))
+      let invitation = try #require(
+        try await Invitation.query(on: t.db).filter(\.$tokenHash == WorkspaceMembers.hash(secret))
+          .first())
+      invitation.revokedAt = t.clock.now
+      try await invitation.save(on: t.db)
+      return secret
+    },
     "jobID": { t, owner in
       try await owner.get("/expenses/import")
       let upload = try await owner.uploadExpenses(

@@ -45,9 +45,11 @@ struct ProductPageTests {
         ])
       #expect(page.body.contains(#"<p class="muted list-count">3 products</p>"#))
 
-      let home = ProductsHome(count: 1_005, favorites: 1).card(locale: .enUS).render()
+      let home = ProductsHome(count: 1_005, favorites: 1).card(locale: .enUS, canWrite: true)
+        .render()
       #expect(home.contains("<strong>1,005</strong> products, 1 favourite"))
-      let ukrainian = ProductsHome(count: 1, favorites: 2_000).card(locale: .ukUA).render()
+      let ukrainian = ProductsHome(count: 1, favorites: 2_000).card(locale: .ukUA, canWrite: true)
+        .render()
       #expect(ukrainian.contains("<strong>1</strong> product, 2\u{00A0}000 favourites"))
     }
   }

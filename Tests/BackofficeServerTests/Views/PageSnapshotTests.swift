@@ -15,6 +15,9 @@ struct PageSnapshotTests {
       userEmail: "owner@example.com", csrf: "csrf-token-for-snapshots", path: "/",
       locale: .resolve("en-US"))
     context.isAdmin = true
+    context.workspace = WorkspaceContext(
+      id: UUID(uuidString: "6F1D2C2B-8E2A-4C61-9F43-2B7E9A7C0001") ?? UUID(), name: "Kyiv bakery",
+      currency: "USD", role: .owner)
     return context
   }()
 
@@ -43,6 +46,7 @@ struct PageSnapshotTests {
   @Test func settings() throws {
     let view = SettingsShow(
       email: "owner@example.com", otherSessions: 2, locale: "de-DE", currency: "EUR",
+      workspace: WorkspaceContext(id: Self.id, name: "Kyiv bakery", currency: "EUR", role: .owner),
       tokens: [
         .init(
           id: Self.id, name: "Shop import", prefix: "bo_abc1234",

@@ -68,12 +68,16 @@ struct AdPaymentIndex: PageView {
             H.div(
               [.class("page-actions")],
               [
-                H.a(
-                  Routes.adPaymentNew.href(), [.class("button button-primary")],
-                  text: L("ad_payments.index.add")),
-                H.a(
-                  Routes.adPaymentImport.href(), [.class("button")],
-                  text: L("ad_payments.index.import_csv")),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.adPaymentNew.href(), [.class("button button-primary")],
+                    text: L("ad_payments.index.add"))),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.adPaymentImport.href(), [.class("button")],
+                    text: L("ad_payments.index.import_csv"))),
                 accountTotal > 0
                   ? H.a(
                     Routes.adPaymentExport.href(), [.class("button"), .download("")],
@@ -131,9 +135,11 @@ struct AdPaymentIndex: PageView {
       return emptyState(
         title: L("ad_payments.empty.title"),
         message: L("ad_payments.empty.message"),
-        action: H.a(
-          Routes.adPaymentNew.href(), [.class("button button-primary")],
-          text: L("ad_payments.index.add")))
+        action: whenWriting(
+          context,
+          H.a(
+            Routes.adPaymentNew.href(), [.class("button button-primary")],
+            text: L("ad_payments.index.add"))))
     }
     if rows.isEmpty {
       return H.div(
@@ -183,22 +189,24 @@ struct AdPaymentIndex: PageView {
         H.div(
           [.class("ad-payment-main")],
           [H.strong([.class("ad-payment-name")], [H.text(row.name)]), link]),
-        H.div(
-          [.class("row-actions")],
-          [
-            H.a(
-              Routes.adPaymentEdit.href(id: row.id),
-              [
-                .class("button"),
-                .aria(.label, L("ad_payments.index.edit_label", ["name": row.name])),
-              ],
-              text: L("ad_payments.index.edit")),
-            confirmButton(
-              action: Routes.adPaymentDelete.href(id: row.id, query: listQuery),
-              csrf: context.csrf, label: L("ad_payments.index.delete"),
-              confirm: L("ad_payments.delete.confirm", ["name": row.name]),
-              confirmLabel: L("ad_payments.delete.yes")),
-          ]),
+        whenWriting(
+          context,
+          H.div(
+            [.class("row-actions")],
+            [
+              H.a(
+                Routes.adPaymentEdit.href(id: row.id),
+                [
+                  .class("button"),
+                  .aria(.label, L("ad_payments.index.edit_label", ["name": row.name])),
+                ],
+                text: L("ad_payments.index.edit")),
+              confirmButton(
+                action: Routes.adPaymentDelete.href(id: row.id, query: listQuery),
+                csrf: context.csrf, label: L("ad_payments.index.delete"),
+                confirm: L("ad_payments.delete.confirm", ["name": row.name]),
+                confirmLabel: L("ad_payments.delete.yes")),
+            ])),
       ])
   }
 

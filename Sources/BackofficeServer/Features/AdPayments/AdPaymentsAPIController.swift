@@ -90,6 +90,7 @@ struct AdPaymentsAPIController: RouteCollection {
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.saveFailed)
     }
+    req.noteActivity(.created, .adPayment, id: created.id, name: payment.name)
     return try APIResponse.created(
       try await detail(created, store: store),
       location: Routes.apiAdPayment.href(id: try created.requireID())
@@ -119,6 +120,7 @@ struct AdPaymentsAPIController: RouteCollection {
         stillThere: try await store.find(found.requireID().uuidString) != nil,
         record: Self.recordName)
     }
+    req.noteActivity(.changed, .adPayment, id: found.id, name: payment.name)
     return try APIResponse.json(try await detail(found, store: store))
       .withVersion(found.version)
   }
@@ -136,6 +138,7 @@ struct AdPaymentsAPIController: RouteCollection {
         stillThere: try await store.find(found.requireID().uuidString) != nil,
         record: Self.recordName)
     }
+    req.noteActivity(.deleted, .adPayment, id: found.id, name: found.name)
     return Response(status: .noContent)
   }
 

@@ -86,6 +86,7 @@ struct AdPaymentsController: RouteCollection {
     }
     await remember(duplicateOf: entry, store: store, req: req)
     req.flash(.success, L("ad_payments.flash.saved", ["name": payment.name]))
+    req.noteActivity(.created, .adPayment, id: entry.id, name: payment.name)
     return req.redirect(to: Routes.adPayments.href())
   }
 
@@ -148,6 +149,7 @@ struct AdPaymentsController: RouteCollection {
     }
     await remember(duplicateOf: entry, store: store, req: req)
     req.flash(.success, L("ad_payments.flash.updated", ["name": payment.name]))
+    req.noteActivity(.changed, .adPayment, id: entry.id, name: payment.name)
     return req.redirect(to: Routes.adPayments.href())
   }
 
@@ -178,6 +180,7 @@ struct AdPaymentsController: RouteCollection {
       try await entry.write(expected: nil, on: req.db, { db in try await entry.delete(on: db) })
     else { return Self.gone(req) }
     req.flash(.success, L("ad_payments.flash.deleted", ["name": entry.name]))
+    req.noteActivity(.deleted, .adPayment, id: entry.id, name: entry.name)
     // Back to the list the delete was made from (its search and page), when there was one.
     let search = req.queryValue("q")
     let number = Paging.pageNumber(req)

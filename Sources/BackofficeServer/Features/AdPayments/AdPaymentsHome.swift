@@ -8,8 +8,9 @@ enum AdPaymentsHome {
     try await AdPaymentStore(db: db, workspaceID: workspaceID).count()
   }
 
-  static func card(count: Int) -> HTMLNode {
-    H.div(
+  static func card(count: Int, canWrite: Bool) -> HTMLNode {
+    let adding = count == 0 && canWrite
+    return H.div(
       [.class("card"), .id("home-ad-payments")],
       [
         H.h2(L("nav.ad_payments")),
@@ -23,8 +24,8 @@ enum AdPaymentsHome {
           ? H.p([.class("muted")], L("ad_payments.home.empty_hint"))
           : H.empty,
         H.a(
-          count == 0 ? Routes.adPaymentNew.href() : Routes.adPayments.href(), [.class("button")],
-          text: count == 0 ? L("ad_payments.home.add") : L("ad_payments.home.open")),
+          adding ? Routes.adPaymentNew.href() : Routes.adPayments.href(), [.class("button")],
+          text: adding ? L("ad_payments.home.add") : L("ad_payments.home.open")),
       ])
   }
 }

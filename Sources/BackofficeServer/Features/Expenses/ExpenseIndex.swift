@@ -44,12 +44,16 @@ struct ExpenseIndex: PageView {
             H.div(
               [.class("page-actions")],
               [
-                H.a(
-                  Routes.expenseNew.href(query: ["back": model.back]),
-                  [.class("button button-primary")], text: L("expenses.add")),
-                H.a(
-                  Routes.expensesImport.href(), [.class("button")],
-                  text: L("expenses.index.import_csv")),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.expenseNew.href(query: ["back": model.back]),
+                    [.class("button button-primary")], text: L("expenses.add"))),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.expensesImport.href(), [.class("button")],
+                    text: L("expenses.index.import_csv"))),
                 H.a(
                   Routes.expensesExport.href(query: model.filter.query), [.class("button")],
                   text: L("expenses.index.export_csv")),
@@ -269,9 +273,11 @@ struct ExpenseIndex: PageView {
         return emptyState(
           title: L("expenses.index.empty_title"),
           message: L("expenses.index.empty_message"),
-          action: H.a(
-            Routes.expenseNew.href(), [.class("button button-primary")],
-            text: L("expenses.add")))
+          action: whenWriting(
+            context,
+            H.a(
+              Routes.expenseNew.href(), [.class("button button-primary")],
+              text: L("expenses.add"))))
       }
       return emptyState(
         title: L("expenses.index.no_match_title"),
@@ -298,7 +304,7 @@ struct ExpenseIndex: PageView {
             H.div(
               [.class("expense-text")],
               [
-                H.a(edit, [.class("expense-title")], text: expense.title),
+                editLink(context, edit, [.class("expense-title")], text: expense.title),
                 H.p(
                   [.class("expense-meta")],
                   [H.span([.class("ex-chip cat-\(slug)")], expense.category.displayName), when]),
@@ -306,29 +312,31 @@ struct ExpenseIndex: PageView {
             H.p(
               [.class("expense-amount")],
               MoneyFormat.currency(expense.amount, currency: model.currency, locale: locale)),
-            H.div(
-              [.class("expense-actions")],
-              [
-                H.a(
-                  edit,
-                  [
-                    .class("button button-small"),
-                    .aria(.label, L("expenses.index.edit_named", ["title": expense.title])),
-                  ],
-                  text: L("expenses.index.edit")),
-                postForm(
-                  action: Routes.expenseDelete.href(id: row.id), csrf: context.csrf,
-                  attributes: [.class("inline-form")],
-                  [
-                    H.input([.type("hidden"), .name("back"), .value(model.back)]),
-                    H.button(
-                      L("expenses.index.delete"),
-                      [
-                        .class("button button-small button-danger-quiet"),
-                        .aria(.label, L("expenses.index.delete_named", ["title": expense.title])),
-                      ]),
-                  ]),
-              ]),
+            whenWriting(
+              context,
+              H.div(
+                [.class("expense-actions")],
+                [
+                  H.a(
+                    edit,
+                    [
+                      .class("button button-small"),
+                      .aria(.label, L("expenses.index.edit_named", ["title": expense.title])),
+                    ],
+                    text: L("expenses.index.edit")),
+                  postForm(
+                    action: Routes.expenseDelete.href(id: row.id), csrf: context.csrf,
+                    attributes: [.class("inline-form")],
+                    [
+                      H.input([.type("hidden"), .name("back"), .value(model.back)]),
+                      H.button(
+                        L("expenses.index.delete"),
+                        [
+                          .class("button button-small button-danger-quiet"),
+                          .aria(.label, L("expenses.index.delete_named", ["title": expense.title])),
+                        ]),
+                    ]),
+                ])),
           ])
       })
   }

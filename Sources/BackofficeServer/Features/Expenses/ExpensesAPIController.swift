@@ -97,7 +97,7 @@ struct ExpensesAPIController: RouteCollection {
     let user = try req.user
     let filter = try Self.filter(req)
     let paging = try Paging.read(req)
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let total = try await ExpensesController.totals(req, store, filter).count
     // A page past the end is empty.
     let rows =
@@ -121,8 +121,9 @@ struct ExpensesAPIController: RouteCollection {
   @Sendable func create(req: Request) async throws -> Response {
     let user = try req.user
     let expense = try Self.validated(req, user: user)
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let record = try await store.create(expense, now: req.now)
+    req.noteActivity(.created, .expense, id: record.id, name: expense.title)
     return try APIResponse.created(
       Self.item(record, currency: user.currency),
       location: Routes.apiExpense.href(id: try record.requireID())
@@ -137,11 +138,12 @@ struct ExpensesAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let expense = try Self.validated(req, user: user)
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard try await store.update(record, expected: expected, with: expense, now: req.now) else {
       throw APIError.lostWrite(
         stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
     }
+    req.noteActivity(.changed, .expense, id: record.id, name: expense.title)
     return try APIResponse.json(Self.item(record, currency: user.currency))
       .withVersion(record.version)
   }
@@ -152,11 +154,12 @@ struct ExpensesAPIController: RouteCollection {
     let record = try await Self.found(req, user: user)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard try await store.deletePermanently(record, expected: expected) else {
       throw APIError.lostWrite(
         stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
     }
+    req.noteActivity(.deleted, .expense, id: record.id, name: record.title)
     return Response(status: .noContent)
   }
 
@@ -200,7 +203,7 @@ struct ExpensesAPIController: RouteCollection {
     let user = try req.user
     let filter = try Self.filter(req)
     let totals = try await ExpensesController.totals(
-      req, ExpenseStore(db: req.db, workspaceID: user.requireID()), filter)
+      req, ExpenseStore(db: req.db, workspaceID: req.workspaceID), filter)
     let money = { (amount: Decimal) in
       Money(amount: amount, currency: user.currency).decimalString
     }
@@ -266,6 +269,6 @@ struct ExpensesAPIController: RouteCollection {
   /// The account's expense named by the path; 404 for any other id.
   static func found(_ req: Request, user: User) async throws -> ExpenseRecord {
     let id = try owned(req.parameters.get("expenseID", as: UUID.self))
-    return try owned(await ExpenseStore(db: req.db, workspaceID: user.requireID()).record(id))
+    return try owned(await ExpenseStore(db: req.db, workspaceID: req.workspaceID).record(id))
   }
 }

@@ -35,7 +35,7 @@ struct ExpensesController: RouteCollection {
 
   @Sendable func index(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let query = FilterQuery(req)
     let (filter, errors) = query.parse()
     let totals = try await Self.totals(req, store, filter)
@@ -111,9 +111,10 @@ struct ExpensesController: RouteCollection {
     case .failure(let errors):
       return invalid(req, user: user, mode: .new, input: input, errors: errors)
     case .success(let expense):
-      let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
-      _ = try await store.create(expense, now: req.now)
+      let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
+      let record = try await store.create(expense, now: req.now)
       req.flash(.success, L("expenses.flash.added", ["title": expense.title]))
+      req.noteActivity(.created, .expense, id: record.id, name: expense.title)
       return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
     }
   }
@@ -141,7 +142,7 @@ struct ExpensesController: RouteCollection {
   @Sendable func update(req: Request) async throws -> Response {
     let user = try req.user
     let input = try req.content.decode(FormInput.self)
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.record(id)
     else { return Self.gone(req, typed: input) }
@@ -155,6 +156,7 @@ struct ExpensesController: RouteCollection {
         try await store.update(record, expected: expected, with: expense, now: req.now)
       {
         req.flash(.success, L("expenses.flash.updated", ["title": expense.title]))
+        req.noteActivity(.changed, .expense, id: id, name: expense.title)
         return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
       }
       // Opened at another version, or another save got in first.
@@ -239,20 +241,21 @@ struct ExpensesController: RouteCollection {
   /// deleted is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.record(id),
       try await store.softDelete(record, now: req.now)
     else { return Self.gone(req) }
     // The next list page offers "Undo" instead of a plain flash message.
     req.setSessionValue(Self.undoKey, try record.requireID().uuidString)
+    req.noteActivity(.deleted, .expense, id: record.id, name: record.title)
     let back = try? req.content.decode(BackInput.self).back
     return req.redirect(to: safeBack(back) ?? Routes.expenses.href())
   }
 
   @Sendable func restore(req: Request) async throws -> Response {
     let user = try req.user
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.deletedRecord(id)
     else { throw Abort(.notFound) }
@@ -264,6 +267,7 @@ struct ExpensesController: RouteCollection {
     }
     if try await store.restore(record) {
       req.flash(.success, L("expenses.flash.restored", ["title": record.title]))
+      req.noteActivity(.restored, .expense, id: record.id, name: record.title)
     } else {
       req.flash(.info, L("expenses.flash.already_restored", ["title": record.title]))
     }
@@ -278,7 +282,7 @@ struct ExpensesController: RouteCollection {
     if let message = errors.sorted(by: { $0.key < $1.key }).first?.value {
       throw Abort(.unprocessableEntity, reason: message)
     }
-    let store = try ExpenseStore(db: req.db, workspaceID: user.requireID())
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let rows = try await store.rows(filter)
     return CSVResponse.attachment(
       ExpenseCSVFile.export(rows.map(\.expense)), filename: ExpenseCSVFile.filename(on: req.now))
@@ -331,7 +335,7 @@ struct ExpensesController: RouteCollection {
   /// or a malformed id are all "not found".
   func owned(_ req: Request, user: User) async throws -> ExpenseRecord {
     guard let id = req.parameters.get("expenseID", as: UUID.self),
-      let record = try await ExpenseStore(db: req.db, workspaceID: user.requireID()).record(id)
+      let record = try await ExpenseStore(db: req.db, workspaceID: req.workspaceID).record(id)
     else { throw Abort(.notFound) }
     return record
   }

@@ -19,7 +19,7 @@ struct ExpensesHome: Sendable {
       month: month, total: totals.total, count: totals.count, currency: currency)
   }
 
-  func card(locale: BackofficeLocale) -> HTMLNode {
+  func card(locale: BackofficeLocale, canWrite: Bool) -> HTMLNode {
     H.div(
       [.class("card"), .id("home-expenses")],
       [
@@ -42,7 +42,9 @@ struct ExpensesHome: Sendable {
             H.a(
               Routes.expenses.href(query: ["month": month.description]), [.class("button")],
               text: L("expenses.home.open")),
-            H.a(Routes.expenseNew.href(), [.class("button")], text: L("expenses.add")),
+            canWrite
+              ? H.a(Routes.expenseNew.href(), [.class("button")], text: L("expenses.add"))
+              : H.empty,
           ]),
       ])
   }

@@ -22,28 +22,35 @@ struct FundraiserIndex: PageView {
           [.class("fr-head")],
           [
             H.h1(L("nav.fundraisers")),
-            H.div(
-              [.class("fr-actions")],
-              [
-                H.a(
-                  Routes.fundraiserNew.href(),
-                  [.class("button button-primary"), .aria(.label, L("fundraisers.new"))],
-                  [H.span([.aria(.hidden, "true")], [H.text("+ ")]), H.text(L("fundraisers.new"))]),
-                anyJar
-                  ? postForm(
-                    action: Routes.fundraiserRefreshAll.href(), csrf: context.csrf,
-                    attributes: [.class("inline-form")],
-                    [H.button(L("fundraisers.index.refresh_all"), [.class("button")])])
-                  : H.empty,
-              ]),
+            whenWriting(
+              context,
+              H.div(
+                [.class("fr-actions")],
+                [
+                  H.a(
+                    Routes.fundraiserNew.href(),
+                    [.class("button button-primary"), .aria(.label, L("fundraisers.new"))],
+                    [
+                      H.span([.aria(.hidden, "true")], [H.text("+ ")]),
+                      H.text(L("fundraisers.new")),
+                    ]),
+                  anyJar
+                    ? postForm(
+                      action: Routes.fundraiserRefreshAll.href(), csrf: context.csrf,
+                      attributes: [.class("inline-form")],
+                      [H.button(L("fundraisers.index.refresh_all"), [.class("button")])])
+                    : H.empty,
+                ])),
           ]),
         total == 0
           ? emptyState(
             title: L("fundraisers.empty.title"),
             message: L("fundraisers.empty.message"),
-            action: H.a(
-              Routes.fundraiserNew.href(), [.class("button button-primary")],
-              text: L("fundraisers.new")))
+            action: whenWriting(
+              context,
+              H.a(
+                Routes.fundraiserNew.href(), [.class("button button-primary")],
+                text: L("fundraisers.new"))))
           : H.ul([.class("fr-grid")], cards.map(card)),
         pagination,
       ])

@@ -28,17 +28,19 @@ struct FundraiserShow: PageView {
           [.class("fr-head")],
           [
             H.h1([.class("fr-title")], [H.text(summary.purpose)]),
-            H.div(
-              [.class("fr-actions")],
-              [
-                H.a(
-                  Routes.fundraiserEdit.href(id: id), [.class("button")],
-                  text: L("fundraisers.show.edit")),
-                confirmButton(
-                  action: Routes.fundraiserDelete.href(id: id), csrf: context.csrf,
-                  label: L("fundraisers.delete"), confirm: CampaignMessages.deleteConfirmation,
-                  confirmLabel: L("fundraisers.delete_confirm_button")),
-              ]),
+            whenWriting(
+              context,
+              H.div(
+                [.class("fr-actions")],
+                [
+                  H.a(
+                    Routes.fundraiserEdit.href(id: id), [.class("button")],
+                    text: L("fundraisers.show.edit")),
+                  confirmButton(
+                    action: Routes.fundraiserDelete.href(id: id), csrf: context.csrf,
+                    label: L("fundraisers.delete"), confirm: CampaignMessages.deleteConfirmation,
+                    confirmLabel: L("fundraisers.delete_confirm_button")),
+                ])),
           ]),
         H.div(
           [.class("fr-show")],
@@ -137,6 +139,7 @@ struct FundraiserShow: PageView {
           L("fundraisers.public_panel.closed_hint")))
     }
     let open = publicPath == nil
+    guard context.canWrite else { return nodes }
     nodes.append(
       postForm(
         action: Routes.fundraiserPublish.href(id: id), csrf: context.csrf,
@@ -166,9 +169,11 @@ struct FundraiserShow: PageView {
         )
       }
       nodes.append(
-        H.a(
-          Routes.fundraiserEdit.href(id: summary.id), [.class("button")],
-          text: L("fundraisers.progress_panel.add_jar")))
+        whenWriting(
+          context,
+          H.a(
+            Routes.fundraiserEdit.href(id: summary.id), [.class("button")],
+            text: L("fundraisers.progress_panel.add_jar"))))
       return nodes
     }
     nodes.append(
@@ -185,10 +190,12 @@ struct FundraiserShow: PageView {
     }
     nodes += FundraiserFigures.lines(summary, detailed: true)
     nodes.append(
-      postForm(
-        action: Routes.fundraiserRefresh.href(id: summary.id), csrf: context.csrf,
-        attributes: [.class("fr-refresh")],
-        [H.button(L("fundraisers.progress_panel.refresh"), [.class("button")])]))
+      whenWriting(
+        context,
+        postForm(
+          action: Routes.fundraiserRefresh.href(id: summary.id), csrf: context.csrf,
+          attributes: [.class("fr-refresh")],
+          [H.button(L("fundraisers.progress_panel.refresh"), [.class("button")])])))
     if let chart, !chart.points.isEmpty {
       nodes.append(
         H.figure(

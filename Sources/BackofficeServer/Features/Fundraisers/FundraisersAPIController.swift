@@ -146,6 +146,7 @@ struct FundraisersAPIController: RouteCollection {
         photo, workspaceID: workspaceID, now: now, on: db)
       try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
     }
+    req.noteActivity(.created, .fundraiser, id: record.id, name: record.purpose)
     return try APIResponse.created(
       try await detail(record, db: req.db),
       location: Routes.apiFundraiser.href(id: try record.requireID())
@@ -172,6 +173,7 @@ struct FundraisersAPIController: RouteCollection {
       }
     }
     guard written else { throw try await lostWrite(req, id: id) }
+    req.noteActivity(.changed, .fundraiser, id: id, name: record.purpose)
     return try APIResponse.json(try await detail(record, db: req.db)).withVersion(record.version)
   }
 
@@ -182,6 +184,7 @@ struct FundraisersAPIController: RouteCollection {
     guard try await FundraiserStore.delete(record, expected: expected, on: req.db) else {
       throw try await lostWrite(req, id: try record.requireID())
     }
+    req.noteActivity(.deleted, .fundraiser, id: record.id, name: record.purpose)
     return Response(status: .noContent)
   }
 

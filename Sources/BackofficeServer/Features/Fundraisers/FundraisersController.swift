@@ -280,6 +280,7 @@ struct FundraisersController: RouteCollection {
     try? await FundraiserPhotos.pruneDrafts(
       olderThan: req.now.addingTimeInterval(-86_400), on: req.db)
     req.flash(.success, L("fundraisers.flash.saved"))
+    req.noteActivity(.created, .fundraiser, id: record.id, name: record.purpose)
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
 
@@ -334,6 +335,7 @@ struct FundraisersController: RouteCollection {
       return req.page(view, status: .conflict)
     }
     req.flash(.success, L("fundraisers.flash.saved"))
+    req.noteActivity(.changed, .fundraiser, id: record.id, name: record.purpose)
     return req.redirect(to: try showHref(record, format: input.posterFormat))
   }
 
@@ -417,6 +419,7 @@ struct FundraisersController: RouteCollection {
       try await FundraiserStore.delete(record, expected: nil, on: req.db)
     else { return Self.gone(req) }
     req.flash(.success, L("fundraisers.flash.deleted"))
+    req.noteActivity(.deleted, .fundraiser, id: record.id, name: record.purpose)
     return req.redirect(to: Routes.fundraisers.href())
   }
 

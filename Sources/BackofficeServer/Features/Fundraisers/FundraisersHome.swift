@@ -30,8 +30,9 @@ struct FundraisersHome: Sendable {
     return home
   }
 
-  func card() -> HTMLNode {
-    H.div(
+  func card(canWrite: Bool) -> HTMLNode {
+    let adding = count == 0 && canWrite
+    return H.div(
       [.class("card"), .id("home-fundraisers")],
       [
         H.h2(L("nav.fundraisers")),
@@ -59,8 +60,8 @@ struct FundraisersHome: Sendable {
           ? H.p([.class("muted")], L("fundraisers.empty.title"))
           : H.empty,
         H.a(
-          count == 0 ? Routes.fundraiserNew.href() : Routes.fundraisers.href(), [.class("button")],
-          text: count == 0 ? L("fundraisers.new") : L("fundraisers.home.open")),
+          adding ? Routes.fundraiserNew.href() : Routes.fundraisers.href(), [.class("button")],
+          text: adding ? L("fundraisers.new") : L("fundraisers.home.open")),
       ])
   }
 

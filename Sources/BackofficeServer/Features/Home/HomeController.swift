@@ -50,11 +50,11 @@ struct HomeIndex: PageView {
               H.p([], L("home.get_started.hint")),
               H.a(Routes.settings.href(), [.class("button")], text: L("home.open_settings")),
             ]),
-          model.products.card(locale: context.locale),
-          model.expenses?.card(locale: context.locale) ?? H.empty,
-          AdPaymentsHome.card(count: model.adPaymentCount),
+          model.products.card(locale: context.locale, canWrite: context.canWrite),
+          model.expenses?.card(locale: context.locale, canWrite: context.canWrite) ?? H.empty,
+          AdPaymentsHome.card(count: model.adPaymentCount, canWrite: context.canWrite),
           MarketingHomeCard.render(model.marketing),
-          model.fundraisers.card(),
+          model.fundraisers.card(canWrite: context.canWrite),
         ]),
     ])
   }

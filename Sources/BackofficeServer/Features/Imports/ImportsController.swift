@@ -83,10 +83,31 @@ struct ImportsController: RouteCollection {
     switch start {
     case .started(let id, let runner):
       jobs.launch(id, runner: runner, app: req.application)
+      // The file's rows, as they are taken in (rows already present are skipped).
+      req.noteActivity(.imported, area.activityArea, id: id, name: area.activityName(total))
       return req.redirect(to: Routes.importJob.href(id: id))
     case .busy(let running):
       req.flash(.error, ImportMessages.alreadyRunning)
       return req.redirect(to: Routes.importJob.href(id: running))
+    }
+  }
+}
+
+extension ImportArea {
+  var activityArea: ActivityLog.Area {
+    switch self {
+    case .expenses: .expense
+    case .adPayments: .adPayment
+    case .products: .product
+    }
+  }
+
+  /// "12 rows of a CSV file (products)".
+  func activityName(_ rows: Int) -> String {
+    switch self {
+    case .expenses: L("activity.import.expenses", count: rows)
+    case .adPayments: L("activity.import.ad_payments", count: rows)
+    case .products: L("activity.import.products", count: rows)
     }
   }
 }

@@ -58,9 +58,9 @@ struct MarketingPlanHeader: Sendable {
         [
           H.a(Routes.marketing.href(), [.class("mk-back")], text: L("marketing.all_plans")),
           H.span([.class("mk-planname")], name),
-          renameForm(context: context),
+          whenWriting(context, renameForm(context: context)),
         ]),
-      stepsNav,
+      context.canWrite ? stepsNav : H.empty,
       conflict.map(conflictNotice) ?? H.empty,
       stored.map { MarketingBanner.render($0, locale: context.locale) } ?? H.empty,
     ])

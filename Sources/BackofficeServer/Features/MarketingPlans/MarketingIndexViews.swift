@@ -21,10 +21,12 @@ struct MarketingPlanIndex: PageView {
   var scripts: [String] { ["marketing-plans.js"] }
 
   func content(context: PageContext) -> HTMLNode {
-    let newPlan = postForm(
-      action: Routes.marketingPlanCreate.href(), csrf: context.csrf,
-      attributes: [.class("inline-form")],
-      [H.button(L("marketing.index.new_plan"), [.class("button button-primary")])])
+    let newPlan = whenWriting(
+      context,
+      postForm(
+        action: Routes.marketingPlanCreate.href(), csrf: context.csrf,
+        attributes: [.class("inline-form")],
+        [H.button(L("marketing.index.new_plan"), [.class("button button-primary")])]))
     var body: [HTMLNode] = [
       H.div([.class("mk-titlebar")], [H.h1(L("nav.marketing_plans")), newPlan]),
       H.p([.class("lead")], L("marketing.index.lead")),
@@ -47,7 +49,11 @@ struct MarketingPlanIndex: PageView {
       H.ul(
         [.class("mk-plans")],
         rows.map { row in
-          let step = MarketingStep.resume(row.selection)
+          // A viewer reads a plan's review; the steps are the plan's editing.
+          let open =
+            context.canWrite
+            ? MarketingStep.resume(row.selection).href(plan: row.id)
+            : Routes.marketingPlanReview.href(id: row.id)
           return H.li(
             [.class("card mk-plan")],
             [
@@ -56,7 +62,7 @@ struct MarketingPlanIndex: PageView {
                 [
                   H.h2(
                     [],
-                    [H.a(step.href(plan: row.id), [.class("mk-plan-link")], text: row.name)]),
+                    [H.a(open, [.class("mk-plan-link")], text: row.name)]),
                   H.p(
                     [.class("muted small")],
                     L(
@@ -79,16 +85,20 @@ struct MarketingPlanIndex: PageView {
               H.div(
                 [.class("mk-row mk-plan-actions")],
                 [
-                  H.a(step.href(plan: row.id), [.class("button")], text: L("marketing.index.open")),
-                  postForm(
-                    action: Routes.marketingPlanDuplicate.href(id: row.id), csrf: context.csrf,
-                    attributes: [.class("inline-form")],
-                    [H.button(L("marketing.index.duplicate"), [.class("button")])]),
-                  confirmButton(
-                    action: Routes.marketingPlanDelete.href(id: row.id), csrf: context.csrf,
-                    label: L("marketing.index.delete"),
-                    confirm: L("marketing.index.delete_confirm", ["name": row.name]),
-                    confirmLabel: L("marketing.index.delete_yes")),
+                  H.a(open, [.class("button")], text: L("marketing.index.open")),
+                  whenWriting(
+                    context,
+                    postForm(
+                      action: Routes.marketingPlanDuplicate.href(id: row.id), csrf: context.csrf,
+                      attributes: [.class("inline-form")],
+                      [H.button(L("marketing.index.duplicate"), [.class("button")])])),
+                  whenWriting(
+                    context,
+                    confirmButton(
+                      action: Routes.marketingPlanDelete.href(id: row.id), csrf: context.csrf,
+                      label: L("marketing.index.delete"),
+                      confirm: L("marketing.index.delete_confirm", ["name": row.name]),
+                      confirmLabel: L("marketing.index.delete_yes"))),
                 ]),
             ])
         }))

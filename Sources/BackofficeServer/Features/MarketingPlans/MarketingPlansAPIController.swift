@@ -242,6 +242,7 @@ struct MarketingPlansAPIController: RouteCollection {
       selection: PlanSelection())
     let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
     try await plan.create(on: req.db)
+    req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
     return try APIResponse.created(
       Item(plan, selection: selection, catalog: stored.catalog, locale: locale),
       location: Routes.apiMarketingPlan.href(id: try plan.requireID())
@@ -264,6 +265,7 @@ struct MarketingPlansAPIController: RouteCollection {
     guard
       try await plan.write(expected: expected, on: req.db, { db in try await plan.save(on: db) })
     else { throw try await lostWrite(req, plan) }
+    req.noteActivity(.changed, .marketingPlan, id: plan.id, name: plan.name)
     return try APIResponse.json(
       Item(plan, selection: selection, catalog: stored.catalog, locale: locale)
     ).withVersion(plan.version)
@@ -358,6 +360,7 @@ struct MarketingPlansAPIController: RouteCollection {
     guard
       try await plan.write(expected: expected, on: req.db, { db in try await plan.delete(on: db) })
     else { throw try await lostWrite(req, plan) }
+    req.noteActivity(.deleted, .marketingPlan, id: plan.id, name: plan.name)
     return Response(status: .noContent)
   }
 
@@ -368,6 +371,7 @@ struct MarketingPlansAPIController: RouteCollection {
       of: plan, in: stored.catalog, on: req.db)
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
     try await copy.create(on: req.db)
+    req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return try APIResponse.created(
       Item(
         copy, selection: selection, catalog: stored.catalog,

@@ -67,6 +67,7 @@ struct MarketingPlansController: RouteCollection {
         on: req.now, locale: try MarketingPlanQueries.locale(req), timeZone: MarketingFormat.utc),
       selection: PlanSelection())
     try await plan.create(on: req.db)
+    req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
     return req.redirect(to: Routes.marketingPlanTargets.href(id: try plan.requireID()))
   }
 
@@ -345,6 +346,7 @@ struct MarketingPlansController: RouteCollection {
         status: .conflict)
     }
     req.flash(.success, L("marketing.flash.renamed"))
+    req.noteActivity(.changed, .marketingPlan, id: id, name: name)
     return req.redirect(to: step.href(plan: id))
   }
 
@@ -353,6 +355,7 @@ struct MarketingPlansController: RouteCollection {
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
     try await copy.create(on: req.db)
     req.flash(.success, L("marketing.flash.duplicated", ["name": copy.name]))
+    req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return req.redirect(to: Routes.marketing.href())
   }
 
@@ -370,6 +373,7 @@ struct MarketingPlansController: RouteCollection {
         status: .notFound)
     }
     req.flash(.success, L("marketing.flash.deleted", ["name": plan.name]))
+    req.noteActivity(.deleted, .marketingPlan, id: plan.id, name: plan.name)
     return req.redirect(to: Routes.marketing.href())
   }
 }

@@ -45,9 +45,11 @@ struct MarketingReviewPage: PageView {
         emptyState(
           title: L("marketing.review.empty_title"),
           message: L("marketing.review.empty_message"),
-          action: H.a(
-            Routes.marketingPlanChannels.href(id: header.id), [.class("button button-primary")],
-            text: L("marketing.channels.title"))))
+          action: whenWriting(
+            context,
+            H.a(
+              Routes.marketingPlanChannels.href(id: header.id),
+              [.class("button button-primary")], text: L("marketing.channels.title")))))
       return H.group(body)
     }
     body.append(
@@ -88,23 +90,27 @@ struct MarketingReviewPage: PageView {
               H.ul(
                 [.class("mk-details")],
                 item.package.details.map { H.li([], [H.text($0)]) }),
-              postForm(
-                action: Routes.marketingPlanRemove.href(id: header.id), csrf: context.csrf,
-                attributes: [.class("mk-remove"), .data("mk-swap", "")],
-                [
-                  header.versionField,
-                  H.input([.type("hidden"), .name("package"), .value(item.package.id)]),
-                  H.button(
-                    L("marketing.review.remove"),
-                    [
-                      .class("button"),
-                      .aria(
-                        .label, L("marketing.review.remove_label", ["package": item.package.name])),
-                    ]),
-                ]),
+              whenWriting(
+                context,
+                postForm(
+                  action: Routes.marketingPlanRemove.href(id: header.id), csrf: context.csrf,
+                  attributes: [.class("mk-remove"), .data("mk-swap", "")],
+                  [
+                    header.versionField,
+                    H.input([.type("hidden"), .name("package"), .value(item.package.id)]),
+                    H.button(
+                      L("marketing.review.remove"),
+                      [
+                        .class("button"),
+                        .aria(
+                          .label,
+                          L("marketing.review.remove_label", ["package": item.package.name])),
+                      ]),
+                  ])),
             ])
         }))
-    body.append(emailSection(context: context, summary: summary, email: email))
+    body.append(
+      whenWriting(context, emailSection(context: context, summary: summary, email: email)))
     return H.group(body)
   }
 

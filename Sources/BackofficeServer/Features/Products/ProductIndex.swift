@@ -61,12 +61,16 @@ struct ProductIndex: PageView, ReadCacheable {
             H.div(
               [.class("page-actions")],
               [
-                H.a(
-                  Routes.productNew.href(), [.class("button button-primary")],
-                  text: L("products.add_product")),
-                H.a(
-                  Routes.productsImport.href(), [.class("button")],
-                  text: L("products.index.import_csv")),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.productNew.href(), [.class("button button-primary")],
+                    text: L("products.add_product"))),
+                whenWriting(
+                  context,
+                  H.a(
+                    Routes.productsImport.href(), [.class("button")],
+                    text: L("products.index.import_csv"))),
                 accountTotal > 0
                   ? H.a(
                     Routes.productsExport.href(), [.class("button"), .download("")],
@@ -85,13 +89,15 @@ struct ProductIndex: PageView, ReadCacheable {
           [
             results(context: context)
           ]),
-        H.a(
-          Routes.productNew.href(),
-          [
-            .class("fab"), .aria(.label, L("products.add_product")),
-            .title(L("products.add_product")),
-          ],
-          [H.span([.aria(.hidden, "true")], "+")]),
+        whenWriting(
+          context,
+          H.a(
+            Routes.productNew.href(),
+            [
+              .class("fab"), .aria(.label, L("products.add_product")),
+              .title(L("products.add_product")),
+            ],
+            [H.span([.aria(.hidden, "true")], "+")])),
       ])
   }
 
@@ -204,8 +210,8 @@ struct ProductIndex: PageView, ReadCacheable {
                 H.div(
                   [.class("favorite-text")],
                   [
-                    H.a(
-                      Routes.productEdit.href(id: product.id),
+                    editLink(
+                      context, Routes.productEdit.href(id: product.id),
                       [.class("favorite-name"), .title(product.name)],
                       text: product.name),
                     H.span([.class("favorite-price")], product.priceText),
@@ -240,9 +246,11 @@ struct ProductIndex: PageView, ReadCacheable {
         emptyState(
           title: L("products.index.empty_title"),
           message: L("products.index.empty_message"),
-          action: H.a(
-            Routes.productNew.href(), [.class("button button-primary")],
-            text: L("products.add_product"))),
+          action: whenWriting(
+            context,
+            H.a(
+              Routes.productNew.href(), [.class("button button-primary")],
+              text: L("products.add_product")))),
       ])
     }
     let head = H.div(
@@ -312,8 +320,8 @@ struct ProductIndex: PageView, ReadCacheable {
             H.h3(
               [.class("product-name")],
               [
-                H.a(
-                  Routes.productEdit.href(id: product.id), [.title(product.name)],
+                editLink(
+                  context, Routes.productEdit.href(id: product.id), [.title(product.name)],
                   text: product.name)
               ]),
             H.p([.class("product-type")], typeTitle(product.type)),

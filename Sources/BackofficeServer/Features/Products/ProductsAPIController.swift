@@ -1,5 +1,6 @@
 import BackofficeCore
 import Fluent
+import NIOConcurrencyHelpers
 import Vapor
 
 /// `/api/v1/products`, `/api/v1/product-types` and `/api/v1/favorites`: the same products,
@@ -154,6 +155,9 @@ struct ProductsAPIController: RouteCollection {
         return answer
       }
     }
+    if !outcome.replayed {
+      req.noteActivity(.created, .product, id: nil, name: product.name)
+    }
     let response = outcome.answer.response(replayed: outcome.replayed)
     // A replay answers with the first answer's body, so its version is the one to name.
     if let version = StoredAnswer.version(in: outcome.answer.body) {
@@ -201,6 +205,10 @@ struct ProductsAPIController: RouteCollection {
           ProductsAPIController.Item(try await store.summary(record, account: account)),
           status: .ok)
       }
+    if !outcome.replayed {
+      req.noteActivity(
+        .changed, .product, id: UUID(uuidString: productID), name: product.name)
+    }
     let response = outcome.answer.response(replayed: outcome.replayed)
     if let version = StoredAnswer.version(in: outcome.answer.body) {
       response.withVersion(version)
@@ -219,6 +227,8 @@ struct ProductsAPIController: RouteCollection {
     let fingerprint = IdempotencyKey.fingerprint([
       "DELETE /api/v1/products/\(productID.lowercased())", headers.first(name: .ifMatch) ?? "",
     ])
+    // The deleted product's name, for the activity log.
+    let deletedName = NIOLockedValueBox<String?>(nil)
     let outcome = try await IdempotencyStore(db: req.db, workspaceID: workspaceID, now: now)
       .perform(
         key: key, fingerprint: fingerprint
@@ -227,12 +237,16 @@ struct ProductsAPIController: RouteCollection {
         let record = try owned(await store.find(productID))
         let expected = try IfMatch(headers).expectedVersion(
           current: record.version, record: Self.recordName)
+        deletedName.withLockedValue { $0 = record.name }
         guard try await store.delete(record, expected: expected, now: now) else {
           throw APIError.lostWrite(
             stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
         }
         return StoredAnswer(status: .noContent, contentType: "", body: Data())
       }
+    if !outcome.replayed, let gone = deletedName.withLockedValue({ $0 }) {
+      req.noteActivity(.deleted, .product, id: UUID(uuidString: productID), name: gone)
+    }
     return outcome.answer.response(replayed: outcome.replayed)
   }
 

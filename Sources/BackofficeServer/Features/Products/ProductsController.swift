@@ -177,6 +177,7 @@ struct ProductsController: RouteCollection {
     // A replay is the same submit arriving twice; the first one already said so.
     if !outcome.replayed {
       req.flash(.success, L("products.flash.created", ["name": product.name]))
+      req.noteActivity(.created, .product, id: nil, name: product.name)
     }
     return req.redirect(to: outcome.answer.location ?? Routes.products.href())
   }
@@ -233,6 +234,7 @@ struct ProductsController: RouteCollection {
       try await store.update(record, expected: expected, with: product, photo: change)
     {
       req.flash(.success, L("products.flash.updated", ["name": product.name]))
+      req.noteActivity(.changed, .product, id: id, name: product.name)
       return req.redirect(to: Routes.products.href())
     }
     // Opened at another version, or another save got in first.
@@ -298,6 +300,7 @@ struct ProductsController: RouteCollection {
       try await store.delete(record, now: req.now)
     else { return Self.gone(req) }
     req.flash(.success, L("products.flash.deleted", ["name": record.name]))
+    req.noteActivity(.deleted, .product, id: record.id, name: record.name)
     return req.redirect(to: Routes.products.href())
   }
 

@@ -15,8 +15,10 @@ struct ProductsHome: Sendable {
       count: try await store.count(), favorites: try await store.favoriteIDs().count)
   }
 
-  func card(locale: BackofficeLocale) -> HTMLNode {
-    H.div(
+  /// `canWrite`: the member may add (a viewer's empty card opens the list instead).
+  func card(locale: BackofficeLocale, canWrite: Bool) -> HTMLNode {
+    let adding = count == 0 && canWrite
+    return H.div(
       [.class("card"), .id("home-products")],
       [
         H.h2(L("nav.products")),
@@ -36,8 +38,8 @@ struct ProductsHome: Sendable {
           ? H.p([.class("muted")], L("products.home.empty"))
           : H.empty,
         H.a(
-          count == 0 ? Routes.productNew.href() : Routes.products.href(), [.class("button")],
-          text: count == 0 ? L("products.home.add") : L("products.home.open")),
+          adding ? Routes.productNew.href() : Routes.products.href(), [.class("button")],
+          text: adding ? L("products.home.add") : L("products.home.open")),
       ])
   }
 }

@@ -119,6 +119,7 @@ struct SwipeAPIController: RouteCollection {
       // The same key with another request: answered in Swipe's shape like every refusal.
       return Self.failure(error)
     }
+    if !outcome.replayed { req.noteActivity(.created, .product, id: nil, name: product.name) }
     return outcome.answer.response(replayed: outcome.replayed)
   }
 

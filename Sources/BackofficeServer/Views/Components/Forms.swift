@@ -123,3 +123,17 @@ func emptyState(title: String, message: String, action: HTMLNode? = nil) -> HTML
     [.class("empty-state")],
     [H.h2([], [H.text(title)]), H.p([], message), action ?? H.empty])
 }
+
+/// `node` on the pages of a member who may change records; nothing on a viewer's, whose
+/// role would refuse what it leads to.
+func whenWriting(_ context: PageContext, _ node: @autoclosure () -> HTMLNode) -> HTMLNode {
+  context.canWrite ? node() : H.empty
+}
+
+/// A link to a record's edit form for a member who may change it; its text alone for a
+/// viewer.
+func editLink(_ context: PageContext, _ href: String, _ attributes: [Attr] = [], text: String)
+  -> HTMLNode
+{
+  context.canWrite ? H.a(href, attributes, text: text) : H.span(attributes, text)
+}

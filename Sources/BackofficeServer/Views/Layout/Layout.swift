@@ -136,6 +136,8 @@ enum Layout {
       .data("catalog-api", Routes.apiProductChanges.href()),
       .data("catalog-format", context.catalogFormat),
       .data("locale", context.locale.identifier),
+      // A viewer's scripts keep nothing to send: their role would refuse it.
+      .data("role", context.workspace?.role.rawValue ?? ""),
     ]
   }
 
@@ -143,6 +145,11 @@ enum Layout {
     var inner: [HTMLNode] = [
       H.a(Routes.home.href(), [.class("brand")], text: appName)
     ]
+    if context.signedIn, let workspace = context.workspace {
+      inner.append(
+        workspaceMenu(
+          workspace, others: context.otherWorkspaces, section: section, context: context))
+    }
     if context.signedIn {
       // The areas: a row in the header on wider screens, a tab bar along the bottom edge of a
       // phone (app.css). The account's links stay at the top on every screen.
@@ -175,6 +182,69 @@ enum Layout {
               ? [H.a(Routes.signUp.href(), text: L("nav.create_account"))] : [])))
     }
     return H.header([.class("site-header")], [H.div([.class("container header-inner")], inner)])
+  }
+
+  /// The workspace every page shows: its name, beside the brand on every page; for a person
+  /// in several, a menu to switch (each a small form, so it works without scripts), and for
+  /// everyone the way to its members.
+  static func workspaceMenu(
+    _ workspace: WorkspaceContext, others: [WorkspaceContext], section: NavSection?,
+    context: PageContext
+  ) -> HTMLNode {
+    let members = H.a(
+      Routes.members.href(), [.class("workspace-members")], text: L("workspace.menu.members"))
+    guard !others.isEmpty else {
+      return H.div(
+        [.class("workspace-menu")],
+        [
+          H.a(
+            Routes.members.href(),
+            [
+              .class("workspace-name"), .title(workspace.name),
+              .aria(.label, L("workspace.menu.current", ["name": workspace.name])),
+            ], text: workspace.name)
+        ])
+    }
+    let back = section.map(\.href) ?? Routes.home.href()
+    return H.details(
+      [.class("workspace-menu workspace-switch")],
+      [
+        H.summary(
+          [
+            .class("workspace-name"), .title(workspace.name),
+            .aria(.label, L("workspace.menu.switch", ["name": workspace.name])),
+          ], [H.text(workspace.name)]),
+        H.div(
+          [.class("workspace-list")],
+          [
+            H.p([.class("muted small")], L("workspace.menu.switch_to")),
+            H.ul(
+              [],
+              others.map { other in
+                H.li(
+                  [],
+                  [
+                    postForm(
+                      action: Routes.workspaceSwitch.href(), csrf: context.csrf,
+                      attributes: [.class("inline-form")],
+                      [
+                        H.input([
+                          .type("hidden"), .name("workspace"),
+                          .value(other.id.uuidString.lowercased()),
+                        ]),
+                        H.input([.type("hidden"), .name("back"), .value(back)]),
+                        H.button(
+                          [.class("link-button workspace-option")],
+                          [
+                            H.span([], [H.text(other.name)]),
+                            H.span([.class("muted small")], " · " + other.role.title),
+                          ]),
+                      ])
+                  ])
+              }),
+            members,
+          ]),
+      ])
   }
 
   static func flashes(_ messages: [FlashMessage]) -> HTMLNode {

@@ -18,6 +18,14 @@ struct PageContext: Sendable {
   var offlineKey: String? = nil
   /// The account's currency (prices in the offline copy are written in it).
   var currency: String = "USD"
+  /// The workspace the page shows, the person's role there, and their other workspaces (the
+  /// header's menu).
+  var workspace: WorkspaceContext? = nil
+  var otherWorkspaces: [WorkspaceContext] = []
+
+  /// Whether the page offers ways to change records (a viewer's pages do not).
+  var canWrite: Bool { workspace?.role.allows(.write) ?? true }
+  var isOwner: Bool { workspace?.role == .owner }
 
   var signedIn: Bool { userEmail != nil }
 
@@ -46,6 +54,8 @@ struct PageContext: Sendable {
     self.isAdmin = user?.isAdmin ?? false
     self.offlineKey = user == nil ? nil : try? request.offlineKey
     self.currency = user?.currency ?? "USD"
+    self.workspace = request.workspaceContext
+    self.otherWorkspaces = request.otherWorkspaces
   }
 
   /// How the account's texts are written: locale, currency and interface language, as the
@@ -104,6 +114,7 @@ extension PageContext {
     guard flashes.isEmpty else { return nil }
     return ReadCache.key(
       userEmail ?? "", csrf, path, locale.identifier, language.rawValue, String(signupOpen),
-      String(isAdmin), offlineKey ?? "", currency)
+      String(isAdmin), offlineKey ?? "", currency, workspace?.name ?? "",
+      workspace?.role.rawValue ?? "", otherWorkspaces.map(\.name).joined(separator: "\u{1F}"))
   }
 }

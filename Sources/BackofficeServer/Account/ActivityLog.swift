@@ -1,0 +1,167 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// A workspace's log of who created, changed or deleted what, and when (Settings → Activity,
+/// `GET /api/v1/activity`). Handlers write a line after each successful change; lines are kept
+/// for `retention` and the oldest are dropped as new ones come.
+enum ActivityLog {
+  /// At least the 90 days the log promises; a little more, so "90 days ago" is always there.
+  static let retention: TimeInterval = 100 * 24 * 60 * 60
+  static let perPage = 50
+
+  enum Action: String, Sendable, CaseIterable, Codable {
+    case created
+    case changed
+    case deleted
+    case restored
+    case imported
+    case joined
+    case left
+    case removed
+    case roleChanged = "role_changed"
+    case invited
+  }
+
+  enum Area: String, Sendable, CaseIterable, Codable {
+    case product
+    case expense
+    case adPayment = "ad_payment"
+    case marketingPlan = "marketing_plan"
+    case fundraiser
+    case member
+    case invitation
+    case workspace
+  }
+
+  struct Entry: Sendable, Equatable {
+    var id: UUID
+    var actorEmail: String
+    var action: Action
+    var area: Area
+    var recordID: UUID?
+    var recordName: String
+    var at: Date
+
+    /// One sentence: "ana@example.com changed the product “Lamp”."
+    var sentence: String {
+      let values = ["who": actorEmail, "what": area.noun, "name": recordName]
+      return switch action {
+      case .created: L("activity.line.created", values)
+      case .changed: L("activity.line.changed", values)
+      case .deleted: L("activity.line.deleted", values)
+      case .restored: L("activity.line.restored", values)
+      case .imported: L("activity.line.imported", values)
+      case .joined: L("activity.line.joined", values)
+      case .left: L("activity.line.left", values)
+      case .removed: L("activity.line.removed", values)
+      case .roleChanged: L("activity.line.role_changed", values)
+      case .invited: L("activity.line.invited", values)
+      }
+    }
+  }
+
+  struct Note: Sendable {
+    var action: Action
+    var area: Area
+    var id: UUID?
+    var name: String
+  }
+
+  /// Writes a line for the request's person and workspace. A log line never makes a change
+  /// fail: a write that succeeded stays answered as such.
+  static func record(
+    _ req: Request, _ action: Action, _ area: Area, id: UUID?, name: String
+  ) async {
+    guard let user = req.auth.get(User.self), let workspace = req.workspaceContext else { return }
+    await record(
+      action, area, id: id, name: name, workspaceID: workspace.id, actor: user, now: req.now,
+      on: req.db, logger: req.logger)
+  }
+
+  static func record(
+    _ action: Action, _ area: Area, id: UUID?, name: String, workspaceID: UUID, actor: User,
+    now: Date, on db: any Database, logger: Logger
+  ) async {
+    let line = ActivityRecord()
+    line.id = UUID()
+    line.workspaceID = workspaceID
+    line.userID = actor.id
+    line.actorEmail = actor.email
+    line.action = action.rawValue
+    line.area = area.rawValue
+    line.recordID = id
+    line.recordName = String(name.prefix(200))
+    line.createdAt = now
+    do {
+      try await line.create(on: db)
+      try await ActivityRecord.query(on: db)
+        .filter(\.$workspaceID == workspaceID)
+        .filter(\.$createdAt < now.addingTimeInterval(-retention))
+        .delete()
+    } catch {
+      logger.report(error: error)
+    }
+  }
+
+  /// One page of the workspace's log, newest first, and how many lines it has.
+  static func page(workspaceID: UUID, page: Int, per: Int, on db: any Database) async throws
+    -> (entries: [Entry], total: Int)
+  {
+    let query = ActivityRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+    let total = try await query.count()
+    let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
+    guard !overflow, offset < total else { return ([], total) }
+    let rows = try await query.copy()
+      .sort(\.$createdAt, .descending).sort(\.$id, .descending)
+      .range(offset..<(offset + per)).all()
+    return (
+      rows.compactMap { row in
+        guard let id = row.id, let action = Action(rawValue: row.action),
+          let area = Area(rawValue: row.area)
+        else { return nil }
+        return Entry(
+          id: id, actorEmail: row.actorEmail, action: action, area: area,
+          recordID: row.recordID, recordName: row.recordName, at: row.createdAt)
+      }, total
+    )
+  }
+}
+
+extension ActivityLog.Area {
+  /// "the product", "товар".
+  var noun: String {
+    switch self {
+    case .product: L("activity.area.product")
+    case .expense: L("activity.area.expense")
+    case .adPayment: L("activity.area.ad_payment")
+    case .marketingPlan: L("activity.area.marketing_plan")
+    case .fundraiser: L("activity.area.fundraiser")
+    case .member: L("activity.area.member")
+    case .invitation: L("activity.area.invitation")
+    case .workspace: L("activity.area.workspace")
+    }
+  }
+}
+
+extension Request {
+  private struct ActivityNoteKey: StorageKey {
+    typealias Value = ActivityLog.Note
+  }
+
+  /// What this request changed, written to the activity log when the response is a success
+  /// (by the route's wrapper in `AppRoute.swift`): a handler says it once, where it knows the
+  /// record's id and name, and a refused request logs nothing.
+  var activityNote: ActivityLog.Note? {
+    get { storage[ActivityNoteKey.self] }
+    set { storage[ActivityNoteKey.self] = newValue }
+  }
+
+  func noteActivity(
+    _ action: ActivityLog.Action, _ area: ActivityLog.Area, id: UUID?, name: String
+  ) {
+    activityNote = ActivityLog.Note(action: action, area: area, id: id, name: name)
+  }
+}

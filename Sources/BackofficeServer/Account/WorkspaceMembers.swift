@@ -1,0 +1,203 @@
+import BackofficeCore
+import Crypto
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Members and invitations of one workspace: every change of who is in it goes through here,
+/// for the pages and the API alike, with the rules of `MembershipRules`.
+struct WorkspaceMembers: Sendable {
+  let db: any Database
+  let workspaceID: UUID
+
+  struct Member: Sendable, Equatable {
+    var userID: UUID
+    var email: String
+    var role: WorkspaceRole
+    var joinedAt: Date?
+  }
+
+  struct PendingInvitation: Sendable, Equatable {
+    var id: UUID
+    var role: WorkspaceRole
+    var expiresAt: Date
+    var createdAt: Date?
+    var createdBy: String
+  }
+
+  /// The members, owners first, then by email.
+  func list() async throws -> [Member] {
+    let memberships = try await Membership.query(on: db)
+      .filter(\.$workspaceID == workspaceID).all()
+    let users = try await User.query(on: db).filter(\.$id ~~ memberships.map(\.userID)).all()
+    let emails = Dictionary(
+      uniqueKeysWithValues: users.compactMap { u in u.id.map { ($0, u.email) } })
+    return memberships.map {
+      Member(
+        userID: $0.userID, email: emails[$0.userID] ?? "", role: $0.workspaceRole,
+        joinedAt: $0.createdAt)
+    }
+    .sorted { ($0.role, $0.email) < ($1.role, $1.email) }
+  }
+
+  private var rules: [MembershipRules.Member] {
+    get async throws {
+      try await list().map { MembershipRules.Member(userID: $0.userID, role: $0.role) }
+    }
+  }
+
+  /// Gives `member` the role `role`; the refusal of `MembershipRules` otherwise.
+  func setRole(of member: UUID, to role: WorkspaceRole) async throws -> MembershipRules.Refusal? {
+    if let refusal = MembershipRules.changeRole(
+      of: member, to: role, members: try await rules, creator: workspaceID)
+    {
+      return refusal
+    }
+    try await Membership.query(on: db)
+      .filter(\.$workspaceID == workspaceID).filter(\.$userID == member)
+      .set(\.$role, to: role.rawValue).update()
+    return nil
+  }
+
+  /// Takes `member` out of the workspace: their membership and their API tokens for it go, so
+  /// their next request there is refused (a browser of theirs falls back to their own).
+  func remove(_ member: UUID) async throws -> MembershipRules.Refusal? {
+    if let refusal = MembershipRules.remove(member, members: try await rules, creator: workspaceID)
+    {
+      return refusal
+    }
+    let workspaceID = workspaceID
+    try await db.transaction { db in
+      try await Membership.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+      try await APIToken.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$user.$id == member).delete()
+      try await ProductFavorite.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+    }
+    return nil
+  }
+
+  // MARK: invitations
+
+  /// Invitations not yet used, revoked or expired at `now`, newest first.
+  func pendingInvitations(now: Date) async throws -> [PendingInvitation] {
+    let invitations = try await Invitation.query(on: db)
+      .filter(\.$workspaceID == workspaceID)
+      .filter(\.$usedAt == nil).filter(\.$revokedAt == nil).filter(\.$expiresAt > now)
+      .sort(\.$createdAt, .descending).all()
+    let users = try await User.query(on: db)
+      .filter(\.$id ~~ Set(invitations.map(\.createdBy))).all()
+    let emails = Dictionary(
+      uniqueKeysWithValues: users.compactMap { u in u.id.map { ($0, u.email) } })
+    return invitations.compactMap { invitation in
+      invitation.id.map {
+        PendingInvitation(
+          id: $0, role: invitation.workspaceRole, expiresAt: invitation.expiresAt,
+          createdAt: invitation.createdAt, createdBy: emails[invitation.createdBy] ?? "")
+      }
+    }
+  }
+
+  /// A new invitation; the secret for its link is returned here only (its hash is kept).
+  func invite(role: WorkspaceRole, days: Int, by creator: UUID, now: Date, clients: AppClients)
+    async throws -> (id: UUID, secret: String, expiresAt: Date)
+  {
+    let secret = randomToken(clients)
+    let invitation = Invitation()
+    invitation.workspaceID = workspaceID
+    invitation.tokenHash = Self.hash(secret)
+    invitation.role = role.rawValue
+    invitation.createdBy = creator
+    invitation.expiresAt = now.addingTimeInterval(Double(days) * 24 * 60 * 60)
+    invitation.createdAt = now
+    try await invitation.create(on: db)
+    return (try invitation.requireID(), secret, invitation.expiresAt)
+  }
+
+  /// Revokes a pending invitation of this workspace; false when there is none by that id.
+  func revoke(_ id: UUID, now: Date) async throws -> Bool {
+    guard
+      let invitation = try await Invitation.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$id == id)
+        .filter(\.$usedAt == nil).filter(\.$revokedAt == nil).first()
+    else { return false }
+    invitation.revokedAt = now
+    try await invitation.save(on: db)
+    return true
+  }
+
+  static func hash(_ secret: String) -> String {
+    hexString(SHA256.hash(data: Data(secret.utf8)))
+  }
+}
+
+/// Opening an invitation's link: what it offers, and joining with it.
+enum Invitations {
+  struct Offer: Sendable, Equatable {
+    var invitationID: UUID
+    var workspaceID: UUID
+    var workspaceName: String
+    var role: WorkspaceRole
+    var expiresAt: Date
+  }
+
+  enum Problem: Error, Equatable {
+    /// Unknown, used, revoked or expired: the same answer for all, so a guessed link tells
+    /// nothing.
+    case unusable
+    case alreadyMember(UUID)
+  }
+
+  /// Secrets are 43 URL-safe base64 characters; anything else is not worth a query.
+  static func looksLikeSecret(_ value: String) -> Bool {
+    SessionMiddleware.looksLikeSecret(value)
+  }
+
+  /// The invitation behind `secret`, if it can still be used at `now`.
+  static func offer(secret: String, now: Date, on db: any Database) async throws -> Offer? {
+    guard looksLikeSecret(secret),
+      let invitation = try await Invitation.query(on: db)
+        .filter(\.$tokenHash == WorkspaceMembers.hash(secret)).first(),
+      invitation.usedAt == nil, invitation.revokedAt == nil, invitation.expiresAt > now,
+      let id = invitation.id,
+      let workspace = try await Workspace.find(invitation.workspaceID, on: db)
+    else { return nil }
+    return Offer(
+      invitationID: id, workspaceID: invitation.workspaceID, workspaceName: workspace.name,
+      role: invitation.workspaceRole, expiresAt: invitation.expiresAt)
+  }
+
+  /// `userID` joins with the invitation behind `secret`: it is used up in one conditional
+  /// statement (of two people opening one link at once, one joins) in the same transaction
+  /// as the membership. A member already is not given a second role, and the link stays
+  /// usable for the person it was meant for.
+  static func join(secret: String, userID: UUID, now: Date, on db: any Database) async throws
+    -> Result<Offer, Problem>
+  {
+    guard let offer = try await offer(secret: secret, now: now, on: db) else {
+      return .failure(.unusable)
+    }
+    if try await Membership.query(on: db)
+      .filter(\.$workspaceID == offer.workspaceID).filter(\.$userID == userID).first() != nil
+    {
+      return .failure(.alreadyMember(offer.workspaceID))
+    }
+    return try await db.transaction { db in
+      guard let sql = db as? any SQLDatabase else { return .failure(.unusable) }
+      let claimed = try await sql.update(Invitation.schema)
+        .set("used_at", to: SQLBind(now))
+        .set("used_by", to: SQLBind(userID))
+        .where("id", .equal, SQLBind(offer.invitationID))
+        .where("used_at", .is, SQLLiteral.null)
+        .where("revoked_at", .is, SQLLiteral.null)
+        .where("expires_at", .greaterThan, SQLBind(now))
+        .returning("id").all()
+      guard !claimed.isEmpty else { return .failure(.unusable) }
+      try await Membership(workspaceID: offer.workspaceID, userID: userID, role: offer.role)
+        .create(on: db)
+      return .success(offer)
+    }
+  }
+}
