@@ -4,7 +4,9 @@ connection, conflicts with changes made elsewhere, and the other areas as read-o
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 import time
 
 import pytest
@@ -21,7 +23,10 @@ from conftest import (
     sign_up,
     wait_for_path,
 )
+from test_fundraisers import make_png
 from test_products import fill_product, only_offline_errors, server_products
+
+PNG = base64.b64encode(make_png(300, 200)).decode()
 
 # Creates products through the JSON API with the page's session (and its CSRF token).
 CREATE = """async (products) => {
@@ -91,15 +96,31 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     context = page.context
     sign_up(page, base_url)
     page.evaluate(CREATE, [product("Avocado"), product("Apple"), product("Crème brûlée", "Dessert", "4.20")])
+    page.evaluate(CREATE, [{**product("Plum"), "photo": "data:image/png;base64," + PNG}])
     page.reload()
     ready_offline(page)
+    # The photo's thumbnail is made on the device after the sync.
+    page.wait_for_function(
+        """async () => {
+          const open = indexedDB.open("backoffice-catalog-" + document.body.dataset.account);
+          const db = await new Promise((ok, fail) => { open.onsuccess = () => ok(open.result); open.onerror = fail; });
+          const count = await new Promise((ok) => { const r = db.transaction("thumbs").objectStore("thumbs").count(); r.onsuccess = () => ok(r.result); });
+          db.close();
+          return count === 1;
+        }""",
+        timeout=30_000,
+    )
 
     go_offline(context, page)
     page.goto(base_url + "/products")
     bar = page.locator("#offline-bar")
     expect(bar).to_contain_text("Offline — showing your copy from")
-    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:3")
-    assert card_names(page) == ["Crème brûlée", "Apple", "Avocado"]
+    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:4")
+    assert card_names(page) == ["Plum", "Crème brûlée", "Apple", "Avocado"]
+    # Its picture comes from the device's thumbnail.
+    plum = page.locator(".product-card").filter(has_text="Plum").locator("img")
+    expect(plum).to_have_attribute("src", re.compile(r"^blob:"))
+    page.wait_for_function("img => img.complete && img.naturalWidth === 160", arg=plum.element_handle())
     expect(page.locator(".chips")).to_contain_text("Dessert")
     shot(page, "offline-cold-listing-phone")
 
@@ -129,7 +150,7 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     expect(page.locator("#product-outbox")).to_contain_text("3 products waiting to sync")
 
     page.goto(base_url + "/products")
-    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:6")
+    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:7")
     waiting = page.locator(".product-card.product-waiting")
     expect(waiting).to_have_count(3)
     expect(waiting.first).to_contain_text("Waiting")
@@ -139,13 +160,14 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     search.fill("")
     shot(page, "offline-cold-waiting-phone")
     assert sorted(p["name"] for p in server_products(context, base_url)) == [
-        "Apple", "Avocado", "Crème brûlée"]
+        "Apple", "Avocado", "Crème brûlée", "Plum"]
 
     go_online(context, page)
     expect(page.locator("#product-outbox")).to_contain_text("Upload Successful", timeout=30_000)
     expect(page.locator(".product-card.product-waiting")).to_have_count(0, timeout=15_000)
     names = sorted(p["name"] for p in server_products(context, base_url))
-    assert names == ["Apple", "Avocado", "Crème brûlée", "Offline kettle", "Offline mug", "Offline tray"]
+    assert names == [
+        "Apple", "Avocado", "Crème brûlée", "Offline kettle", "Offline mug", "Offline tray", "Plum"]
 
     # Offline again, after a reload: the new products are in the copy, with the bar.
     page.wait_for_function(
@@ -154,14 +176,14 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
           const db = await new Promise((ok, fail) => { open.onsuccess = () => ok(open.result); open.onerror = fail; });
           const count = await new Promise((ok) => { const r = db.transaction("products").objectStore("products").count(); r.onsuccess = () => ok(r.result); });
           db.close();
-          return count === 6;
+          return count === 7;
         }""",
         timeout=20_000,
     )
     go_offline(context, page)
     page.reload()
     expect(bar).to_contain_text("Offline — showing your copy from")
-    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:6")
+    expect(page.locator(".products-page")).to_have_attribute("data-rendered", "device:7")
     expect(page.locator(".product-card.product-waiting")).to_have_count(0)
     for name in ("Offline kettle", "Offline mug", "Offline tray"):
         expect(page.locator(".product-card").filter(has_text=name)).to_be_visible()

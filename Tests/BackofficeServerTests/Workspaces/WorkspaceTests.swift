@@ -118,6 +118,34 @@ struct WorkspaceTests {
     }
   }
 
+  /// Two members save one product from forms opened at the same version: the later save is
+  /// refused with both values, never a silent overwrite.
+  @Test func twoMembersEditingOneRecordMeetAConflict() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      let id = try await team.owner.addProduct(name: "Chair", db: t.db)
+      let edit = "/products/\(id.uuidString)/edit"
+      try await team.owner.get(edit)
+      try await team.editor.get(edit)
+      let first = try await team.owner.postProductForm(
+        "/products/\(id.uuidString)",
+        [
+          .text("name", "Chair (owner)"), .text("type", "Product"), .text("price", "10.00"),
+          .text("tax", "18"),
+        ])
+      #expect(first.status == .seeOther)
+      let second = try await team.editor.postProductForm(
+        "/products/\(id.uuidString)",
+        [
+          .text("name", "Chair (editor)"), .text("type", "Product"), .text("price", "10.00"),
+          .text("tax", "18"),
+        ])
+      #expect(second.status == .conflict)
+      #expect(second.body.contains("Saved now:</span> <strong>Chair (owner)</strong>"))
+      #expect(try await ProductRecord.find(id, on: t.db)?.name == "Chair (owner)")
+    }
+  }
+
   @Test func removingAMemberEndsTheirAccessAtOnce() async throws {
     try await withApp { t in
       let team = try await Team.make(t)
