@@ -9,7 +9,8 @@
 //   `data-offline-copy` attribute on <html>, with the time it was stored), so the page says
 //   it is not live. The products listing and its Add form are stored at install, so a cold
 //   start offline opens them even if they were never opened.
-// - Product photos: stale-while-revalidate.
+// - Product photos: stale-while-revalidate; offline, a photo never stored here is answered
+//   with the device's thumbnail of that very version of it, when the catalog copy has one.
 // Signing in, out or up clears the stored pages and photos; signing out also deletes the
 // device's copy of the catalog, so the next person on this browser never sees the previous
 // account's data. The outbox (IndexedDB) is kept: its items carry their account and are only
@@ -161,7 +162,59 @@ async function staleWhileRevalidate(event, request) {
     event.waitUntil(refresh);
     return cached;
   }
-  return (await refresh) || new Response("", { status: 504, statusText: "Offline" });
+  return (
+    (await refresh) ||
+    (await deviceThumbnail(new URL(request.url)).catch(() => null)) ||
+    new Response("", { status: 504, statusText: "Offline" })
+  );
+}
+
+/**
+ * The thumbnail the products script made of this photo, from the device's copy of the
+ * catalog: the same product and the same version (`v`), so an old picture is never shown as
+ * the new one.
+ */
+async function deviceThumbnail(url) {
+  if (!indexedDB.databases) return null;
+  const id = decodeURIComponent(url.pathname.split("/").at(-2));
+  const version = url.searchParams.get("v");
+  if (!version) return null;
+  for (const info of await indexedDB.databases()) {
+    if (!info.name?.startsWith(CATALOG_PREFIX)) continue;
+    const stored = await readThumb(info.name, id);
+    if (stored?.blob && new URL(stored.url, url).searchParams.get("v") === version) {
+      return new Response(stored.blob, {
+        status: 200,
+        headers: { "Content-Type": stored.blob.type || "image/jpeg", "Cache-Control": "no-store" },
+      });
+    }
+  }
+  return null;
+}
+
+function readThumb(name, id) {
+  return new Promise((resolve) => {
+    const open = indexedDB.open(name);
+    // Never create or upgrade a copy here: that is the page's job.
+    open.onupgradeneeded = () => open.transaction.abort();
+    open.onerror = () => resolve(null);
+    open.onsuccess = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains("thumbs")) {
+        db.close();
+        return resolve(null);
+      }
+      const get = db.transaction("thumbs").objectStore("thumbs").get(id);
+      get.onsuccess = () => {
+        db.close();
+        resolve(get.result || null);
+      };
+      get.onerror = () => {
+        db.close();
+        resolve(null);
+      };
+    };
+  });
 }
 
 /** Only real pages: a redirect to sign-in or an error is not worth keeping. */

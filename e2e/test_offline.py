@@ -8,6 +8,7 @@ import base64
 import json
 import re
 import time
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -96,7 +97,7 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     context = page.context
     sign_up(page, base_url)
     page.evaluate(CREATE, [product("Avocado"), product("Apple"), product("Crème brûlée", "Dessert", "4.20")])
-    page.evaluate(CREATE, [{**product("Plum"), "photo": "data:image/png;base64," + PNG}])
+    plum_made = page.evaluate(CREATE, [{**product("Plum"), "photo": "data:image/png;base64," + PNG}])[0]
     page.reload()
     ready_offline(page)
     # The photo's thumbnail is made on the device after the sync.
@@ -110,6 +111,8 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
         }""",
         timeout=30_000,
     )
+    # Whether or not a page showed the full photo online, offline it is the device's thumbnail.
+    page.evaluate("caches.delete('photos-v1')")
 
     go_offline(context, page)
     page.goto(base_url + "/products")
@@ -121,6 +124,20 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     plum = page.locator(".product-card").filter(has_text="Plum").locator("img")
     expect(plum).to_have_attribute("src", re.compile(r"^blob:"))
     page.wait_for_function("img => img.complete && img.naturalWidth === 160", arg=plum.element_handle())
+    # The photo's own address too (a stored page's picture): the service worker answers it
+    # with that thumbnail.
+    photo_path = urlparse(plum_made["image_url"]).path.removeprefix("/api/v1")
+    photo_path += "?" + urlparse(plum_made["image_url"]).query
+    width = page.evaluate(
+        """(src) => new Promise((ok, fail) => {
+            const img = new Image();
+            img.onload = () => ok(img.naturalWidth);
+            img.onerror = () => fail(new Error("no picture for " + src));
+            img.src = src;
+        })""",
+        photo_path,
+    )
+    assert width == 160
     expect(page.locator(".chips")).to_contain_text("Dessert")
     shot(page, "offline-cold-listing-phone")
 
