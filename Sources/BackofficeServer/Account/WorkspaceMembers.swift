@@ -54,10 +54,28 @@ struct WorkspaceMembers: Sendable {
     {
       return refusal
     }
-    try await Membership.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$userID == member)
-      .set(\.$role, to: role.rawValue).update()
+    let workspaceID = workspaceID
+    try await db.transaction { db in
+      try await Membership.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member)
+        .set(\.$role, to: role.rawValue).update()
+      if role != .owner {
+        try await Self.revokeInvitations(by: member, in: workspaceID, on: db)
+      }
+    }
     return nil
+  }
+
+  /// The links someone made stop working once they can no longer invite: a removed or
+  /// demoted owner's unused link would otherwise let them (or a second account of theirs)
+  /// back in with the role it names.
+  static func revokeInvitations(by member: UUID, in workspaceID: UUID, on db: any Database)
+    async throws
+  {
+    try await Invitation.query(on: db)
+      .filter(\.$workspaceID == workspaceID).filter(\.$createdBy == member)
+      .filter(\.$usedAt == nil).filter(\.$revokedAt == nil)
+      .set(\.$revokedAt, to: Date()).update()
   }
 
   /// Takes `member` out of the workspace: their membership and their API tokens for it go, so
@@ -75,6 +93,7 @@ struct WorkspaceMembers: Sendable {
         .filter(\.$workspaceID == workspaceID).filter(\.$user.$id == member).delete()
       try await ProductFavorite.query(on: db)
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+      try await Self.revokeInvitations(by: member, in: workspaceID, on: db)
     }
     return nil
   }
@@ -162,7 +181,11 @@ enum Invitations {
         .filter(\.$tokenHash == WorkspaceMembers.hash(secret)).first(),
       invitation.usedAt == nil, invitation.revokedAt == nil, invitation.expiresAt > now,
       let id = invitation.id,
-      let workspace = try await Workspace.find(invitation.workspaceID, on: db)
+      let workspace = try await Workspace.find(invitation.workspaceID, on: db),
+      // Only while whoever made it is still an owner there.
+      try await Membership.query(on: db)
+        .filter(\.$workspaceID == invitation.workspaceID)
+        .filter(\.$userID == invitation.createdBy).first()?.workspaceRole == .owner
     else { return nil }
     return Offer(
       invitationID: id, workspaceID: invitation.workspaceID, workspaceName: workspace.name,

@@ -257,7 +257,7 @@ struct AccountBackupTests {
   @Test func productNumbersInUseMoveToTheNextFreeNumbersOnMerge() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "numbers@example.com")
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       _ = try await store.create(Product(name: "Mine", type: "A", price: 1, tax: 0), photo: nil)
       let when = Date(timeIntervalSince1970: 1_790_000_000)
       let file = AccountBackup(
@@ -289,7 +289,7 @@ struct AccountBackupTests {
   @Test func numbersOfDeletedProductsAreNotHandedOutAgain() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "deleted@example.com")
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       let gone = try await store.create(
         Product(name: "Gone", type: "A", price: 1, tax: 0), photo: nil)
       try await store.delete(gone, now: t.clock.now)

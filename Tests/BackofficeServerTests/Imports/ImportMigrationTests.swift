@@ -91,7 +91,7 @@ struct ImportMigrationTests {
       let client = t.client()
       let email = try await client.signUp()
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       for index in 0..<(MatchKeyBackfill.chunk + 7) {
         _ = try await store.create(
           Product(

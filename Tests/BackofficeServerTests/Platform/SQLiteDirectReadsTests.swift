@@ -202,8 +202,9 @@ struct DirectProductListingTests {
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
       let gated = try #require(t.db as? GatedDatabase)
       let viaDriver = ProductStore(
-        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), workspaceID: user)
-      let viaDirect = ProductStore(db: t.db, workspaceID: user)
+        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), workspaceID: user,
+        viewerID: nil)
+      let viaDirect = ProductStore(db: t.db, workspaceID: user, viewerID: nil)
 
       func same(_ a: ProductStore.Slice, _ b: ProductStore.Slice) {
         #expect(a.total == b.total)

@@ -97,7 +97,8 @@ struct ProductCSVTests {
       let otherEmail = try await other.signUp()
       try await other.addProduct(name: "Phone", price: "10.00", tax: "18", db: t.db)
       let otherID = try await ExpenseFixtures.userID(email: otherEmail, db: t.db)
-      let before = try await ProductStore(db: t.db, workspaceID: otherID).all().map(\.product)
+      let before = try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).all().map(
+        \.product)
 
       let client = t.client()
       let email = try await client.signUp()
@@ -107,10 +108,13 @@ struct ProductCSVTests {
       #expect(page.importSummary == "1 product imported, 0 already present.")
 
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let mine = try #require(try await ProductStore(db: t.db, workspaceID: userID).all().first)
+      let mine = try #require(
+        try await ProductStore(db: t.db, workspaceID: userID, viewerID: nil).all().first)
       #expect(mine.number == 1)
-      #expect(try await ProductStore(db: t.db, workspaceID: otherID).all().map(\.product) == before)
-      #expect(try await ProductStore(db: t.db, workspaceID: otherID).count() == 1)
+      #expect(
+        try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).all().map(\.product)
+          == before)
+      #expect(try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).count() == 1)
       #expect(try await other.get("/products").productNames == ["Phone"])
     }
   }
@@ -149,7 +153,7 @@ struct ProductCSVTests {
         csvProduct("Repair", "Service", "5", "20"),
       ]
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       for product in originals { _ = try await store.create(product, photo: nil) }
       let csv = try await client.get("/products/export.csv").body
 
@@ -158,7 +162,7 @@ struct ProductCSVTests {
       let page = try await copy.importProducts(csv, in: t)
       #expect(page.importSummary == "6 products imported, 0 already present.")
       let copyID = try await ExpenseFixtures.userID(email: copyEmail, db: t.db)
-      let imported = try await ProductStore(db: t.db, workspaceID: copyID).all()
+      let imported = try await ProductStore(db: t.db, workspaceID: copyID, viewerID: nil).all()
       #expect(imported.map(\.product) == originals)
       #expect(imported.map(\.number) == Array(1...6))
       // The copy exports the same rows but for the creation times.

@@ -20,7 +20,7 @@ struct ProductCountTests {
       let userID = try #require(
         try await User.query(on: t.db).filter(\.$email == "count@example.com").first()?.id)
       let token = try await client.createToken()
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       #expect(try await store.count() == 0)
 
       for n in 1...3 { try await client.createProduct(token: token, name: "API \(n)") }
@@ -56,7 +56,7 @@ struct ProductCountTests {
         }())
       _ = try await AccountRestore.run(
         file, into: other, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
-      #expect(try await ProductStore(db: t.db, workspaceID: other).count() == 3)
+      #expect(try await ProductStore(db: t.db, workspaceID: other, viewerID: nil).count() == 3)
 
       let list = try await client.productAPI(.GET, "/api/v1/products?per=2", token: token)
       #expect(try list.json()["total"] as? Int == 3)

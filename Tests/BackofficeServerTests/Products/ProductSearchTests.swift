@@ -163,7 +163,7 @@ struct ProductSearchTests {
         "\(ProductStore.chipsQuery(sql, workspaceID: userID).select)", sql)
       #expect(chips.contains("COVERING INDEX \(ProductIndexes.typeNumber)"), "plan: \(chips)")
 
-      let store = ProductStore(db: t.db, workspaceID: userID)
+      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
       let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)
       #expect(found.total == 625)
     }

@@ -112,6 +112,16 @@ struct WorkspaceTests {
       // Asked again (from the cache now), still each their own.
       let again = try await team.owner.productAPI(.GET, "/api/v1/products", token: ownerToken)
       #expect((try again.json()["items"] as? [[String: Any]])?.first?["favorite"] as? Bool == false)
+      // A change's answer carries the mark of the person who made it, not the creator's.
+      for (client, token, starred) in [
+        (team.editor, editorToken, true), (team.owner, ownerToken, false),
+      ] {
+        let changed = try await client.productAPI(
+          .PUT, "/api/v1/products/\(id)", token: token,
+          body: productJSON(name: "Editor's kettle", type: "Product", price: "11.00", tax: "18"))
+        #expect(changed.status == .ok, "\(changed.body)")
+        #expect(try changed.json()["favorite"] as? Bool == starred)
+      }
       // The editor's own workspace stays empty and theirs.
       let workspaces = try await WorkspaceStore(db: t.db).workspaces(of: team.editorID)
       #expect(workspaces.map(\.role) == [.owner, .editor])
@@ -208,6 +218,58 @@ struct WorkspaceTests {
           members: [.init(userID: a, role: .editor), .init(userID: b, role: .owner)], creator: a)
           == .lastOwner)
       #expect(MembershipRules.remove(UUID(), members: [], creator: a) == .notAMember)
+    }
+  }
+
+  /// A link works only while the person who made it is an owner there: demoting or removing
+  /// them revokes their unused links, and a link whose maker is no longer an owner is refused
+  /// however that came about.
+  @Test func anOwnersLinksStopWhenTheyStopBeingOwner() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      func setRole(_ member: UUID, _ role: WorkspaceRole) async throws {
+        try await team.owner.get("/settings/members")
+        let changed = try await team.owner.post(
+          "/settings/members/\(member.uuidString)/role", form: [("role", role.rawValue)])
+        #expect(changed.status == .seeOther)
+      }
+      func pending(by member: UUID) async throws -> Int {
+        try await Invitation.query(on: t.db)
+          .filter(\.$createdBy == member).filter(\.$revokedAt == nil).count()
+      }
+      let stranger = t.client()
+      try await stranger.signUp(email: "stranger@example.com")
+
+      // Demoted: the links they made go.
+      try await setRole(team.editorID, .owner)
+      let asOwner = try await team.editor.invite(role: .owner)
+      _ = try await team.editor.invite(role: .editor)
+      #expect(try await pending(by: team.editorID) == 2)
+      try await setRole(team.editorID, .editor)
+      #expect(try await pending(by: team.editorID) == 0)
+      #expect(try await stranger.join(asOwner).status == .notFound)
+
+      // Removed: the link they kept does not bring them (or anyone) back.
+      try await setRole(team.editorID, .owner)
+      let kept = try await team.editor.invite(role: .owner)
+      try await team.owner.get("/settings/members")
+      let removed = try await team.owner.post(
+        "/settings/members/\(team.editorID.uuidString)/remove")
+      #expect(removed.status == .seeOther)
+      #expect(try await team.editor.join(kept).status == .notFound)
+      #expect(try await stranger.join(kept).status == .notFound)
+
+      // A maker who is no longer an owner, whatever the path: the link is refused at the door.
+      try await setRole(team.viewerID, .owner)
+      let viewersLink = try await team.viewer.invite(role: .editor)
+      try await Membership.query(on: t.db)
+        .filter(\.$workspaceID == team.ownerID).filter(\.$userID == team.viewerID)
+        .set(\.$role, to: WorkspaceRole.viewer.rawValue).update()
+      #expect(try await pending(by: team.viewerID) == 1)
+      #expect(try await stranger.join(viewersLink).status == .notFound)
+      let members = try await Membership.query(on: t.db)
+        .filter(\.$workspaceID == team.ownerID).all().map(\.userID)
+      #expect(Set(members) == [team.ownerID, team.viewerID])
     }
   }
 

@@ -62,7 +62,7 @@ extension AccountRestore {
     try await BulkInsert.insert(favorites, on: db)
     outcome.added.products = records.count
 
-    let store = ProductStore(db: db, workspaceID: workspaceID)
+    let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
     try await store.raiseCounter(to: max(next, used.max() ?? 0))
     try await store.adjustCount(by: records.count)
   }

@@ -46,7 +46,7 @@ struct ProductImportRows: ImportRows {
   func present(_ keys: Set<String>, workspaceID: UUID, on db: any Database) async throws
     -> [String: Int]
   {
-    try await ProductStore(db: db, workspaceID: workspaceID).matchCounts(keys)
+    try await ProductStore(db: db, workspaceID: workspaceID, viewerID: nil).matchCounts(keys)
   }
 
   /// The rows as `ProductRecord(workspaceID:number:product:)` makes them (search keys, match key,
@@ -72,7 +72,7 @@ struct ProductImportRows: ImportRows {
     -> PreparedInsert
   {
     guard !insert.rows.isEmpty else { return insert }
-    let numbers = try await ProductStore(db: db, workspaceID: workspaceID)
+    let numbers = try await ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
       .reserveNumbers(insert.rows.count)
     return try insert.setting("number", to: numbers.map { SQLBind($0) })
   }

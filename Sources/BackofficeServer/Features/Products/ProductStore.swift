@@ -12,9 +12,10 @@ struct ProductStore {
   var workspaceID: UUID
   /// The person reading, whose favourites are the `favorite` marks (their own marks, not the
   /// workspace's); the workspace's creator when a caller has no person (a restore, a command).
+  /// Every caller says which, so an answer never carries someone else's stars.
   var viewerID: UUID
 
-  init(db: any Database, workspaceID: UUID, viewerID: UUID? = nil) {
+  init(db: any Database, workspaceID: UUID, viewerID: UUID?) {
     self.db = db
     self.workspaceID = workspaceID
     self.viewerID = viewerID ?? workspaceID
@@ -303,7 +304,7 @@ struct ProductStore {
     // One transaction (or the caller's), so the counter's product count moves with the row.
     let owner = workspaceID
     return try await db.transaction { db in
-      let store = ProductStore(db: db, workspaceID: owner)
+      let store = ProductStore(db: db, workspaceID: owner, viewerID: viewerID)
       let record = ProductRecord(
         workspaceID: owner, number: try await store.nextNumber(), product: product)
       try await record.create(on: db)
@@ -325,7 +326,7 @@ struct ProductStore {
   ) async throws -> Bool {
     let owner = workspaceID
     return try await record.write(expected: expected, on: db) { db in
-      let store = ProductStore(db: db, workspaceID: owner)
+      let store = ProductStore(db: db, workspaceID: owner, viewerID: viewerID)
       record.apply(product)
       switch photo {
       case .keep: break
@@ -348,7 +349,7 @@ struct ProductStore {
       try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
       try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
       try await record.delete(on: db)
-      try await ProductStore(db: db, workspaceID: owner).adjustCount(by: -1)
+      try await ProductStore(db: db, workspaceID: owner, viewerID: viewerID).adjustCount(by: -1)
       try await ProductChanges.purgeTombstones(workspaceID: owner, now: now, on: db)
     }
   }

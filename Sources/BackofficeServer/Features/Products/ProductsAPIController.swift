@@ -131,6 +131,7 @@ struct ProductsAPIController: RouteCollection {
 
   @Sendable func create(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
+    let viewer = try req.userID
     let account = AccountFormat(try req.user)
     let key = try IdempotencyKey.read(req)
     let (input, product, photo) = try read(req)
@@ -147,7 +148,7 @@ struct ProductsAPIController: RouteCollection {
         product, key: key, fingerprint: fingerprint, on: req.eventLoop, fallback: idempotency)
     } else {
       outcome = try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
-        let store = ProductStore(db: db, workspaceID: workspaceID)
+        let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
         let record = try await store.create(product, photo: photo)
         let summary = try await store.summary(record, account: account)
         var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
@@ -172,11 +173,13 @@ struct ProductsAPIController: RouteCollection {
   /// device's queued edit).
   @Sendable func update(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
+    let viewer = try req.userID
     let account = AccountFormat(try req.user)
     let key = try IdempotencyKey.read(req)
     let productID = req.parameters.get("productID") ?? ""
     // Another account's product is 404 before anything about the body is said.
-    _ = try owned(await ProductStore(db: req.db, workspaceID: workspaceID).find(productID))
+    _ = try owned(
+      await ProductStore(db: req.db, workspaceID: workspaceID, viewerID: viewer).find(productID))
     let (input, product, photo) = try read(req)
     let headers = req.headers
     let fingerprint = IdempotencyKey.fingerprint([
@@ -188,7 +191,7 @@ struct ProductsAPIController: RouteCollection {
       .perform(
         key: key, fingerprint: fingerprint
       ) { db in
-        let store = ProductStore(db: db, workspaceID: workspaceID)
+        let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
         let record = try owned(await store.find(productID))
         let expected = try IfMatch(headers).expectedVersion(
           current: record.version, record: Self.recordName)
@@ -220,6 +223,7 @@ struct ProductsAPIController: RouteCollection {
   /// 204 again.
   @Sendable func delete(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
+    let viewer = try req.userID
     let key = try IdempotencyKey.read(req)
     let productID = req.parameters.get("productID") ?? ""
     let headers = req.headers
@@ -233,7 +237,7 @@ struct ProductsAPIController: RouteCollection {
       .perform(
         key: key, fingerprint: fingerprint
       ) { db in
-        let store = ProductStore(db: db, workspaceID: workspaceID)
+        let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
         let record = try owned(await store.find(productID))
         let expected = try IfMatch(headers).expectedVersion(
           current: record.version, record: Self.recordName)

@@ -148,6 +148,7 @@ struct ProductsController: RouteCollection {
 
   @Sendable func create(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
+    let viewer = try req.userID
     let input = try req.content.decode(FormInput.self)
     let (product, photo, problems) = read(req, input: input)
     guard let product else {
@@ -169,7 +170,8 @@ struct ProductsController: RouteCollection {
     ).perform(
       key: key, fingerprint: fingerprint
     ) { db in
-      _ = try await ProductStore(db: db, workspaceID: workspaceID).create(product, photo: photo)
+      _ = try await ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer).create(
+        product, photo: photo)
       return StoredAnswer(
         status: .seeOther, contentType: "text/plain; charset=utf-8", body: Data(),
         location: Routes.products.href())

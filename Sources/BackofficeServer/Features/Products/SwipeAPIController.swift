@@ -40,6 +40,7 @@ struct SwipeAPIController: RouteCollection {
 
   @Sendable func add(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
+    let viewer = try req.userID
     let key: String?
     do {
       key = try IdempotencyKey.read(req)
@@ -104,8 +105,9 @@ struct SwipeAPIController: RouteCollection {
       ).perform(
         key: key, fingerprint: fingerprint
       ) { db in
-        let record = try await ProductStore(db: db, workspaceID: workspaceID).create(
-          product, photo: checkedPhoto)
+        let record = try await ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
+          .create(
+            product, photo: checkedPhoto)
         let body = SwipeJSON.addResponse(
           SwipeAddResponse(
             productID: record.number,

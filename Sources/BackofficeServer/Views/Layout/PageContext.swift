@@ -82,8 +82,15 @@ extension Request {
     let response = Response(status: status, body: .init(string: html))
     response.headers.contentType = .html
     response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+    // Whose page this is (the person in their workspace): the service worker keeps copies
+    // of pages under it and lets go of every other one's when it changes.
+    if let key = try? offlineKey {
+      response.headers.replaceOrAdd(name: Self.offlineKeyHeader, value: key)
+    }
     return response
   }
+
+  static let offlineKeyHeader = "X-Offline-Key"
 
   /// A page rendered once and kept in the read cache for the same view (`key`, in `area`) and
   /// the same context (account, session's CSRF token, path, settings). A page that shows flash
