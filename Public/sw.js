@@ -11,15 +11,22 @@
 //   start offline opens them even if they were never opened.
 // - Product photos: stale-while-revalidate; offline, a photo never stored here is answered
 //   with the device's thumbnail of that very version of it, when the catalog copy has one.
-// Signing in, out or up clears the stored pages and photos; signing out also deletes the
-// device's copy of the catalog, so the next person on this browser never sees the previous
-// account's data. The outbox (IndexedDB) is kept: its items carry their account and are only
-// ever sent for that account.
+// Copies belong to the person in their workspace: every signed-in page names it (the
+// X-Offline-Key header), pages are kept under it, and only its copies are ever served. When it
+// changes (another workspace chosen, or the person removed from this one), the stored pages,
+// photos and the device's copy of the catalog of every other go at once. Signing in, out or up
+// clears the stored pages and photos; signing out also deletes the catalog's copy, so the next
+// person on this browser never sees the previous account's data. The outbox (IndexedDB) is
+// kept: its items carry their account and are only ever sent for that account.
 
 const VERSION = "__BUILD__";
 const SHELL = `shell-${VERSION}`;
-const PAGES = "pages-v1";
+const PAGES_PREFIX = "pages-v2-";
 const PHOTOS = "photos-v1";
+// Holds the key of the person and workspace the stored copies belong to.
+const OWNER_CACHE = "offline-owner";
+const OWNER_ENTRY = "/__offline-owner";
+const KEY_HEADER = "X-Offline-Key";
 const OFFLINE_PAGE = "/offline.html";
 const CATALOG_PREFIX = "backoffice-catalog-";
 const STORED_AT = "X-Stored-At";
@@ -46,16 +53,66 @@ const KEPT_PAGES = [
 ];
 
 async function warmPages() {
-  const cache = await caches.open(PAGES);
   for (const path of WARM_PAGES) {
-    if (await cache.match(path)) continue;
+    const owner = await currentOwner();
+    if (owner && (await (await caches.open(PAGES_PREFIX + owner)).match(path))) continue;
     try {
       const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
-      if (keepable(response)) await cache.put(path, await stamped(response));
+      await keep(path, response);
     } catch {
       // Offline already: the pages are stored on the next visit.
     }
   }
+}
+
+// ------------------------------------------------------------------ whose copies these are
+
+let ownerInMemory = null;
+
+/** The key of the person and workspace whose copies are kept, or null before any page. */
+async function currentOwner() {
+  if (ownerInMemory) return ownerInMemory;
+  const stored = await (await caches.open(OWNER_CACHE)).match(OWNER_ENTRY);
+  ownerInMemory = stored ? (await stored.text()) || null : null;
+  return ownerInMemory;
+}
+
+/**
+ * A page said whose it is. When that is someone else (another workspace, or the person was
+ * removed from the one the copies came from), every other owner's pages, the photos and the
+ * other copies of the catalog are deleted before anything is stored for the new one.
+ */
+async function adoptOwner(key) {
+  if (!/^[0-9a-f-]{16,80}$/.test(key) || key === (await currentOwner())) return;
+  ownerInMemory = key;
+  await (await caches.open(OWNER_CACHE)).put(OWNER_ENTRY, new Response(key));
+  for (const name of await caches.keys()) {
+    if ((name.startsWith("pages-") && name !== PAGES_PREFIX + key) || name === PHOTOS) {
+      await caches.delete(name);
+    }
+  }
+  if (!indexedDB.databases) return;
+  for (const info of await indexedDB.databases()) {
+    if (info.name?.startsWith(CATALOG_PREFIX) && info.name !== CATALOG_PREFIX + key) {
+      indexedDB.deleteDatabase(info.name);
+    }
+  }
+}
+
+/** Stores a page under the owner it names; false when it is not worth keeping. */
+async function keep(request, response) {
+  const key = response.headers.get(KEY_HEADER);
+  if (!keepable(response) || !key) return false;
+  await adoptOwner(key);
+  if (key !== (await currentOwner())) return false;
+  await (await caches.open(PAGES_PREFIX + key)).put(request, await stamped(response));
+  return true;
+}
+
+/** The current owner's stored pages, or null when no page has said whose they are. */
+async function ownPages() {
+  const owner = await currentOwner();
+  return owner ? caches.open(PAGES_PREFIX + owner) : null;
 }
 
 self.addEventListener("install", (event) => {
@@ -76,7 +133,10 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith("shell-") && name !== SHELL) await caches.delete(name);
+        // Earlier builds kept pages under no owner ("pages-v1").
+        if ((name.startsWith("shell-") && name !== SHELL) || name === "pages-v1") {
+          await caches.delete(name);
+        }
       }
       await self.clients.claim();
     })(),
@@ -103,7 +163,12 @@ function isProductData(url) {
 }
 
 async function forgetAccount(signingOut) {
-  await Promise.all([caches.delete(PAGES), caches.delete(PHOTOS)]);
+  ownerInMemory = null;
+  for (const name of await caches.keys()) {
+    if (name.startsWith("pages-") || name === PHOTOS || name === OWNER_CACHE) {
+      await caches.delete(name);
+    }
+  }
   if (!signingOut || !indexedDB.databases) return;
   for (const info of await indexedDB.databases()) {
     if (info.name?.startsWith(CATALOG_PREFIX)) indexedDB.deleteDatabase(info.name);
@@ -175,21 +240,18 @@ async function staleWhileRevalidate(event, request) {
  * the new one.
  */
 async function deviceThumbnail(url) {
-  if (!indexedDB.databases) return null;
+  const owner = await currentOwner();
   const id = decodeURIComponent(url.pathname.split("/").at(-2));
   const version = url.searchParams.get("v");
-  if (!version) return null;
-  for (const info of await indexedDB.databases()) {
-    if (!info.name?.startsWith(CATALOG_PREFIX)) continue;
-    const stored = await readThumb(info.name, id);
-    if (stored?.blob && new URL(stored.url, url).searchParams.get("v") === version) {
-      return new Response(stored.blob, {
-        status: 200,
-        headers: { "Content-Type": stored.blob.type || "image/jpeg", "Cache-Control": "no-store" },
-      });
-    }
-  }
-  return null;
+  if (!owner || !version || !indexedDB.databases) return null;
+  const name = CATALOG_PREFIX + owner;
+  if (!(await indexedDB.databases()).some((info) => info.name === name)) return null;
+  const stored = await readThumb(name, id);
+  if (!stored?.blob || new URL(stored.url, url).searchParams.get("v") !== version) return null;
+  return new Response(stored.blob, {
+    status: 200,
+    headers: { "Content-Type": stored.blob.type || "image/jpeg", "Cache-Control": "no-store" },
+  });
 }
 
 function readThumb(name, id) {
@@ -248,12 +310,13 @@ async function asCopy(cached) {
 }
 
 async function networkFirstPage(request) {
-  const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    if (keepable(response)) await cache.put(request, await stamped(response.clone()));
+    await keep(request, response.clone());
     return response;
   } catch {
+    const cache = await ownPages();
+    if (!cache) return offlinePage();
     const url = new URL(request.url);
     // The page itself; another filter or page of the same list; for a product's edit form
     // never opened here, the Add form, which the products script turns into that product's
@@ -268,13 +331,13 @@ async function networkFirstPage(request) {
 }
 
 async function networkFirstData(request) {
-  const cache = await caches.open(PAGES);
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+    const cache = await ownPages();
+    if (cache && response.ok && response.type === "basic") await cache.put(request, response.clone());
     return response;
   } catch {
-    const cached = await cache.match(request);
+    const cached = await (await ownPages())?.match(request);
     if (cached) return cached;
     return new Response(
       JSON.stringify({ error: { code: "offline", message: "You are offline." } }),

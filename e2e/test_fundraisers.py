@@ -575,7 +575,7 @@ def test_poster_text_stays_inside_its_measured_boxes(fr_server, jar_stub: JarStu
     page.wait_for_url(re.compile(r"/fundraisers/[0-9a-f-]{36}$"))
     poster_url = page.url + "/poster.svg"
     results = page.evaluate(
-        """async (url) => {
+        r"""async (url) => {
           async function draw(svgText, width, height) {
             const blob = new Blob([svgText], { type: "image/svg+xml" });
             const image = new Image();

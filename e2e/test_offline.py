@@ -22,10 +22,12 @@ from conftest import (
     shot,
     sign_out,
     sign_up,
+    unique_email,
     wait_for_path,
 )
 from test_fundraisers import make_png
 from test_products import fill_product, only_offline_errors, server_products
+from test_teams import invite, join_as_new_account
 
 PNG = base64.b64encode(make_png(300, 200)).decode()
 
@@ -410,5 +412,65 @@ def test_signing_out_deletes_the_devices_copy_of_the_catalog(new_page: PageFacto
         arg=f"backoffice-catalog-{account}",
         timeout=15_000,
     )
-    cached = page.evaluate("caches.open('pages-v1').then((c) => c.keys()).then((k) => k.length)")
-    assert cached == 0
+    kept = page.evaluate("caches.keys().then((names) => names.filter((n) => n.startsWith('pages-')))")
+    assert kept == []
+
+
+@pytest.mark.console_errors_ok
+def test_a_member_removed_from_a_workspace_keeps_no_copy_of_it(
+    new_page: PageFactory, base_url: str, console_errors: list[str]
+) -> None:
+    """An editor's device holds the shared workspace's pages and catalog; once the owner
+    removes them, their next page (in their own workspace) deletes those copies, and offline
+    they see only their own."""
+    owner = new_page("desktop")
+    sign_up(owner, base_url)
+    owner.evaluate(CREATE, [product("Shared secret lamp")])
+    link = invite(owner, base_url, "editor")
+
+    editor = new_page("phone")
+    join_as_new_account(editor, link, unique_email())
+    editor.goto(base_url + "/products")
+    ready_offline(editor)
+    expect(editor.locator(".product-card").filter(has_text="Shared secret lamp")).to_be_visible()
+    shared_key = editor.evaluate("document.body.dataset.account")
+    editor.wait_for_function(
+        """(key) => caches.open("pages-v2-" + key).then((c) => c.match("/products")).then(Boolean)""",
+        arg=shared_key,
+    )
+
+    removed = owner.evaluate(
+        """async (id) => {
+          const token = document.querySelector('meta[name="csrf-token"]').content;
+          const response = await fetch("/api/v1/workspace/members/" + id, {
+            method: "DELETE", credentials: "same-origin", headers: {"X-CSRF-Token": token},
+          });
+          return response.status;
+        }""",
+        shared_key[:36],
+    )
+    assert removed == 204
+
+    # The next page is the editor's own workspace, and the shared one's copies go with it.
+    editor.goto(base_url + "/products")
+    ready_offline(editor)
+    own_key = editor.evaluate("document.body.dataset.account")
+    assert own_key != shared_key
+    editor.wait_for_function(
+        """async (key) => {
+          const names = await caches.keys();
+          const dbs = (await indexedDB.databases()).map((d) => d.name);
+          return !names.includes("pages-v2-" + key) && !dbs.includes("backoffice-catalog-" + key);
+        }""",
+        arg=shared_key,
+        timeout=15_000,
+    )
+
+    go_offline(editor.context, editor)
+    for path in ("/products", "/products/new", "/"):
+        editor.goto(base_url + path)
+        expect(editor.locator("body")).not_to_contain_text("Shared secret lamp")
+    editor.goto(base_url + "/products")
+    expect(editor.locator(".products-page")).to_have_attribute("data-rendered", "device:0")
+    editor.context.set_offline(False)
+    assert only_offline_errors(console_errors) == [], console_errors

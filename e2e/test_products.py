@@ -504,7 +504,8 @@ def test_cold_start_the_add_form_works_offline_without_opening_it_first(
     page.goto(base_url + "/products")
     wait_for_service_worker(page)
     page.wait_for_function(
-        """() => caches.open("pages-v1").then((c) => c.match("/products/new")).then(Boolean)""")
+        """() => caches.open("pages-v2-" + document.body.dataset.account)
+              .then((c) => c.match("/products/new")).then(Boolean)""")
 
     context.set_offline(True)
     page.locator("a.fab").click()
