@@ -312,6 +312,7 @@ enum Routes {
   static let invitationRevoke = AppRoute(
     .POST, "/settings/invitations/:invitationID/revoke", access: .manage)
   static let workspaceRename = AppRoute(.POST, "/settings/workspace", access: .manage)
+  static let workspaceDelete = AppRoute(.POST, "/settings/workspace/delete", access: .manage)
   static let activity = AppRoute(.GET, "/settings/activity")
   static let workspaceSwitch = AppRoute(.POST, "/workspace/switch", access: .personal)
   /// An invitation's link: before joining, the visitor is in no workspace of it yet.
@@ -327,7 +328,8 @@ enum Routes {
   static let apiActivity = AppRoute(.GET, "/api/v1/activity")
   static let workspaceRoutes: [AppRoute] = [
     members, memberRole, memberRemove, workspaceLeave, invitationCreate, invitationRevoke,
-    workspaceRename, activity, workspaceSwitch, join, joinSubmit, apiWorkspace, apiMembers,
+    workspaceRename, workspaceDelete, activity, workspaceSwitch, join, joinSubmit, apiWorkspace,
+    apiMembers,
     apiMemberSet, apiMemberRemove, apiInvitationCreate, apiActivity,
   ]
 

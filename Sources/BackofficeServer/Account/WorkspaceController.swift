@@ -12,6 +12,7 @@ struct WorkspaceController: RouteCollection {
     routes.on(Routes.invitationCreate, use: invite)
     routes.on(Routes.invitationRevoke, use: revoke)
     routes.on(Routes.workspaceRename, use: rename)
+    routes.on(Routes.workspaceDelete, use: deleteWorkspace)
     routes.on(Routes.activity, use: activity)
     routes.on(Routes.workspaceSwitch, use: switchWorkspace)
   }
@@ -147,6 +148,33 @@ struct WorkspaceController: RouteCollection {
       req.flash(.success, L("workspace.name.saved"))
       return req.redirect(to: Routes.members.href())
     }
+  }
+
+  struct DeleteForm: Content {
+    var confirm: String?
+  }
+
+  /// Deletes the workspace and everything in it, once its name is typed: a mistyped name
+  /// deletes nothing and says so by the field. This browser moves to another workspace of
+  /// the person's (a new, empty one of their own when it was their only one).
+  @Sendable func deleteWorkspace(req: Request) async throws -> Response {
+    let form = try req.content.decode(DeleteForm.self)
+    let workspace = try req.workspace
+    let typed = (form.confirm ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    guard typed == workspace.name else {
+      return try await Self.page(req, status: .unprocessableEntity) {
+        $0.deleteValue = String((form.confirm ?? "").prefix(WorkspaceName.maxLength * 2))
+        $0.deleteError = L("workspace.delete.mismatch", ["name": workspace.name])
+      }
+    }
+    try await WorkspaceDeletion.delete(workspace.id, on: req.db)
+    let user = try req.user
+    let next = try await WorkspaceStore(db: req.db).fallback(for: user)
+    if let session = req.browserSession {
+      try await BrowserSessionStore(db: req.db).setWorkspace(id: session.id, workspaceID: next.id)
+    }
+    req.flash(.success, L("workspace.delete.done", ["name": workspace.name]))
+    return req.redirect(to: Routes.home.href())
   }
 
   @Sendable func activity(req: Request) async throws -> Response {

@@ -13,6 +13,8 @@ struct MembersView: PageView {
   var nameValue: String = ""
   var nameError: String? = nil
   var inviteErrors: [String: String] = [:]
+  var deleteValue: String = ""
+  var deleteError: String? = nil
   /// Why the last change was refused ("The person who created the workspace stays its owner.").
   var refusal: String? = nil
   var locale: BackofficeLocale
@@ -40,6 +42,7 @@ struct MembersView: PageView {
       H.p(
         [], [H.a(Routes.activity.href(), [.class("button")], text: L("workspace.activity.open"))]),
       leaveSection(context: context),
+      owner ? deleteSection(context: context) : H.empty,
     ])
   }
 
@@ -186,6 +189,34 @@ struct MembersView: PageView {
               extra: [.maxlength(String(WorkspaceName.maxLength))]
             ).render(),
             H.button(L("workspace.name.save"), [.class("button button-primary")]),
+          ]),
+      ])
+  }
+
+  /// Deleting the workspace: folded until asked for, and only once its name is typed.
+  func deleteSection(context: PageContext) -> HTMLNode {
+    H.details(
+      deleteError == nil
+        ? [.class("confirm danger-zone")] : [.class("confirm danger-zone"), .open],
+      [
+        H.summary([.class("button button-danger")], [H.text(L("workspace.delete.open"))]),
+        H.div(
+          [.class("confirm-panel card"), .role("group"), .aria(.labelledby, "delete-workspace")],
+          [
+            H.h2(L("workspace.delete.heading"), [.id("delete-workspace")]),
+            H.p([], L("workspace.delete.explain", ["name": workspace.name])),
+            H.p([], [H.a(Routes.settingsBackup.href(), text: L("workspace.delete.backup_first"))]),
+            postForm(
+              action: Routes.workspaceDelete.href(), csrf: context.csrf,
+              attributes: [.class("stack")],
+              [
+                FieldView(
+                  name: "confirm", label: L("workspace.delete.label", ["name": workspace.name]),
+                  value: deleteValue, error: deleteError, required: true, autocomplete: "off",
+                  extra: [.spellcheck("false")]
+                ).render(),
+                H.button(L("workspace.delete.submit"), [.class("button button-danger")]),
+              ]),
           ]),
       ])
   }

@@ -273,6 +273,69 @@ struct WorkspaceTests {
     }
   }
 
+  /// An owner deletes the workspace once its name is typed: every record goes, for every
+  /// member; a mistyped name deletes nothing; the creator starts again in an empty one of
+  /// their own, and a device's copy of the catalog learns every product is gone.
+  @Test func anOwnerDeletesTheWorkspaceWithEverythingInIt() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      let lamp = try await team.owner.addProduct(name: "Owner's lamp", db: t.db)
+      try await team.editor.addExpense(title: "Shared tea", amount: "3", db: t.db)
+      let editorToken = try await team.editor.createToken()
+      try await team.editor.productAPI(.PUT, "/api/v1/favorites/\(lamp)", token: editorToken)
+      _ = try await team.owner.invite(role: .viewer)
+      // Read (and cached) before.
+      #expect(try await team.owner.get("/products").productNames == ["Owner's lamp"])
+      let cursor = try await team.owner.feed(token: try await team.owner.createToken()).cursor
+
+      // Only owners; a mistyped name deletes nothing and says so by the field.
+      try await team.editor.get("/settings/members")
+      let refused = try await team.editor.post(
+        "/settings/workspace/delete", form: [("confirm", "owner@example.com")])
+      #expect(refused.status == .forbidden)
+      let page = try await team.owner.get("/settings/members")
+      #expect(page.body.contains("Delete this workspace"))
+      let name = try #require(try await Workspace.find(team.ownerID, on: t.db)?.name)
+      let mistyped = try await team.owner.post(
+        "/settings/workspace/delete", form: [("confirm", name.uppercased() + "x")])
+      #expect(mistyped.status == .unprocessableEntity)
+      #expect(mistyped.body.contains("Nothing was deleted."))
+      #expect(mistyped.body.contains(#"aria-invalid="true""#))
+      #expect(try await ProductRecord.query(on: t.db).count() == 1)
+
+      let deleted = try await team.owner.post(
+        "/settings/workspace/delete", form: [("confirm", name)])
+      #expect(deleted.status == .seeOther)
+      #expect(deleted.location == "/")
+      #expect(try await team.owner.get("/").body.contains("was deleted with everything in it"))
+
+      guard let sql = t.db as? any SQLDatabase else { return }
+      for table in WorkspaceDeletion.tables where table != "memberships" {
+        let left = try await sql.raw(
+          "SELECT COUNT(*) AS n FROM \(ident: table) WHERE workspace_id = \(bind: team.ownerID)"
+        ).first()?.decode(column: "n", as: Int.self)
+        #expect(left == 0, "\(table) keeps \(left ?? -1) rows")
+      }
+      // The creator works on, in a new empty workspace of their own (same id); the others
+      // are in theirs, their token for it refused.
+      let members = try await Membership.query(on: t.db)
+        .filter(\.$workspaceID == team.ownerID).all().map(\.userID)
+      #expect(members == [team.ownerID])
+      #expect(try await team.owner.get("/products").productNames == [])
+      #expect(
+        try await ProductStore(db: t.db, workspaceID: team.ownerID, viewerID: nil).count() == 0)
+      #expect(!(try await team.editor.get("/expenses").body.contains("Shared tea")))
+      #expect(
+        try await team.editor.productAPI(.GET, "/api/v1/products", token: editorToken).status
+          == .unauthorized)
+      // A device that had the old catalog is told its product is gone.
+      let after = try await team.owner.feed(
+        token: try await team.owner.createToken(), since: cursor)
+      #expect(after.changes.map(\.deleted) == [true])
+      #expect(after.changes.first?.id == lamp.uuidString.lowercased())
+    }
+  }
+
   @Test func anInvitationJoinsOnePersonOnceBeforeItExpires() async throws {
     try await withApp { t in
       let owner = t.client()
