@@ -197,7 +197,8 @@ struct MembersView: PageView {
   func deleteSection(context: PageContext) -> HTMLNode {
     H.details(
       deleteError == nil
-        ? [.class("confirm danger-zone")] : [.class("confirm danger-zone"), .open],
+        ? [.class("confirm danger-zone workspace-delete")]
+        : [.class("confirm danger-zone workspace-delete"), .open],
       [
         H.summary([.class("button button-danger")], [H.text(L("workspace.delete.open"))]),
         H.div(
