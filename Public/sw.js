@@ -25,7 +25,8 @@ const PAGES_PREFIX = "pages-v2-";
 const PHOTOS = "photos-v1";
 // Holds the key of the person and workspace the stored copies belong to.
 const OWNER_CACHE = "offline-owner";
-const OWNER_ENTRY = "/__offline-owner";
+// A key of its own cache, not an address anything fetches.
+const OWNER_ENTRY = "offline-owner.key";
 const KEY_HEADER = "X-Offline-Key";
 const OFFLINE_PAGE = "/offline.html";
 const CATALOG_PREFIX = "backoffice-catalog-";
