@@ -167,7 +167,7 @@ struct WorkspaceController: RouteCollection {
         $0.deleteError = L("workspace.delete.mismatch", ["name": workspace.name])
       }
     }
-    try await WorkspaceDeletion.delete(workspace.id, on: req.db)
+    try await WorkspaceDeletion.delete(workspace.id, named: workspace.name, on: req.db)
     let user = try req.user
     let next = try await WorkspaceStore(db: req.db).fallback(for: user)
     if let session = req.browserSession {

@@ -23,11 +23,22 @@ enum WorkspaceDeletion {
     "api_tokens", "invitations", "activity", "memberships",
   ]
 
-  /// Deletes `workspaceID` and everything in it. Running imports into it stop (their job is
-  /// gone, so their next batch is rolled back).
-  static func delete(_ workspaceID: UUID, on db: any Database) async throws {
+  /// Deletes `workspaceID` and everything in it; false when it was already gone (the same
+  /// form sent twice at once: one deletes, the others find nothing to do). Running imports
+  /// into it stop (their job is gone, so their next batch is rolled back).
+  @discardableResult
+  static func delete(_ workspaceID: UUID, named name: String, on db: any Database) async throws
+    -> Bool
+  {
     try await db.transaction { db in
-      guard let sql = db as? any SQLDatabase else { return }
+      guard let sql = db as? any SQLDatabase else { return false }
+      // The workspace's row first, as the claim: of two deletions at once, one finds it. By
+      // the name that was typed too, so a late duplicate does not take the empty workspace
+      // made afresh for its creator meanwhile (it is named after their email).
+      let claimed = try await sql.delete(from: Workspace.schema)
+        .where("id", .equal, SQLBind(workspaceID)).where("name", .equal, SQLBind(name))
+        .returning("id").all()
+      guard !claimed.isEmpty else { return false }
       for table in tables {
         try await sql.delete(from: table).where("workspace_id", .equal, SQLBind(workspaceID))
           .run()
@@ -35,8 +46,7 @@ enum WorkspaceDeletion {
       try await sql.update(ProductCounter.schema)
         .set("product_count", to: SQLBind(0))
         .where("workspace_id", .equal, SQLBind(workspaceID)).run()
-      try await sql.delete(from: Workspace.schema).where("id", .equal, SQLBind(workspaceID))
-        .run()
+      return true
     }
   }
 }

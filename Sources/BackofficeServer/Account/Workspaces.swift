@@ -143,7 +143,11 @@ struct WorkspaceStore: Sendable {
     let userID = try user.requireID()
     if let first = try await workspaces(of: userID).first { return first }
     if try await Workspace.find(userID, on: db) == nil {
-      try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
+      do {
+        try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
+      } catch let error as any DatabaseError where error.isConstraintFailure {
+        // Made by another request of theirs at the same moment: that one is theirs.
+      }
     }
     guard let own = try await workspaces(of: userID).first else {
       throw Abort(.forbidden, reason: L("workspace.none"))
