@@ -339,8 +339,6 @@ struct AdPaymentImportForm: PageView {
   var refusal: CSVImport.Refusal? = nil
   var choices = CSVImport.Choices()
 
-  static let shownProblems = 100
-
   var title: String { L("ad_payments.import.title") }
   var section: NavSection? { .adPayments }
 
@@ -351,7 +349,9 @@ struct AdPaymentImportForm: PageView {
       [.class("ad-payments-page")],
       [
         H.h1(title),
-        refusal.map(refusalNode) ?? H.empty,
+        refusal.map {
+          CSVImport.refusalNode($0) { L("ad_payments.import.more_problems", count: $0) }
+        } ?? H.empty,
         H.div(
           [.class("card")],
           [
@@ -375,36 +375,9 @@ struct AdPaymentImportForm: PageView {
                   name: "file", label: L("ad_payments.import.file"), type: "file",
                   required: true, extra: [.accept(".csv,text/csv")]
                 ).render(),
-                H.div(
-                  [.class("field-check")],
-                  [
-                    H.input(
-                      [.type("checkbox"), .id("field-skip-errors"), .name("skip_errors")]
-                        + [.value("on")] + (choices.skipErrors ? [.checked] : [])
-                        + [.aria(.describedby, "field-skip-errors-hint")]),
-                    H.label(
-                      [.`for`("field-skip-errors")],
-                      [H.text(L("ad_payments.import.skip_errors"))]),
-                    H.p(
-                      [.class("hint"), .id("field-skip-errors-hint")],
-                      L("ad_payments.import.skip_errors_hint")),
-                  ]),
-                H.div(
-                  [.class("field-check")],
-                  [
-                    H.input(
-                      [
-                        .type("checkbox"), .id("field-import-duplicates"),
-                        .name("import_duplicates"), .value("on"),
-                      ] + (choices.importDuplicates ? [.checked] : [])
-                        + [.aria(.describedby, "field-import-duplicates-hint")]),
-                    H.label(
-                      [.`for`("field-import-duplicates")],
-                      [H.text(L("ad_payments.import.duplicates"))]),
-                    H.p(
-                      [.class("hint"), .id("field-import-duplicates-hint")],
-                      L("ad_payments.import.duplicates_hint")),
-                  ]),
+                CSVImport.choiceFields(
+                  choices, skipErrorsHint: L("ad_payments.import.skip_errors_hint"),
+                  duplicatesHint: L("ad_payments.import.duplicates_hint")),
                 H.div(
                   [.class("form-actions")],
                   [
@@ -416,24 +389,5 @@ struct AdPaymentImportForm: PageView {
               ]),
           ]),
       ])
-  }
-
-  func refusalNode(_ refusal: CSVImport.Refusal) -> HTMLNode {
-    H.div(
-      [.class("form-error import-report"), .role("alert")],
-      [H.p([], refusal.message), problemList(refusal.rows)])
-  }
-
-  func problemList(_ rows: [String]) -> HTMLNode {
-    guard !rows.isEmpty else { return H.empty }
-    let shown = rows.prefix(Self.shownProblems).map { H.text($0) }
-    var items = H.itemList([.class("problem-list")], Array(shown))
-    if rows.count > Self.shownProblems {
-      items = H.group([
-        items,
-        H.p([], L("ad_payments.import.more_problems", count: rows.count - Self.shownProblems)),
-      ])
-    }
-    return items
   }
 }

@@ -240,7 +240,6 @@ struct ExpensesController: RouteCollection {
   /// Deletes from the page without a version check (it can be undone); an expense already
   /// deleted is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
-    let user = try req.user
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.record(id),
@@ -254,7 +253,6 @@ struct ExpensesController: RouteCollection {
   }
 
   @Sendable func restore(req: Request) async throws -> Response {
-    let user = try req.user
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let id = req.parameters.get("expenseID", as: UUID.self),
       let record = try await store.deletedRecord(id)
@@ -277,7 +275,6 @@ struct ExpensesController: RouteCollection {
   // MARK: CSV
 
   @Sendable func export(req: Request) async throws -> Response {
-    let user = try req.user
     let (filter, errors) = FilterQuery(req).parse()
     if let message = errors.sorted(by: { $0.key < $1.key }).first?.value {
       throw Abort(.unprocessableEntity, reason: message)

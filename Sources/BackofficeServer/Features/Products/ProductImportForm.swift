@@ -8,8 +8,6 @@ struct ProductImportForm: PageView {
   var refusal: CSVImport.Refusal? = nil
   var choices = CSVImport.Choices()
 
-  static let shownProblems = 100
-
   var title: String { L("products.import.title") }
   var section: NavSection? { .products }
 
@@ -32,7 +30,9 @@ struct ProductImportForm: PageView {
         H.p(
           [.class("back-link")], [H.a(Routes.products.href(), text: L("products.back_to_list"))]),
         H.h1(title),
-        refusal.map(refusalNode) ?? H.empty,
+        refusal.map {
+          CSVImport.refusalNode($0) { L("products.import.more_problems", count: $0) }
+        } ?? H.empty,
         H.div(
           [.class("card")],
           [
@@ -63,35 +63,9 @@ struct ProductImportForm: PageView {
                   name: "file", label: L("products.import.file"), type: "file",
                   required: true, extra: [.accept(".csv,text/csv")]
                 ).render(),
-                H.div(
-                  [.class("field-check")],
-                  [
-                    H.input(
-                      [.type("checkbox"), .id("field-skip-errors"), .name("skip_errors")]
-                        + [.value("on")] + (choices.skipErrors ? [.checked] : [])
-                        + [.aria(.describedby, "field-skip-errors-hint")]),
-                    H.label(
-                      [.`for`("field-skip-errors")], [H.text(CSVImport.Message.skipErrors)]),
-                    H.p(
-                      [.class("hint"), .id("field-skip-errors-hint")],
-                      L("products.import.skip_errors_hint")),
-                  ]),
-                H.div(
-                  [.class("field-check")],
-                  [
-                    H.input(
-                      [
-                        .type("checkbox"), .id("field-import-duplicates"),
-                        .name("import_duplicates"), .value("on"),
-                      ] + (choices.importDuplicates ? [.checked] : [])
-                        + [.aria(.describedby, "field-import-duplicates-hint")]),
-                    H.label(
-                      [.`for`("field-import-duplicates")],
-                      [H.text(CSVImport.Message.importDuplicates)]),
-                    H.p(
-                      [.class("hint"), .id("field-import-duplicates-hint")],
-                      L("products.import.duplicates_hint")),
-                  ]),
+                CSVImport.choiceFields(
+                  choices, skipErrorsHint: L("products.import.skip_errors_hint"),
+                  duplicatesHint: L("products.import.duplicates_hint")),
                 H.div(
                   [.class("form-actions")],
                   [
@@ -103,24 +77,5 @@ struct ProductImportForm: PageView {
               ]),
           ]),
       ])
-  }
-
-  func refusalNode(_ refusal: CSVImport.Refusal) -> HTMLNode {
-    H.div(
-      [.class("form-error import-report"), .role("alert")],
-      [H.p([], refusal.message), problemList(refusal.rows)])
-  }
-
-  func problemList(_ rows: [String]) -> HTMLNode {
-    guard !rows.isEmpty else { return H.empty }
-    let shown = rows.prefix(Self.shownProblems).map { H.text($0) }
-    var items = H.itemList([.class("problem-list")], Array(shown))
-    if rows.count > Self.shownProblems {
-      items = H.group([
-        items,
-        H.p([], L("products.import.more_problems", count: rows.count - Self.shownProblems)),
-      ])
-    }
-    return items
   }
 }
