@@ -95,3 +95,39 @@ import Testing
     return html[tagStart..<tagEnd].contains(" checked")
   }
 }
+
+/// The reader behind the products and ad payments imports: each way a file cannot be used
+/// says so in the area's words, blank lines are no rows, and a row keeps the number a
+/// spreadsheet shows.
+@Suite struct CSVUploadCheckedTests {
+  func unreadable(_ checked: CSVImport.Checked<some Sendable>) -> String? {
+    if case .unreadable(let message) = checked { return message }
+    return nil
+  }
+
+  @Test func everyWayAFileCannotBeUsedIsSaidByTheArea() {
+    let cases: [(Data, String)] = [
+      (Data([0xFF, 0xFE, 0x00, 0xD8]), "not UTF-8 text"),
+      (Data("name,type,price,tax\n\"Lamp\"x,Thing,1,0\n".utf8), "not valid CSV"),
+      (Data("a,b\n1,2\n".utf8), "name"),
+      (Data("name,type,price,tax\n\n  ,  , ,\n".utf8), "no products below the header"),
+    ]
+    for (data, expected) in cases {
+      let product = unreadable(ProductCSVFile.checked(data))
+      #expect(product?.contains(expected) == true, "\(expected): \(product ?? "read")")
+    }
+    #expect(
+      unreadable(AdPaymentCSVFile.checked(Data([0xFF, 0xFE])))?.contains("not UTF-8 text") == true)
+  }
+
+  @Test func blankLinesAreSkippedAndRowsKeepTheirNumbers() {
+    let file = "name,type,price,tax\nLamp,Light,10,0\n\n,Light,1,0\nChair,Seat,5,0\n\n"
+    guard case .rows(let products, let problems) = ProductCSVFile.checked(Data(file.utf8)) else {
+      Issue.record("not read")
+      return
+    }
+    #expect(products.map(\.name) == ["Lamp", "Chair"])
+    #expect(problems.count == 1)
+    #expect(problems.first?.hasPrefix("Row 4:") == true, "\(problems)")
+  }
+}

@@ -31,64 +31,19 @@ enum ProductCSVFile {
 
   // MARK: import
 
-  /// A read upload: the rows that make products, and one line per row that does not.
-  struct Parsed: Equatable {
-    var products: [Product] = []
-    /// "Row 3: Product name cannot be blank.", numbered as a spreadsheet shows them (the
-    /// header is row 1).
-    var problems: [String] = []
-  }
-
-  /// Why a file could not be read at all.
-  enum ReadError: Error, Equatable {
-    case notText
-    case notCSV
-    case missingHeader
-    case noRows
-
-    var message: String {
-      switch self {
-      case .notText: L("products.import.not_text")
-      case .notCSV: L("products.import.not_csv")
-      case .missingHeader: ProductCSV.missingHeaderMessage
-      case .noRows: L("products.import.no_rows")
-      }
-    }
-  }
-
-  /// `read` as the shared import upload takes it.
+  /// An upload as the shared import takes it: the rows that make products, and one line per
+  /// row that does not ("Row 3: Product name cannot be blank.").
   @Sendable static func checked(_ data: Data) -> CSVImport.Checked<Product> {
-    switch read(data) {
-    case .failure(let error): .unreadable(error.message)
-    case .success(let parsed): .rows(parsed.products, problems: parsed.problems)
+    CSVUpload.checked(
+      data,
+      words: CSVUpload.Words(
+        notText: L("products.import.not_text"), notCSV: L("products.import.not_csv"),
+        missingHeader: ProductCSV.missingHeaderMessage, noRows: L("products.import.no_rows"),
+        rowProblem: { L("products.import.row_problem", ["row": String($0), "message": $1]) }),
+      columns: ProductCSV.columns(inHeader:)
+    ) { fields, columns in
+      ProductCSVRow(fields: fields, columns: columns).validate()
+        .mapError { CSVUpload.RowProblem(message: $0.line) }
     }
-  }
-
-  static func read(_ data: Data) -> Result<Parsed, ReadError> {
-    let csv: CSVUpload
-    switch CSVUpload.read(data) {
-    case .success(let upload): csv = upload
-    case .failure(.notText): return .failure(.notText)
-    case .failure(.notCSV): return .failure(.notCSV)
-    }
-    guard let columns = ProductCSV.columns(inHeader: csv.header) else {
-      return .failure(.missingHeader)
-    }
-    var parsed = Parsed()
-    var seenRows = false
-    for (index, fields) in csv.records.enumerated() {
-      // Blank lines (often one at the end) are not rows anyone meant to import.
-      if fields.allSatisfy({ $0.allSatisfy(\.isWhitespace) }) { continue }
-      seenRows = true
-      switch ProductCSVRow(fields: fields, columns: columns).validate() {
-      case .success(let product):
-        parsed.products.append(product)
-      case .failure(let error):
-        parsed.problems.append(
-          L("products.import.row_problem", ["row": String(index + 2), "message": error.line]))
-      }
-    }
-    guard seenRows else { return .failure(.noRows) }
-    return .success(parsed)
   }
 }
