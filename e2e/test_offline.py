@@ -26,7 +26,7 @@ from conftest import (
     wait_for_path,
 )
 from test_fundraisers import make_png
-from test_products import fill_product, only_offline_errors, server_products
+from test_products import fill_product, only_offline_errors, outbox_size, server_products
 from test_teams import invite, join_as_new_account
 
 PNG = base64.b64encode(make_png(300, 200)).decode()
@@ -69,17 +69,18 @@ def go_online(context: BrowserContext, page: Page) -> None:
     page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
-def outbox_size(page: Page) -> int:
-    return page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const open = indexedDB.open("backoffice-outbox");
-            open.onsuccess = () => {
-              const all = open.result.transaction("products").objectStore("products").getAll();
-              all.onsuccess = () => resolve(all.result.length);
-              all.onerror = () => reject(all.error);
-            };
-            open.onerror = () => reject(open.error);
-        })"""
+def wait_for_copy(page: Page, store: str, count: int, timeout: int = 30_000) -> None:
+    """Waits until the device's copy of the catalog holds `count` entries in `store`."""
+    page.wait_for_function(
+        """async ([store, count]) => {
+          const open = indexedDB.open("backoffice-catalog-" + document.body.dataset.account);
+          const db = await new Promise((ok, fail) => { open.onsuccess = () => ok(open.result); open.onerror = fail; });
+          const found = await new Promise((ok) => { const r = db.transaction(store).objectStore(store).count(); r.onsuccess = () => ok(r.result); });
+          db.close();
+          return found === count;
+        }""",
+        arg=[store, count],
+        timeout=timeout,
     )
 
 
@@ -103,16 +104,7 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
     page.reload()
     ready_offline(page)
     # The photo's thumbnail is made on the device after the sync.
-    page.wait_for_function(
-        """async () => {
-          const open = indexedDB.open("backoffice-catalog-" + document.body.dataset.account);
-          const db = await new Promise((ok, fail) => { open.onsuccess = () => ok(open.result); open.onerror = fail; });
-          const count = await new Promise((ok) => { const r = db.transaction("thumbs").objectStore("thumbs").count(); r.onsuccess = () => ok(r.result); });
-          db.close();
-          return count === 1;
-        }""",
-        timeout=30_000,
-    )
+    wait_for_copy(page, "thumbs", 1)
     # Whether or not a page showed the full photo online, offline it is the device's thumbnail.
     page.evaluate("caches.delete('photos-v1')")
 
@@ -189,16 +181,7 @@ def test_a_cold_start_offline_adds_three_products_and_searches_the_catalog(
         "Apple", "Avocado", "Crème brûlée", "Offline kettle", "Offline mug", "Offline tray", "Plum"]
 
     # Offline again, after a reload: the new products are in the copy, with the bar.
-    page.wait_for_function(
-        """async () => {
-          const open = indexedDB.open("backoffice-catalog-" + document.body.dataset.account);
-          const db = await new Promise((ok, fail) => { open.onsuccess = () => ok(open.result); open.onerror = fail; });
-          const count = await new Promise((ok) => { const r = db.transaction("products").objectStore("products").count(); r.onsuccess = () => ok(r.result); });
-          db.close();
-          return count === 7;
-        }""",
-        timeout=20_000,
-    )
+    wait_for_copy(page, "products", 7, timeout=20_000)
     go_offline(context, page)
     page.reload()
     expect(bar).to_contain_text("Offline — showing your copy from")

@@ -109,6 +109,21 @@ def open_form_with_worker(page: Page, base_url: str) -> None:
     page.goto(base_url + "/products/new")
 
 
+def outbox_size(page: Page) -> int:
+    """How many changes wait in the device's outbox."""
+    return page.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const open = indexedDB.open("backoffice-outbox");
+            open.onsuccess = () => {
+              const all = open.result.transaction("products").objectStore("products").getAll();
+              all.onsuccess = () => resolve(all.result.length);
+              all.onerror = () => reject(all.error);
+            };
+            open.onerror = () => reject(open.error);
+        })"""
+    )
+
+
 def only_offline_errors(errors: list[str], expected: tuple[str, ...] = ()) -> list[str]:
     """Console errors other than requests that failed because the browser was offline (and
     the `expected` ones)."""
@@ -400,17 +415,7 @@ def test_offline_products_wait_in_the_outbox_and_sync_once(
     page.wait_for_timeout(1000)
     names = sorted(p["name"] for p in server_products(context, base_url))
     assert names == ["Offline kettle", "Offline mug", "Online first"], names
-    left = page.evaluate(
-        """() => new Promise((resolve, reject) => {
-            const open = indexedDB.open("backoffice-outbox");
-            open.onsuccess = () => {
-              const all = open.result.transaction("products").objectStore("products").getAll();
-              all.onsuccess = () => resolve(all.result.length);
-              all.onerror = () => reject(all.error);
-            };
-            open.onerror = () => reject(open.error);
-        })"""
-    )
+    left = outbox_size(page)
     assert left == 0, left
     assert only_offline_errors(console_errors) == [], console_errors
 
