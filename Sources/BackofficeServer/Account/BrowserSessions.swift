@@ -33,10 +33,6 @@ struct BrowserSession: Sendable, Equatable {
     now.timeIntervalSince(lastSeenAt) > Self.idleLifetime
       || now.timeIntervalSince(createdAt) > Self.absoluteLifetime
   }
-
-  static func hash(_ secret: String) -> String {
-    hexString(SHA256.hash(data: Data(secret.utf8)))
-  }
 }
 
 /// Every read and write of `browser_sessions`, in plain SQL that both databases run.
@@ -58,7 +54,7 @@ struct BrowserSessionStore: Sendable {
     -> BrowserSession
   {
     let session = BrowserSession(
-      id: BrowserSession.hash(secret), userID: userID, csrf: csrf, data: [:], createdAt: now,
+      id: secretHash(secret), userID: userID, csrf: csrf, data: [:], createdAt: now,
       lastSeenAt: now)
     try await sql.insert(into: Self.table)
       .columns("id", "user_id", "csrf", "data", "created_at", "last_seen_at")
@@ -94,7 +90,7 @@ struct BrowserSessionStore: Sendable {
   {
     guard
       let row = try await Self.lookup.first(
-        on: db, direct: direct, [BrowserSession.hash(secret)])
+        on: db, direct: direct, [secretHash(secret)])
     else { return nil }
     let user = try User.decodeJoined(row)
     let data = try row.decode(column: "data", as: String.self)

@@ -99,9 +99,11 @@ struct SessionMiddleware: AsyncMiddleware {
             workspace = fallback
           }
           if let workspace { request.signIn(found.user, to: workspace) }
-          // The header's workspace menu, for pages of a person in more than one.
+          // The header's workspace menu, for pages of a person in more than one: only for
+          // what a browser opens as a page, not its pictures, downloads or polling.
           if found.workspaceCount > 1, request.method == .GET,
-            !request.url.path.hasPrefix("/api/")
+            !request.url.path.hasPrefix("/api/"),
+            request.headers[.accept].contains(where: { $0.contains("text/html") })
           {
             request.otherWorkspaces = try await WorkspaceStore(db: request.db)
               .workspaces(of: found.session.userID)

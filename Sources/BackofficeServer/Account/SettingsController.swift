@@ -183,7 +183,7 @@ struct SettingsController: RouteCollection {
     let secret = APITokens.secretPrefix + randomToken(req.clients)
     let token = APIToken(
       userID: try user.requireID(), workspaceID: try req.workspaceID, name: name,
-      tokenHash: APITokens.hash(secret),
+      tokenHash: secretHash(secret),
       prefix: String(secret.prefix(10)))
     try await token.create(on: req.db)
     // The secret is shown in this response only and never stored in clear.

@@ -7,10 +7,6 @@ import Vapor
 enum APITokens {
   static let secretPrefix = "bo_"
 
-  static func hash(_ secret: String) -> String {
-    hexString(SHA256.hash(data: Data(secret.utf8)))
-  }
-
   /// A token acts for its member in its workspace, with the member's role there: a member
   /// removed from the workspace finds the token refused (no membership, no row).
   static let lookup = ShortRead(
@@ -48,6 +44,12 @@ enum APITokens {
 }
 
 /// Lower-case hexadecimal, without the cost of formatting each byte as a string.
+/// What is kept of a secret handed to a person (an API token, a browser session, an invitation
+/// link): its SHA-256, in hex. The secret itself is never stored.
+func secretHash(_ secret: String) -> String {
+  hexString(SHA256.hash(data: Data(secret.utf8)))
+}
+
 func hexString(_ bytes: some Sequence<UInt8>) -> String {
   let digits = Array("0123456789abcdef".utf8)
   var out: [UInt8] = []
@@ -64,7 +66,7 @@ func hexString(_ bytes: some Sequence<UInt8>) -> String {
 struct APIAuthMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     if let bearer = request.headers.bearerAuthorization {
-      let hash = APITokens.hash(bearer.token)
+      let hash = secretHash(bearer.token)
       guard
         let found = try await APITokens.account(
           forHash: hash, on: request.db, direct: request.application.directReads)

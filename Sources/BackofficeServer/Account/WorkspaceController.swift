@@ -80,7 +80,8 @@ struct WorkspaceController: RouteCollection {
     return req.redirect(to: Routes.members.href())
   }
 
-  /// Leaving: this browser moves to the person's own workspace (or the first left).
+  /// Leaving: this browser moves to the person's own workspace (or the first left) on its
+  /// next request.
   @Sendable func leave(req: Request) async throws -> Response {
     let user = try req.user
     let workspace = try req.workspace
@@ -88,10 +89,7 @@ struct WorkspaceController: RouteCollection {
       return try await Self.page(req, status: .conflict) { $0.refusal = refusal.message }
     }
     await ActivityLog.record(req, .left, .member, id: try user.requireID(), name: user.email)
-    let next = try await WorkspaceStore(db: req.db).fallback(for: user)
-    if let session = req.browserSession {
-      try await BrowserSessionStore(db: req.db).setWorkspace(id: session.id, workspaceID: next.id)
-    }
+    // The next request finds no membership and moves the browser on (`SessionMiddleware`).
     req.flash(.success, L("workspace.left", ["name": workspace.name]))
     return req.redirect(to: Routes.home.href())
   }
@@ -168,11 +166,8 @@ struct WorkspaceController: RouteCollection {
       }
     }
     try await WorkspaceDeletion.delete(workspace.id, named: workspace.name, on: req.db)
-    let user = try req.user
-    let next = try await WorkspaceStore(db: req.db).fallback(for: user)
-    if let session = req.browserSession {
-      try await BrowserSessionStore(db: req.db).setWorkspace(id: session.id, workspaceID: next.id)
-    }
+    // The next request finds no membership and moves the browser on (`SessionMiddleware`),
+    // to a new, empty workspace of their own when this was their only one.
     req.flash(.success, L("workspace.delete.done", ["name": workspace.name]))
     return req.redirect(to: Routes.home.href())
   }

@@ -41,9 +41,11 @@ struct WorkspaceMembers: Sendable {
     .sorted { ($0.role, $0.email) < ($1.role, $1.email) }
   }
 
+  /// The members as the rules see them: who and which role (no emails needed).
   private var rules: [MembershipRules.Member] {
     get async throws {
-      try await list().map { MembershipRules.Member(userID: $0.userID, role: $0.role) }
+      try await Membership.query(on: db).filter(\.$workspaceID == workspaceID).all()
+        .map { MembershipRules.Member(userID: $0.userID, role: $0.workspaceRole) }
     }
   }
 
@@ -126,7 +128,7 @@ struct WorkspaceMembers: Sendable {
     let secret = randomToken(clients)
     let invitation = Invitation()
     invitation.workspaceID = workspaceID
-    invitation.tokenHash = Self.hash(secret)
+    invitation.tokenHash = secretHash(secret)
     invitation.role = role.rawValue
     invitation.createdBy = creator
     invitation.expiresAt = now.addingTimeInterval(Double(days) * 24 * 60 * 60)
@@ -145,10 +147,6 @@ struct WorkspaceMembers: Sendable {
     invitation.revokedAt = now
     try await invitation.save(on: db)
     return true
-  }
-
-  static func hash(_ secret: String) -> String {
-    hexString(SHA256.hash(data: Data(secret.utf8)))
   }
 }
 
@@ -169,16 +167,11 @@ enum Invitations {
     case alreadyMember(UUID)
   }
 
-  /// Secrets are 43 URL-safe base64 characters; anything else is not worth a query.
-  static func looksLikeSecret(_ value: String) -> Bool {
-    SessionMiddleware.looksLikeSecret(value)
-  }
-
   /// The invitation behind `secret`, if it can still be used at `now`.
   static func offer(secret: String, now: Date, on db: any Database) async throws -> Offer? {
-    guard looksLikeSecret(secret),
+    guard SessionMiddleware.looksLikeSecret(secret),
       let invitation = try await Invitation.query(on: db)
-        .filter(\.$tokenHash == WorkspaceMembers.hash(secret)).first(),
+        .filter(\.$tokenHash == secretHash(secret)).first(),
       invitation.usedAt == nil, invitation.revokedAt == nil, invitation.expiresAt > now,
       let id = invitation.id,
       let workspace = try await Workspace.find(invitation.workspaceID, on: db),

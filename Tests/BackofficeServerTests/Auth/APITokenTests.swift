@@ -20,7 +20,7 @@ struct APITokenTests {
 
       let stored = try #require(try await APIToken.query(on: t.db).first())
       #expect(stored.tokenHash != secret)
-      #expect(stored.tokenHash == APITokens.hash(secret))
+      #expect(stored.tokenHash == secretHash(secret))
 
       let me = try await t.client().get(
         "/api/v1/me", headers: ["Authorization": "Bearer \(secret)"])

@@ -58,6 +58,10 @@ final class TestClient: Sendable {
     _ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], bytes: Data?
   ) async throws -> TestResponse {
     var headers = headers
+    // As a browser asks for a page (its pictures and scripts' requests ask for other types).
+    if method == .GET, !headers.contains(name: .accept), !path.hasPrefix("/api/") {
+      headers.replaceOrAdd(name: .accept, value: "text/html,application/xhtml+xml,*/*;q=0.8")
+    }
     let jar = cookies
     if !jar.isEmpty {
       headers.replaceOrAdd(

@@ -68,7 +68,7 @@ enum IsolationFixtures {
         "/settings/invitations", form: [("role", "viewer"), ("days", "1")])
       let secret = try #require(made.firstMatch(#"/join/([A-Za-z0-9_-]{43})"#))
       let invitation = try #require(
-        try await Invitation.query(on: t.db).filter(\.$tokenHash == WorkspaceMembers.hash(secret))
+        try await Invitation.query(on: t.db).filter(\.$tokenHash == secretHash(secret))
           .first())
       invitation.revokedAt = t.clock.now
       try await invitation.save(on: t.db)

@@ -37,7 +37,7 @@ struct SQLiteDirectReadsTests {
       try await client.signUp()
       let token = try await client.createToken()
       try await client.createProduct(token: token, name: "Lamp")
-      let hash = APITokens.hash(token)
+      let hash = secretHash(token)
       let viaDriver = try #require(
         try await APITokens.account(forHash: hash, on: t.db, direct: nil))
       let viaDirect = try #require(
@@ -110,7 +110,7 @@ struct SQLiteDirectReadsTests {
       let secret = try #require(client.cookies[BrowserSession.cookieName])
       for index in 0..<5 {
         _ = try await APITokens.account(
-          forHash: index == 0 ? APITokens.hash(token) : "\(index)", on: t.db, direct: direct)
+          forHash: index == 0 ? secretHash(token) : "\(index)", on: t.db, direct: direct)
         _ = try await BrowserSessionStore(db: t.db).find(
           secret: index == 0 ? secret : "x\(index)", direct: direct)
       }
@@ -155,7 +155,7 @@ struct SQLiteDirectReadsTests {
         path: "/nonexistent-\(UUID().uuidString)/data.sqlite", logger: t.app.logger)
       #expect(broken.rows("SELECT 1", []) == nil)
       let found = try await APITokens.account(
-        forHash: APITokens.hash(token), on: t.db, direct: broken)
+        forHash: secretHash(token), on: t.db, direct: broken)
       #expect(found != nil)
       let direct = try #require(t.app.directReads)
       #expect(direct.rows("SELECT * FROM no_such_table", []) == nil)

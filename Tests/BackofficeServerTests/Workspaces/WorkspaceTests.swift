@@ -469,6 +469,11 @@ struct WorkspaceTests {
       #expect(home.body.contains("In the shop"))
       #expect(
         home.body.contains(#"name="workspace" value="\#(team.editorID.uuidString.lowercased())""#))
+      // The menu is looked up for pages only, not for what a page loads (pictures, polling).
+      let asPicture = try await team.editor.get(
+        "/products", headers: ["Accept": "image/avif,image/webp,*/*"])
+      #expect(asPicture.body.contains("In the shop"))
+      #expect(!asPicture.body.contains(#"name="workspace" value=""#))
       let switched = try await team.editor.post(
         "/workspace/switch",
         form: [("workspace", team.editorID.uuidString.lowercased()), ("back", "/products")])

@@ -233,6 +233,11 @@ struct ProductStore {
 
   /// Ids of every product the viewer marked as favourite here (from the (workspace_id,
   /// user_id) index alone).
+  /// How many products the viewer marked as favourite (from the index alone).
+  func favoriteCount() async throws -> Int {
+    try await viewersFavorites.count(\.$productID)
+  }
+
   func favoriteIDs() async throws -> Set<UUID> {
     Set(try await viewersFavorites.all(\.$productID))
   }
@@ -245,8 +250,7 @@ struct ProductStore {
 
   /// The viewer's favourites, most recently added first, and how many there are in all.
   func favorites(page: Int = 1, per: Int) async throws -> Slice {
-    // Counted from the (workspace_id, user_id) index alone.
-    let total = try await viewersFavorites.count(\.$productID)
+    let total = try await favoriteCount()
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
     let rows = try await DirectQuery.rows(

@@ -12,7 +12,7 @@ struct ProductsHome: Sendable {
   {
     let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewerID)
     return ProductsHome(
-      count: try await store.count(), favorites: try await store.favoriteIDs().count)
+      count: try await store.count(), favorites: try await store.favoriteCount())
   }
 
   /// `canWrite`: the member may add (a viewer's empty card opens the list instead).
