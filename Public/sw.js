@@ -13,11 +13,12 @@
 //   with the device's thumbnail of that very version of it, when the catalog copy has one.
 // Copies belong to the person in their workspace: every signed-in page names it (the
 // X-Offline-Key header), pages are kept under it, and only its copies are ever served. When it
-// changes (another workspace chosen, or the person removed from this one), the stored pages,
-// photos and the device's copy of the catalog of every other go at once. Signing in, out or up
-// clears the stored pages and photos; signing out also deletes the catalog's copy, so the next
-// person on this browser never sees the previous account's data. The outbox (IndexedDB) is
-// kept: its items carry their account and are only ever sent for that account.
+// changes (another workspace chosen, or the person removed from this one), the stored pages
+// and photos of every other go at once (the page deletes their copies of the catalog).
+// Signing in, out or up clears the stored pages and photos; signing out also deletes the
+// catalog's copy, so the next person on this browser never sees the previous account's data.
+// The outbox (IndexedDB) is kept: its items carry their account and are only ever sent for
+// that account.
 
 const VERSION = "__BUILD__";
 const SHELL = `shell-${VERSION}`;
@@ -53,8 +54,9 @@ const KEPT_PAGES = [
   /^\/fundraisers\/[0-9a-fA-F-]{36}$/,
 ];
 
-async function warmPages() {
+async function warmPages({ forms = true } = {}) {
   for (const path of WARM_PAGES) {
+    if (!forms && path === "/products/new") continue;
     const owner = await currentOwner();
     if (owner && (await (await caches.open(PAGES_PREFIX + owner)).match(path))) continue;
     try {
@@ -80,8 +82,8 @@ async function currentOwner() {
 
 /**
  * A page said whose it is. When that is someone else (another workspace, or the person was
- * removed from the one the copies came from), every other owner's pages, the photos and the
- * other copies of the catalog are deleted before anything is stored for the new one.
+ * removed from the one the copies came from), every other owner's pages and the photos are
+ * deleted before anything is stored for the new one.
  */
 async function adoptOwner(key) {
   if (!/^[0-9a-f-]{16,80}$/.test(key) || key === (await currentOwner())) return;
@@ -92,12 +94,7 @@ async function adoptOwner(key) {
       await caches.delete(name);
     }
   }
-  if (!indexedDB.databases) return;
-  for (const info of await indexedDB.databases()) {
-    if (info.name?.startsWith(CATALOG_PREFIX) && info.name !== CATALOG_PREFIX + key) {
-      indexedDB.deleteDatabase(info.name);
-    }
-  }
+  // The page deletes the other copies of the catalog itself as it opens (catalog.js).
 }
 
 /** Stores a page under the owner it names; false when it is not worth keeping. */
@@ -127,7 +124,7 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  if (event.data?.type === "warm") event.waitUntil(warmPages());
+  if (event.data?.type === "warm") event.waitUntil(warmPages({ forms: event.data.forms !== false }));
 });
 
 self.addEventListener("activate", (event) => {
@@ -159,10 +156,6 @@ function isKeptPage(url) {
   return KEPT_PAGES.some((pattern) => pattern.test(url.pathname));
 }
 
-function isProductData(url) {
-  return url.pathname === "/api/v1/products" || url.pathname === "/api/v1/product-types";
-}
-
 async function forgetAccount(signingOut) {
   ownerInMemory = null;
   for (const name of await caches.keys()) {
@@ -192,8 +185,6 @@ self.addEventListener("fetch", (event) => {
   } else if (isPhoto(url)) {
     // A script making thumbnails keeps its own small copy; only pictures on pages are stored.
     if (request.destination === "image") event.respondWith(staleWhileRevalidate(event, request));
-  } else if (isProductData(url)) {
-    event.respondWith(networkFirstData(request));
   } else if (request.mode === "navigate") {
     event.respondWith(isKeptPage(url) ? networkFirstPage(request) : fetch(request).catch(() => offlinePage()));
   }
@@ -328,22 +319,6 @@ async function networkFirstPage(request) {
       (await cache.match(url.pathname, { ignoreSearch: true })) ||
       (/^\/products\/[^/]+\/edit$/.test(url.pathname) && (await cache.match("/products/new")));
     return cached ? asCopy(cached) : offlinePage();
-  }
-}
-
-async function networkFirstData(request) {
-  try {
-    const response = await fetch(request);
-    const cache = await ownPages();
-    if (cache && response.ok && response.type === "basic") await cache.put(request, response.clone());
-    return response;
-  } catch {
-    const cached = await (await ownPages())?.match(request);
-    if (cached) return cached;
-    return new Response(
-      JSON.stringify({ error: { code: "offline", message: "You are offline." } }),
-      { status: 503, headers: { "Content-Type": "application/json" } },
-    );
   }
 }
 

@@ -55,7 +55,8 @@ if (page.serviceWorker && "serviceWorker" in navigator) {
     // Without a service worker the pages still work online; only offline use is missing.
   });
   navigator.serviceWorker.ready
-    .then((registration) => registration.active?.postMessage({ type: "warm" }))
+    // A viewer's browser is never given the Add form (403), so it is not asked for.
+    .then((registration) => registration.active?.postMessage({ type: "warm", forms: page.role !== "viewer" }))
     .catch(() => {});
 }
 
@@ -72,14 +73,11 @@ export function shortTime(date) {
   }
 }
 
-let barText = null;
-
 /**
  * The bar at the top of a page that is not live: "Offline — showing your copy from 14:05".
  * `null` removes it.
  */
 export function setOfflineBar(text, { reload = false } = {}) {
-  barText = text;
   let bar = document.getElementById("offline-bar");
   if (text === null) {
     bar?.remove();
@@ -167,6 +165,7 @@ export const catalog =
 
 let syncing = null;
 let again = false;
+let thumbnailsTried = false;
 
 /** Syncs the copy now (one sync at a time; a request during one runs another after it). */
 export async function syncCatalog() {
@@ -181,8 +180,12 @@ export async function syncCatalog() {
     do {
       again = false;
       try {
-        await copy.sync();
-        copy.fillThumbnails().catch(() => {});
+        const applied = await copy.sync();
+        // Thumbnails once a page (what failed last time is tried again) and after changes.
+        if (applied > 0 || !thumbnailsTried) {
+          thumbnailsTried = true;
+          copy.fillThumbnails().catch(() => {});
+        }
       } catch {
         // Offline or the server is away: the next chance is the next page, `online` or timer.
       }

@@ -34,7 +34,10 @@ function done(transaction) {
   });
 }
 
-/** Copies of other accounts' catalogs on this browser are removed (someone else signed in). */
+/**
+ * Copies of the catalog of anyone else on this browser are removed: another person signed in,
+ * or this person now works in another workspace (or was removed from the one copied).
+ */
 export async function forgetOtherAccounts(account) {
   if (!indexedDB.databases) return;
   try {

@@ -5,13 +5,14 @@
 
 import { t, tn } from "./i18n.js";
 import { chips, favorites, listing, normalize } from "./catalog.js";
-import { LOCAL_PREFIX, kindOf } from "./products-outbox.js";
+import { LOCAL_PREFIX, csrfToken, kindOf } from "./products-outbox.js";
 import { readAmount } from "./product-rules.js";
 
 export const PER_PAGE = 24;
 export const FAVORITES_SHOWN = 24;
 
-function el(tag, attributes = {}, children = []) {
+/** An element with attributes (`text` for its text) and children, as the products pages build them. */
+export function el(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
@@ -22,7 +23,8 @@ function el(tag, attributes = {}, children = []) {
   return node;
 }
 
-function icon(name) {
+/** The markup of an icon the page carries in a <template> (one source: the server's views). */
+export function icon(name) {
   return document.getElementById(`icon-${name}`)?.innerHTML ?? "";
 }
 
@@ -374,7 +376,7 @@ function heartForm(product, routes, { on, label, content, className, toggle = tr
     "data-product": product.id,
     "data-name": product.name,
   }, [
-    el("input", { type: "hidden", name: "_csrf", value: document.querySelector('meta[name="csrf-token"]')?.content || "" }),
+    el("input", { type: "hidden", name: "_csrf", value: csrfToken() }),
     el("input", { type: "hidden", name: "favorite", value: on ? "1" : "0" }),
     el("input", { type: "hidden", name: "back", value: back }),
     button,

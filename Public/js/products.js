@@ -9,28 +9,12 @@ import { Outbox, csrfToken, isLocal, kindOf, newKey } from "./products-outbox.js
 import { checkProduct, pageRules } from "./product-rules.js";
 import { catalog, offlineCopy, setOfflineBar, shortTime, syncCatalog } from "./app.js";
 import { listing, normalize } from "./catalog.js";
-import { listingQuery, localProducts, media, renderListing, searchRules } from "./products-offline.js";
+import { el, icon, listingQuery, localProducts, media, renderListing, searchRules } from "./products-offline.js";
 
 const SEARCH_DELAY_MS = 300;
 const CROP_MAX_SIDE = 1200;
 
-/** The markup of an icon the page carries in a <template> (one source: the server's views). */
-function icon(name) {
-  return document.getElementById(`icon-${name}`)?.innerHTML ?? "";
-}
-
 // ------------------------------------------------------------------ helpers
-
-function el(tag, attributes = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
 
 const pageRoot = document.querySelector(".products-page, .product-form-page");
 const data = pageRoot?.dataset ?? {};
