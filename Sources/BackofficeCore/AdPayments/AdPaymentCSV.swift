@@ -17,18 +17,10 @@ public enum AdPaymentCSV {
     var url: Set<String> = ["url"]
     for language in UILanguage.allCases {
       let written = UILanguage.$current.withValue(language) { header }
-      name.insert(normalizedColumn(written[0]))
-      url.insert(normalizedColumn(written[1]))
+      name.insert(CSVText.columnName(written[0]))
+      url.insert(CSVText.columnName(written[1]))
     }
     return (name, url)
-  }
-
-  /// A header field as columns are compared: without byte-order marks and surrounding
-  /// whitespace, in lower case.
-  static func normalizedColumn(_ field: String) -> String {
-    var scalars = field.unicodeScalars
-    scalars.removeAll { $0 == "\u{FEFF}" }
-    return AdPaymentDraft.trimmed(String(scalars)).lowercased()
   }
 
   /// Where the `name` and `url` columns are in an imported header, or nil when either is
@@ -37,7 +29,7 @@ public enum AdPaymentCSV {
   /// whitespace, a byte-order mark and extra columns, so a file saved by a spreadsheet
   /// (`Name,URL,Notes`) still imports.
   public static func columns(inHeader header: [String]) -> AdPaymentCSVColumns? {
-    let names = header.map(normalizedColumn)
+    let names = header.map(CSVText.columnName)
     let accepted = accepted()
     guard let name = names.firstIndex(where: accepted.name.contains),
       let url = names.firstIndex(where: accepted.url.contains)

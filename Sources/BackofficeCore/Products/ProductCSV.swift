@@ -63,20 +63,12 @@ public enum ProductCSV {
       UILanguage.$current.withValue(language) {
         for column in Column.required {
           guard let field = column.field else { continue }
-          names[field, default: []].insert(normalizedColumn(column.name))
+          names[field, default: []].insert(CSVText.columnName(column.name))
         }
       }
     }
     return names
   }()
-
-  /// A header field as columns are compared: without byte-order marks and surrounding
-  /// whitespace, in lower case.
-  static func normalizedColumn(_ field: String) -> String {
-    var scalars = field.unicodeScalars
-    scalars.removeAll { $0 == "\u{FEFF}" }
-    return ProductRules.trimmed(String(scalars)).lowercased()
-  }
 
   /// Where the `name`, `type`, `price` and `tax` columns are in an imported header, or nil
   /// when any is missing. Each may be written in any interface language or as Swipe names it
@@ -84,7 +76,7 @@ public enum ProductCSV {
   /// surrounding whitespace, a byte-order mark and extra columns, so an export (with its
   /// favourite, photo and date columns) or a spreadsheet's own file still imports.
   public static func columns(inHeader header: [String]) -> ProductCSVColumns? {
-    let names = header.map(normalizedColumn)
+    let names = header.map(CSVText.columnName)
     func index(_ field: ProductField) -> Int? {
       let spellings = accepted[field] ?? []
       return names.firstIndex(where: spellings.contains)

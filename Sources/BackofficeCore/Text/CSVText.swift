@@ -3,6 +3,18 @@ import Foundation
 /// Writing CSV files the way spreadsheet apps read them back: the one writer behind every
 /// export (expenses, ad payments, products).
 public enum CSVText {
+  /// A header cell as imports compare it: without a byte-order mark (Excel puts one before the
+  /// first), surrounding spaces or letter case.
+  static func columnName(_ field: String) -> String {
+    var scalars = field.unicodeScalars
+    scalars.removeAll { $0 == "\u{FEFF}" }
+    let text = String(scalars)
+    guard let start = text.firstIndex(where: { !$0.isWhitespace }),
+      let end = text.lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(text[start...end]).lowercased()
+  }
+
   /// A byte-order mark (so spreadsheet apps read any script as UTF-8), the header and one line
   /// per row, with CRLF line ends (RFC 4180).
   public static func document(header: [String], rows: [[String]]) -> String {
