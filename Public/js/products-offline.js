@@ -39,7 +39,8 @@ export function searchRules() {
 }
 
 /** How the account's locale writes the decimal mark. */
-function decimalSeparator(locale) {
+/** The decimal mark of `locale` ("." when it cannot be told). */
+export function decimalSeparator(locale) {
   try {
     return (1.5).toLocaleString(locale).charAt(1) || ".";
   } catch {
@@ -354,7 +355,8 @@ function photoAddress(product, routes) {
   return routes.photo.replace(":productID", encodeURIComponent(product.id)) + version;
 }
 
-function editHref(product, routes) {
+/** Where tapping a product leads: its edit form, or the Add form for one still waiting. */
+export function editHref(product, routes) {
   if (product.waiting === "create") return `${routes.form}#outbox=${encodeURIComponent(product.outboxId)}`;
   return routes.edit.replace(":productID", encodeURIComponent(product.id));
 }

@@ -8,8 +8,20 @@ import { t, tn } from "./i18n.js";
 import { Outbox, csrfToken, isLocal, kindOf, newKey } from "./products-outbox.js";
 import { checkProduct, pageRules } from "./product-rules.js";
 import { catalog, offlineCopy, setOfflineBar, shortTime, syncCatalog } from "./app.js";
-import { listing, normalize } from "./catalog.js";
-import { el, icon, listingQuery, localProducts, media, renderListing, searchRules } from "./products-offline.js";
+import { capitalized, listing, normalize } from "./catalog.js";
+import {
+  decimalSeparator,
+  editHref,
+  el,
+  icon,
+  listingQuery,
+  localProducts,
+  media,
+  priceDisplay,
+  renderListing,
+  searchRules,
+  typedDecimal,
+} from "./products-offline.js";
 
 const SEARCH_DELAY_MS = 300;
 const CROP_MAX_SIDE = 1200;
@@ -289,32 +301,14 @@ async function renderOutbox() {
   }
 }
 
-// A waiting product's type as the category chips write it: each word capitalised unless it
-// already has a capital ("service" → "Service", "iPhone" stays).
-function typeTitle(type) {
-  return String(type || "")
-    .trim()
-    .split(/(\s+)/)
-    .map((word) => (/\p{Lu}/u.test(word) ? word : word.charAt(0).toLocaleUpperCase() + word.slice(1)))
-    .join("");
-}
-
 // A typed price ("19.99", "19,99" in de-DE) as an amount in the account's currency, the way
-// the listing shows saved ones; as typed when it is not a number.
+// the listing shows saved ones; as typed when it cannot be read for certain.
 function priceText(typed) {
   const text = String(typed || "").trim();
   if (!text) return "";
-  try {
-    const decimal = (1.5).toLocaleString(locale).charAt(1);
-    const plain = text.replace(/[\s\u00a0\u202f]/g, "").split(decimal === "," ? "." : ",").join("").replace(decimal, ".");
-    const amount = Number(plain);
-    if (!currency || !/^\d+(\.\d+)?$/.test(plain) || !Number.isFinite(amount)) {
-      return currency ? `${text} ${currency}` : text;
-    }
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount);
-  } catch {
-    return currency ? `${text} ${currency}` : text;
-  }
+  const price = typedDecimal(text, locale);
+  if (price && currency) return priceDisplay(price, locale, currency);
+  return currency ? `${text} ${currency}` : text;
 }
 
 function kindLabel(item) {
@@ -336,7 +330,7 @@ function thumb(item) {
 
 function itemText(item) {
   const details = ["create", "edit"].includes(kindOf(item))
-    ? [typeTitle(item.type), priceText(item.price)].filter(Boolean).join(" · ")
+    ? [capitalized(String(item.type || "").trim()), priceText(item.price)].filter(Boolean).join(" · ")
     : "";
   return el("div", { class: "outbox-text" }, [
     el("strong", { class: "outbox-name", text: item.name || t("products.outbox.no_name") }),
@@ -734,10 +728,7 @@ function searchItem(product, thumbs) {
   const box = el("span", { class: "search-media" + (source ? "" : " product-placeholder") });
   if (source) box.append(el("img", { src: source, alt: "", width: "48", height: "48", loading: "lazy" }));
   else box.innerHTML = icon("placeholder");
-  const href = product.waiting === "create"
-    ? `${routes.form}#outbox=${encodeURIComponent(product.outboxId)}`
-    : route("edit", product.id);
-  const link = el("a", { class: "search-link", href }, [
+  const link = el("a", { class: "search-link", href: editHref(product, routes) }, [
     box,
     el("span", { class: "search-text" }, [
       el("span", { class: "search-name", text: product.name }),
@@ -938,8 +929,7 @@ function showStatus(message, kind = "success", offlineNotice = false) {
 /** A dot decimal ("1694.92") as the form's locale types it ("1694,92"). */
 function typed(decimal) {
   if (decimal === null || decimal === undefined || decimal === "") return "";
-  const mark = (1.5).toLocaleString(locale).charAt(1) || ".";
-  return String(decimal).replace(".", mark);
+  return String(decimal).replace(".", decimalSeparator(locale));
 }
 
 /**
