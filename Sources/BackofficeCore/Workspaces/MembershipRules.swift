@@ -33,7 +33,7 @@ public enum MembershipRules {
 
   /// Whether `member` may be given `role` in the workspace created by `creator`.
   public static func changeRole(
-    of member: UUID, to role: WorkspaceRole, members: [Member], creator: UUID
+    of member: UUID, to role: WorkspaceRole, members: [Member], creator: UUID?
   ) -> Refusal? {
     guard let current = members.first(where: { $0.userID == member }) else { return .notAMember }
     if current.role == role { return nil }
@@ -45,7 +45,7 @@ public enum MembershipRules {
   }
 
   /// Whether `member` may leave, or be removed from, the workspace created by `creator`.
-  public static func remove(_ member: UUID, members: [Member], creator: UUID) -> Refusal? {
+  public static func remove(_ member: UUID, members: [Member], creator: UUID?) -> Refusal? {
     guard let current = members.first(where: { $0.userID == member }) else { return .notAMember }
     if member == creator { return .creatorStaysOwner }
     if current.role == .owner, members.filter({ $0.role == .owner }).count <= 1 {

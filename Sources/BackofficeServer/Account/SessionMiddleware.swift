@@ -54,8 +54,12 @@ extension Request {
     state.current = session
     state.newSecret = secret
     state.clearCookie = false
+    let workspace = try await WorkspaceStore(db: db).fallback(for: user)
+    try await store.setWorkspace(id: session.id, workspaceID: workspace.id)
+    state.loaded?.workspaceID = workspace.id
+    state.current?.workspaceID = workspace.id
     sessionState = state
-    signIn(user, to: try await WorkspaceStore(db: db).fallback(for: user))
+    signIn(user, to: workspace)
   }
 
   /// Signs this browser out: its session row goes, and so does the cookie.
@@ -97,6 +101,8 @@ struct SessionMiddleware: AsyncMiddleware {
             let fallback = try await WorkspaceStore(db: request.db).fallback(for: found.user)
             try await store.setWorkspace(id: found.session.id, workspaceID: fallback.id)
             workspace = fallback
+            // Only a session that was working in a workspace of its own choosing has lost it.
+            request.workspaceFellBack = found.session.workspaceID != nil
           }
           if let workspace { request.signIn(found.user, to: workspace) }
           // The header's workspace menu, for pages of a person in more than one: only for

@@ -72,17 +72,17 @@ struct WorkspaceAPIController: RouteCollection {
         role: workspace.role.rawValue, memberCount: count))
   }
 
-  private func member(_ value: WorkspaceMembers.Member, creator: UUID) -> Member {
+  private func member(_ value: WorkspaceMembers.Member) -> Member {
     Member(
       id: value.userID, email: value.email, role: value.role.rawValue, joinedAt: value.joinedAt,
-      creator: value.userID == creator)
+      creator: value.isCreator)
   }
 
   @Sendable func members(req: Request) async throws -> Response {
     let workspace = try req.workspace
     let all = try await WorkspaceController.store(req).list()
     return try APIResponse.json(
-      ["items": all.map { member($0, creator: workspace.creatorID) }])
+      ["items": all.map { member($0) }])
   }
 
   /// Sets the role of a member (people join through invitations, so an account's existence is
@@ -107,7 +107,7 @@ struct WorkspaceAPIController: RouteCollection {
       req, .roleChanged, .member, id: id, name: "\(current.email) → \(role.title)")
     var changed = current
     changed.role = role
-    return try APIResponse.json(member(changed, creator: workspace.creatorID))
+    return try APIResponse.json(member(changed))
   }
 
   @Sendable func remove(req: Request) async throws -> Response {

@@ -1,5 +1,6 @@
 import BackofficeCore
 import Fluent
+import FluentPostgresDriver
 import Foundation
 import SQLKit
 import Vapor
@@ -7,13 +8,14 @@ import Vapor
 /// Deleting a workspace: every record in it, for every member, in one transaction. Members
 /// lose it at once (their browsers move to another workspace of theirs on their next request,
 /// their tokens for it are deleted); an account left with none gets a new, empty one of its
-/// own (`WorkspaceStore.fallback`).
+/// own, with a new id (`WorkspaceStore.fallback`).
 ///
-/// Kept on purpose: the workspace's change numbers (`change_versions`,
-/// `product_change_counters`) and the tombstones its deleted products leave. A creator's own
-/// workspace comes back with the same id when they next work in it, so a device's copy of the
-/// old catalog learns from the feed that every product is gone, and nothing in the read cache
-/// can be taken for the new, empty workspace's.
+/// A write that was already on its way when the deletion committed (its token or session read
+/// before, its row written after) is refused by the database: every record's `workspace_id`
+/// references `workspaces(id)` (M093), so the row cannot be written for a workspace that is
+/// gone, and the id is never handed out again. The client gets 404 `workspace_gone`
+/// (`AppErrorMiddleware`). The workspace's change numbers are left behind (a few rows under an
+/// id nobody uses again).
 enum WorkspaceDeletion {
   /// The tables whose rows go, children before their parents (their foreign keys cascade as
   /// well, but the order keeps every trigger's view consistent).
@@ -48,5 +50,16 @@ enum WorkspaceDeletion {
         .where("workspace_id", .equal, SQLBind(workspaceID)).run()
       return true
     }
+  }
+}
+
+extension WorkspaceDeletion {
+  /// Whether `error` is the database refusing a row whose parent row is gone (a foreign key):
+  /// SQLite says so in its message, PostgreSQL with SQLSTATE 23503.
+  static func isMissingParent(_ error: any Error) -> Bool {
+    if let error = error as? PSQLError {
+      return error.serverInfo?[.sqlState] == "23503"
+    }
+    return String(describing: error).contains("FOREIGN KEY constraint failed")
   }
 }

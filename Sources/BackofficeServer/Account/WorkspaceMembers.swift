@@ -16,6 +16,13 @@ struct WorkspaceMembers: Sendable {
     var email: String
     var role: WorkspaceRole
     var joinedAt: Date?
+    /// The account that created the workspace: its owner for as long as it exists.
+    var isCreator = false
+  }
+
+  /// The account that created the workspace.
+  func creator() async throws -> UUID? {
+    try await Workspace.find(workspaceID, on: db)?.creatorID
   }
 
   struct PendingInvitation: Sendable, Equatable {
@@ -33,10 +40,11 @@ struct WorkspaceMembers: Sendable {
     let users = try await User.query(on: db).filter(\.$id ~~ memberships.map(\.userID)).all()
     let emails = Dictionary(
       uniqueKeysWithValues: users.compactMap { u in u.id.map { ($0, u.email) } })
+    let creator = try await creator()
     return memberships.map {
       Member(
         userID: $0.userID, email: emails[$0.userID] ?? "", role: $0.workspaceRole,
-        joinedAt: $0.createdAt)
+        joinedAt: $0.createdAt, isCreator: $0.userID == creator)
     }
     .sorted { ($0.role, $0.email) < ($1.role, $1.email) }
   }
@@ -52,7 +60,7 @@ struct WorkspaceMembers: Sendable {
   /// Gives `member` the role `role`; the refusal of `MembershipRules` otherwise.
   func setRole(of member: UUID, to role: WorkspaceRole) async throws -> MembershipRules.Refusal? {
     if let refusal = MembershipRules.changeRole(
-      of: member, to: role, members: try await rules, creator: workspaceID)
+      of: member, to: role, members: try await rules, creator: try await creator())
     {
       return refusal
     }
@@ -83,7 +91,8 @@ struct WorkspaceMembers: Sendable {
   /// Takes `member` out of the workspace: their membership and their API tokens for it go, so
   /// their next request there is refused (a browser of theirs falls back to their own).
   func remove(_ member: UUID) async throws -> MembershipRules.Refusal? {
-    if let refusal = MembershipRules.remove(member, members: try await rules, creator: workspaceID)
+    if let refusal = MembershipRules.remove(
+      member, members: try await rules, creator: try await creator())
     {
       return refusal
     }
@@ -200,20 +209,36 @@ enum Invitations {
     {
       return .failure(.alreadyMember(offer.workspaceID))
     }
-    return try await db.transaction { db in
-      guard let sql = db as? any SQLDatabase else { return .failure(.unusable) }
-      let claimed = try await sql.update(Invitation.schema)
-        .set("used_at", to: SQLBind(now))
-        .set("used_by", to: SQLBind(userID))
-        .where("id", .equal, SQLBind(offer.invitationID))
-        .where("used_at", .is, SQLLiteral.null)
-        .where("revoked_at", .is, SQLLiteral.null)
-        .where("expires_at", .greaterThan, SQLBind(now))
-        .returning("id").all()
-      guard !claimed.isEmpty else { return .failure(.unusable) }
-      try await Membership(workspaceID: offer.workspaceID, userID: userID, role: offer.role)
-        .create(on: db)
-      return .success(offer)
+    do {
+      return try await db.transaction { db in
+        guard let sql = db as? any SQLDatabase else { return .failure(.unusable) }
+        let claimed = try await sql.update(Invitation.schema)
+          .set("used_at", to: SQLBind(now))
+          .set("used_by", to: SQLBind(userID))
+          .where("id", .equal, SQLBind(offer.invitationID))
+          .where("used_at", .is, SQLLiteral.null)
+          .where("revoked_at", .is, SQLLiteral.null)
+          .where("expires_at", .greaterThan, SQLBind(now))
+          .returning("id").all()
+        guard !claimed.isEmpty else { return .failure(.unusable) }
+        // The same person joining through a second link at the same moment: the first
+        // membership stands, and this link is given back (the transaction is rolled back).
+        let joined = try await sql.insert(into: Membership.schema)
+          .columns("id", "workspace_id", "user_id", "role", "created_at")
+          .values(
+            SQLBind(UUID()), SQLBind(offer.workspaceID), SQLBind(userID),
+            SQLBind(offer.role.rawValue), SQLBind(now)
+          )
+          .ignoringConflicts(with: ["workspace_id", "user_id"])
+          .returning("id").all()
+        guard !joined.isEmpty else { throw AlreadyJoined() }
+        return .success(offer)
+      }
+    } catch is AlreadyJoined {
+      return .failure(.alreadyMember(offer.workspaceID))
     }
   }
+
+  /// Rolls a join back when the person became a member meanwhile.
+  private struct AlreadyJoined: Error {}
 }

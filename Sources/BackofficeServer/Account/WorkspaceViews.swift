@@ -76,7 +76,7 @@ struct MembersView: PageView {
   }
 
   private func memberRow(_ member: WorkspaceMembers.Member, context: PageContext) -> HTMLNode {
-    let creator = member.userID == workspace.creatorID
+    let creator = member.isCreator
     var notes: [String] = []
     if member.userID == me { notes.append(L("workspace.members.you")) }
     if creator { notes.append(L("workspace.members.creator")) }
@@ -223,7 +223,7 @@ struct MembersView: PageView {
   }
 
   func leaveSection(context: PageContext) -> HTMLNode {
-    guard me != workspace.creatorID else { return H.empty }
+    guard members.first(where: { $0.userID == me })?.isCreator != true else { return H.empty }
     return H.div(
       [.class("danger-zone")],
       [

@@ -13,9 +13,6 @@ struct WorkspaceContext: Sendable, Equatable {
   var currency: String
   var role: WorkspaceRole
 
-  /// The account that created the workspace (its id is the workspace's), its owner for good.
-  var creatorID: UUID { id }
-
   /// Reads the columns `workspace_id`, `workspace_name`, `workspace_currency` and
   /// `member_role` of a joined statement; nil when the row has no membership.
   static func decode(_ row: any SQLRow) throws -> WorkspaceContext? {
@@ -36,6 +33,17 @@ extension Request {
 
   private struct OtherWorkspacesKey: StorageKey {
     typealias Value = [WorkspaceContext]
+  }
+
+  private struct FellBackKey: StorageKey {
+    typealias Value = Bool
+  }
+
+  /// The browser's session worked in a workspace that is no longer open to the person (deleted,
+  /// or they were removed), and this request was moved to another one of theirs.
+  var workspaceFellBack: Bool {
+    get { storage[FellBackKey.self] ?? false }
+    set { storage[FellBackKey.self] = newValue }
   }
 
   /// The person's other workspaces, for the header's menu (read for pages only).
@@ -82,6 +90,15 @@ extension Request {
       }
       throw Abort(.unauthorized, reason: L("auth.sign_in_to_continue"))
     }
+    // A form sent from a page of the workspace the person has just lost must not land in the
+    // one their session moved to: nothing is written, and they are told why.
+    if workspaceFellBack, access == .write || access == .manage, method != .GET, method != .HEAD {
+      let message = L("workspace.left_meanwhile", ["name": workspace.name])
+      if AppErrorMiddleware.wantsJSON(self) {
+        throw APIError(.conflict, code: "workspace_changed", message: message)
+      }
+      throw Abort(.conflict, reason: message)
+    }
     guard workspace.role.allows(access) else {
       let message =
         access == .manage
@@ -107,14 +124,25 @@ extension Request {
 struct WorkspaceStore: Sendable {
   let db: any Database
 
-  /// The workspace a new account starts with: its own, with its id, named after its email,
-  /// with the account as owner. In the account's transaction (see `Accounts.create`).
-  static func createOwn(for user: User, on db: any Database) async throws {
-    let id = try user.requireID()
+  /// The workspace a new account starts with: its own, with an id of its own (never the
+  /// account's: a deleted workspace's id is never handed out again), named after its email,
+  /// with the account as creator and owner. In the account's transaction (see
+  /// `Accounts.create`), or alone for an account left without any workspace.
+  @discardableResult
+  static func createOwn(for user: User, on db: any Database) async throws -> UUID {
+    let userID = try user.requireID()
+    let id = UUID()
     try await Workspace(
-      id: id, name: WorkspaceName.initial(forEmail: user.email), currency: user.currency
+      id: id, name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
+      creatorID: userID
     ).create(on: db)
-    try await Membership(workspaceID: id, userID: id, role: .owner).create(on: db)
+    try await Membership(workspaceID: id, userID: userID, role: .owner).create(on: db)
+    return id
+  }
+
+  /// The live workspace `userID` created, if any.
+  func own(of userID: UUID) async throws -> Workspace? {
+    try await Workspace.query(on: db).filter(\.$creatorID == userID).first()
   }
 
   /// The workspaces `userID` belongs to, its own first, then by name.
@@ -124,6 +152,7 @@ struct WorkspaceStore: Sendable {
     let workspaces = try await Workspace.query(on: db)
       .filter(\.$id ~~ memberships.map(\.workspaceID)).all()
     let byID = Dictionary(uniqueKeysWithValues: workspaces.compactMap { w in w.id.map { ($0, w) } })
+    let own = Set(workspaces.filter { $0.creatorID == userID }.compactMap(\.id))
     return memberships.compactMap { membership -> WorkspaceContext? in
       guard let workspace = byID[membership.workspaceID] else { return nil }
       return WorkspaceContext(
@@ -131,23 +160,22 @@ struct WorkspaceStore: Sendable {
         role: membership.workspaceRole)
     }
     .sorted { lhs, rhs in
-      if (lhs.id == userID) != (rhs.id == userID) { return lhs.id == userID }
+      if own.contains(lhs.id) != own.contains(rhs.id) { return own.contains(lhs.id) }
       return lhs.name.localizedStandardCompare(rhs.name) == .orderedAscending
     }
   }
 
   /// The workspace to work in when the one asked for is not (or no longer) open to `user`:
   /// its own, else the first it belongs to. An account left with none — its own workspace
-  /// deleted — gets a new, empty one of its own.
+  /// deleted — gets a new, empty one of its own, with a new id.
   func fallback(for user: User) async throws -> WorkspaceContext {
     let userID = try user.requireID()
     if let first = try await workspaces(of: userID).first { return first }
-    if try await Workspace.find(userID, on: db) == nil {
-      do {
-        try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
-      } catch let error as any DatabaseError where error.isConstraintFailure {
-        // Made by another request of theirs at the same moment: that one is theirs.
-      }
+    do {
+      try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
+    } catch let error as any DatabaseError where error.isConstraintFailure {
+      // Made by another request of theirs at the same moment (`workspaces_creator` allows
+      // one live workspace per creator): that one is theirs.
     }
     guard let own = try await workspaces(of: userID).first else {
       throw Abort(.forbidden, reason: L("workspace.none"))

@@ -23,9 +23,12 @@ struct ExportCommand: AsyncCommand {
   func run(using context: CommandContext, signature: Signature) async throws {
     let app = context.application
     let user = try await BackupCommandSupport.account(signature.email, on: app.db)
-    // The account's own workspace (its id is the account's).
+    // The workspace the account created.
+    guard let own = try await WorkspaceStore(db: app.db).own(of: try user.requireID()) else {
+      throw StartupError("\(user.email) has no workspace of its own (it was deleted).")
+    }
     let backup = try await AccountBackup.export(
-      workspaceID: try user.requireID(), person: try user.requireID(), on: app.db, now: Date())
+      workspaceID: try own.requireID(), person: try user.requireID(), on: app.db, now: Date())
     let data = try backup.encoded() + Data("\n".utf8)
     if let output = signature.output, output != "-" {
       let url = URL(fileURLWithPath: output)

@@ -67,6 +67,19 @@ struct AppErrorMiddleware: AsyncMiddleware {
       status = .badRequest
       code = "bad_request"
       message = L("errors.bad_body")
+    case _ where WorkspaceDeletion.isMissingParent(error):
+      // The database refused a row whose parent is gone: a write that raced the deletion of
+      // its workspace (the references make sure it lands nowhere) or of its record.
+      status = .notFound
+      if let id = request.workspaceContext?.id,
+        (try? await Workspace.find(id, on: request.db)) == nil
+      {
+        code = "workspace_gone"
+        message = L("workspace.gone")
+      } else {
+        code = "not_found"
+        message = L("errors.gone_meanwhile")
+      }
     default:
       status = .internalServerError
       code = "internal_error"

@@ -66,14 +66,19 @@ struct WorkspaceMigrationTests {
         tokens.append(token)
         clients.append(client)
       }
+      // Made the way the server made them before M093: each workspace under its creator's id.
+      try await Self.giveWorkspacesTheirCreatorsIDs(t.db)
       let before = try await [
         everything(clients[0], token: tokens[0]), everything(clients[1], token: tokens[1]),
       ]
 
       try await t.db.withConnection { db in
+        try await M093_WorkspaceIDsOfTheirOwn().revert(on: db)
         try await M092_CreateWorkspaces().revert(on: db)
         try await M092_CreateWorkspaces().prepare(on: db)
+        try await M093_WorkspaceIDsOfTheirOwn().prepare(on: db)
       }
+      try await Self.expectReferencesToWorkspaces(t.db)
 
       for index in 0..<2 {
         let after = try await everything(clients[index], token: tokens[index])
@@ -89,7 +94,9 @@ struct WorkspaceMigrationTests {
       let users = try await User.query(on: t.db).all()
       for user in users {
         let id = try user.requireID()
+        // Ids are kept (devices' copies stay valid); the creator is known.
         let workspace = try #require(try await Workspace.find(id, on: t.db))
+        #expect(workspace.creatorID == id)
         #expect(workspace.currency == user.currency)
         let members = try await Membership.query(on: t.db).filter(\.$workspaceID == id).all()
         #expect(members.map(\.userID) == [id])
@@ -103,6 +110,68 @@ struct WorkspaceMigrationTests {
       #expect(try next.json()["number"] as? Int == 3)
       let feed = try await clients[0].feed(token: tokens[0], since: 0)
       #expect(feed.changes.compactMap(\.name).sorted() == ["After", "Chair 0", "Lamp 0"])
+    }
+  }
+
+  /// Every table with a `workspace_id` column: the change numbers first, since moving a
+  /// record makes its triggers write them under the new id.
+  static let workspaceColumns =
+    ["change_versions", "product_change_counters", "product_tombstones", "product_counters"]
+    + M092_CreateWorkspaces.owned.filter {
+      !["change_versions", "product_change_counters", "product_tombstones", "product_counters"]
+        .contains($0)
+    } + [
+      "product_favorites", "api_tokens", BrowserSessionStore.table, "memberships", "invitations",
+      "activity",
+    ]
+
+  /// Moves every workspace to its creator's id, as workspaces were made before M093: a copy
+  /// of its row under the new id first, its rows moved over, then the old row deleted, so the
+  /// references hold at every step on both databases.
+  static func giveWorkspacesTheirCreatorsIDs(_ db: any Database) async throws {
+    let sql = try #require(db as? any SQLDatabase)
+    for workspace in try await Workspace.query(on: db).all() {
+      let id = try workspace.requireID()
+      let creator = try #require(workspace.creatorID)
+      try await sql.raw(
+        """
+        INSERT INTO workspaces (id, name, currency, created_at)
+        SELECT \(bind: creator), name, currency, created_at FROM workspaces WHERE id = \(bind: id)
+        """
+      ).run()
+      for table in workspaceColumns {
+        try await sql.raw(
+          "UPDATE \(ident: table) SET workspace_id = \(bind: creator) WHERE workspace_id = \(bind: id)"
+        ).run()
+      }
+      try await sql.raw("DELETE FROM workspaces WHERE id = \(bind: id)").run()
+      try await sql.raw(
+        "UPDATE workspaces SET creator_id = \(bind: creator) WHERE id = \(bind: creator)"
+      ).run()
+    }
+  }
+
+  /// Each record table's `workspace_id` references `workspaces(id)`, as M093 left it.
+  static func expectReferencesToWorkspaces(_ db: any Database) async throws {
+    let sql = try #require(db as? any SQLDatabase)
+    for table in M093_WorkspaceIDsOfTheirOwn.referencing {
+      let targets: [String]
+      if sql.dialect.name == "postgresql" {
+        targets = try await sql.raw(
+          """
+          SELECT r.relname AS target FROM pg_constraint c
+          JOIN pg_class r ON r.oid = c.confrelid
+          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+          WHERE c.contype = 'f' AND c.conrelid = to_regclass(\(bind: table))
+            AND a.attname = 'workspace_id'
+          """
+        ).all().map { try $0.decode(column: "target", as: String.self) }
+      } else {
+        targets = try await sql.raw("PRAGMA foreign_key_list(\(ident: table))").all()
+          .filter { try $0.decode(column: "from", as: String.self) == "workspace_id" }
+          .map { try $0.decode(column: "table", as: String.self) }
+      }
+      #expect(targets == ["workspaces"], "\(table) references \(targets)")
     }
   }
 }

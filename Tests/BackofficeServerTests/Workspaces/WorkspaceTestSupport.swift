@@ -33,6 +33,8 @@ struct Team {
   let ownerID: UUID
   let editorID: UUID
   let viewerID: UUID
+  /// The owner's workspace, where all three work.
+  let workspaceID: UUID
 
   static func make(_ t: TestApp) async throws -> Team {
     let owner = t.client()
@@ -50,8 +52,10 @@ struct Team {
     func id(_ email: String) async throws -> UUID {
       try #require(try await User.query(on: t.db).filter(\.$email == email).first()?.id)
     }
+    let ownerID = try await id("owner@example.com")
     return Team(
-      owner: owner, editor: editor, viewer: viewer, ownerID: try await id("owner@example.com"),
-      editorID: try await id("editor@example.com"), viewerID: try await id("viewer@example.com"))
+      owner: owner, editor: editor, viewer: viewer, ownerID: ownerID,
+      editorID: try await id("editor@example.com"), viewerID: try await id("viewer@example.com"),
+      workspaceID: try #require(try await WorkspaceStore(db: t.db).own(of: ownerID)?.id))
   }
 }

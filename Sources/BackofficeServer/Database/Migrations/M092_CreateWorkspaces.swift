@@ -75,14 +75,22 @@ struct M092_CreateWorkspaces: AsyncMigration {
       .column("workspace_id").column("created_at").run()
 
     // Every account's own workspace, with the account's id, name and currency.
+    // (Written as rows, not through the models: the models have columns of later migrations.)
     let users = try await User.query(on: database).all()
     for user in users {
       let id = try user.requireID()
-      let workspace = Workspace(
-        id: id, name: WorkspaceName.initial(forEmail: user.email), currency: user.currency)
-      workspace.createdAt = user.createdAt
-      try await workspace.create(on: database)
-      try await Membership(workspaceID: id, userID: id, role: .owner).create(on: database)
+      try await sql.insert(into: Workspace.schema)
+        .columns("id", "name", "currency", "created_at")
+        .values(
+          SQLBind(id), SQLBind(WorkspaceName.initial(forEmail: user.email)),
+          SQLBind(user.currency), SQLBind(user.createdAt)
+        ).run()
+      try await sql.insert(into: Membership.schema)
+        .columns("id", "workspace_id", "user_id", "role", "created_at")
+        .values(
+          SQLBind(UUID()), SQLBind(id), SQLBind(id), SQLBind(WorkspaceRole.owner.rawValue),
+          SQLBind(user.createdAt)
+        ).run()
     }
 
     for table in Self.owned {

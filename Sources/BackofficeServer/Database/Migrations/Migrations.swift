@@ -34,5 +34,6 @@ extension Application {
     migrations.add(M090_CreateProductChanges())
     migrations.add(M091_AddProductMatchKeys())
     migrations.add(M092_CreateWorkspaces())
+    migrations.add(M093_WorkspaceIDsOfTheirOwn())
   }
 }

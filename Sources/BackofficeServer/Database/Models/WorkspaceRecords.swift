@@ -2,10 +2,10 @@ import BackofficeCore
 import Fluent
 import Foundation
 
-/// A workspace: where records live and people work together. Its id is the id of the account
-/// that created it (each account makes one, at sign-up), which stays its owner for as long as
-/// it exists (`MembershipRules`); the records' tables point at that account row, which is
-/// never deleted while the workspace lives.
+/// A workspace: where records live and people work together. Its id is its own (random, never
+/// an account's, never handed out again once deleted; workspaces made before M093 kept the id
+/// of their creator's account). The account that created it stays its owner for as long as it
+/// exists (`MembershipRules`); each account has created at most one live workspace.
 final class Workspace: Model, @unchecked Sendable {
   static let schema = "workspaces"
 
@@ -14,18 +14,18 @@ final class Workspace: Model, @unchecked Sendable {
   /// The currency the workspace's money is in: one shop, one currency, whoever looks (each
   /// person's locale still decides how amounts are written).
   @Field(key: "currency") var currency: String
+  /// The account that created the workspace.
+  @OptionalField(key: "creator_id") var creatorID: UUID?
   @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
   init() {}
 
-  init(id: UUID, name: String, currency: String) {
+  init(id: UUID, name: String, currency: String, creatorID: UUID) {
     self.id = id
     self.name = name
     self.currency = currency
+    self.creatorID = creatorID
   }
-
-  /// The account that created the workspace.
-  var creatorID: UUID? { id }
 }
 
 /// A person in a workspace, with a role.

@@ -47,10 +47,10 @@ enum AccountRestore {
   static let problemsShown = 20
 
   static func run(
-    _ backup: AccountBackup, into workspaceID: UUID, merge: Bool, maxPhotoBytes: Int,
+    _ backup: AccountBackup, into accountID: UUID, merge: Bool, maxPhotoBytes: Int,
     on db: any Database
   ) async throws -> Outcome {
-    guard let user = try await User.find(workspaceID, on: db) else {
+    guard let user = try await User.find(accountID, on: db) else {
       throw BackupError("The account does not exist.")
     }
     let checked = try Checked(backup, maxPhotoBytes: maxPhotoBytes)
@@ -64,11 +64,16 @@ enum AccountRestore {
   static func write(
     _ backup: AccountBackup, checked: Checked, user: User, merge: Bool, on db: any Database
   ) async throws -> Outcome {
-    // Into the account's own workspace (its id is the account's).
-    let workspaceID = try user.requireID()
-    guard let workspace = try await Workspace.find(workspaceID, on: db) else {
+    // Into the workspace the account created; one left without (its own deleted) gets a new,
+    // empty one, as it would on its next sign-in.
+    let store = WorkspaceStore(db: db)
+    if try await store.own(of: try user.requireID()) == nil {
+      try await WorkspaceStore.createOwn(for: user, on: db)
+    }
+    guard let workspace = try await store.own(of: try user.requireID()) else {
       throw BackupError("The account has no workspace of its own.")
     }
+    let workspaceID = try workspace.requireID()
     let present = try await existingCounts(workspaceID: workspaceID, on: db)
     if !merge, present.total > 0 {
       throw BackupError(

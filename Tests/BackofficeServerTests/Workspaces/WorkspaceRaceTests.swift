@@ -1,0 +1,218 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// Workspaces have ids of their own, a deleted one's id never comes back, and a write that was
+/// on its way when its workspace went lands nowhere (on SQLite and PostgreSQL).
+@Suite("Workspaces: ids and races")
+struct WorkspaceRaceTests {
+  /// The id of the workspace `userID` created.
+  static func ownWorkspace(_ userID: UUID, _ t: TestApp) async throws -> UUID {
+    try #require(try await WorkspaceStore(db: t.db).own(of: userID)?.id)
+  }
+
+  @Test func aNewAccountsWorkspaceHasAnIdOfItsOwn() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      for person in [team.ownerID, team.editorID, team.viewerID] {
+        let workspace = try #require(try await WorkspaceStore(db: t.db).own(of: person))
+        #expect(workspace.id != person)
+        #expect(workspace.creatorID == person)
+      }
+      // The creator is still told apart (their role cannot be changed, they cannot leave).
+      let members = try await WorkspaceMembers(
+        db: t.db, workspaceID: try await Self.ownWorkspace(team.ownerID, t)
+      ).list()
+      #expect(members.filter(\.isCreator).map(\.userID) == [team.ownerID])
+      let page = try await team.owner.get("/settings/members")
+      #expect(page.body.contains("created the workspace"))
+    }
+  }
+
+  @Test func aDeletedWorkspacesIdIsNeverUsedAgainAndALateWriteLandsNowhere() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      let old = try await Self.ownWorkspace(team.ownerID, t)
+      try await team.owner.addProduct(name: "Before", db: t.db)
+      let name = try #require(try await Workspace.find(old, on: t.db)?.name)
+      try await team.owner.get("/settings/members")
+      let deleted = try await team.owner.post(
+        "/settings/workspace/delete", form: [("confirm", name)])
+      #expect(deleted.status == .seeOther)
+
+      // A write that read its workspace before the deletion and writes after it: the database
+      // refuses the row, whichever path writes it.
+      let late = ProductStore(db: t.db, workspaceID: old, viewerID: team.editorID)
+      await #expect(throws: (any Error).self) {
+        _ = try await late.create(
+          Product(name: "Late", type: "Race", price: 1, tax: 0), photo: nil)
+      }
+      do {
+        _ = try await late.create(
+          Product(name: "Late", type: "Race", price: 1, tax: 0), photo: nil)
+      } catch {
+        #expect(WorkspaceDeletion.isMissingParent(error), "\(error)")
+      }
+
+      // The creator works on in a new, empty workspace with a new id.
+      #expect(try await team.owner.get("/products").productNames == [])
+      let new = try await Self.ownWorkspace(team.ownerID, t)
+      #expect(new != old)
+      #expect(new != team.ownerID)
+      #expect(try await ProductRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      #expect(try await ProductRecord.query(on: t.db).filter(\.$name == "Late").count() == 0)
+    }
+  }
+
+  /// The audit's scenario: an editor's token writes from four tasks while the owner sends
+  /// "delete workspace" six times at once and an import runs. Every product acknowledged with
+  /// 201 is either gone with its workspace or in that same workspace, still there; the
+  /// creator's new workspace holds none of them; nothing answers 5xx.
+  @Test func writersRacingADeletionNeverLandInAnotherWorkspace() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      let old = try await Self.ownWorkspace(team.ownerID, t)
+      let token = try await team.editor.createToken()
+      let name = try #require(try await Workspace.find(old, on: t.db)?.name)
+      try await team.owner.get("/expenses/import")
+      var csv = "date,title,category,amount\n"
+      for row in 1...1500 { csv += ",Row \(row),Food,\(row)\n" }
+      let upload = try await team.owner.uploadExpenses(csv)
+      #expect(upload.status == .seeOther, "\(upload.status) \(upload.body)")
+      try await team.owner.get("/settings/members")
+
+      let editor = team.editor
+      let owner = team.owner
+      let written = ManagedCounter()
+      let results = try await withThrowingTaskGroup(
+        of: [(HTTPStatus, String?)].self, returning: [(HTTPStatus, String?)].self
+      ) { group in
+        for writer in 0..<4 {
+          group.addTask {
+            var seen: [(HTTPStatus, String?)] = []
+            for index in 0..<15 {
+              let response = try await editor.productAPI(
+                .POST, "/api/v1/products", token: token,
+                body:
+                  #"{"name": "W\#(writer)-\#(index)", "type": "Race", "price": "1", "tax": "0"}"#
+              )
+              seen.append((response.status, try? response.json()["id"] as? String))
+              written.add()
+            }
+            return seen
+          }
+        }
+        // The deletions start while the writers are under way.
+        while written.value < 8 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<6 {
+          group.addTask {
+            let answer = try await owner.post(
+              "/settings/workspace/delete", form: [("confirm", name)])
+            return [(answer.status, nil)]
+          }
+        }
+        var all: [(HTTPStatus, String?)] = []
+        for try await part in group { all += part }
+        return all
+      }
+      try await t.app.importJobs.waitUntilIdle()
+
+      #expect(results.allSatisfy { $0.0.code < 500 }, "\(results.map(\.0.code))")
+      #expect(try await Workspace.find(old, on: t.db) == nil)
+      let acknowledged = results.filter { $0.0 == .created }.compactMap(\.1)
+      for id in acknowledged {
+        let uuid = try #require(UUID(uuidString: id))
+        let found = try await ProductRecord.find(uuid, on: t.db)
+        // Gone with its workspace, or (if the workspace still stood) in that same workspace.
+        if let found {
+          #expect(found.workspaceID == old)
+          #expect(try await Workspace.find(found.workspaceID, on: t.db) != nil)
+        }
+      }
+      try await team.owner.get("/")
+      let new = try await Self.ownWorkspace(team.ownerID, t)
+      #expect(new != old)
+      #expect(try await ProductRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      #expect(try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      // No row was left behind anywhere without its workspace.
+      guard let sql = t.db as? any SQLDatabase else { return }
+      for table in M093_WorkspaceIDsOfTheirOwn.referencing {
+        let orphans = try await sql.raw(
+          """
+          SELECT COUNT(*) AS n FROM \(ident: table)
+          WHERE workspace_id NOT IN (SELECT id FROM workspaces)
+          """
+        ).first()?.decode(column: "n", as: Int.self)
+        #expect(orphans == 0, "\(table): \(orphans ?? -1) rows without a workspace")
+      }
+    }
+  }
+
+  @Test func aFormFromAWorkspaceThePersonLostWritesNothingAndSaysWhy() async throws {
+    try await withApp { t in
+      let team = try await Team.make(t)
+      try await team.editor.get("/products/new")
+      try await team.owner.get("/settings/members")
+      let removed = try await team.owner.post("/settings/members/\(team.editorID)/remove")
+      #expect(removed.status == .seeOther)
+
+      let response = try await team.editor.postProductForm(
+        "/products",
+        [.text("name", "Lost"), .text("type", "T"), .text("price", "1"), .text("tax", "0")])
+      #expect(response.status == .conflict)
+      #expect(response.body.contains("You are no longer a member of the workspace"))
+      #expect(try await ProductRecord.query(on: t.db).filter(\.$name == "Lost").count() == 0)
+      // The next form, from a page of the workspace they are in now, works.
+      try await team.editor.addProduct(name: "Mine", db: t.db)
+      let own = try await Self.ownWorkspace(team.editorID, t)
+      #expect(
+        try await ProductRecord.query(on: t.db).filter(\.$name == "Mine").first()?.workspaceID
+          == own)
+    }
+  }
+
+  @Test func joiningThroughTwoLinksAtOnceMakesOneMembership() async throws {
+    for attempt in 0..<3 {
+      try await withApp { t in
+        let owner = t.client()
+        try await owner.signUp(email: "owner\(attempt)@example.com")
+        let first = try await owner.invite(role: .editor)
+        let second = try await owner.invite(role: .viewer)
+        let person = t.client()
+        try await person.signUp(email: "person\(attempt)@example.com")
+        try await person.get(first)
+        async let a = person.post(first)
+        async let b = person.post(second)
+        let answers = try await [a, b].map(\.status)
+        #expect(answers.sorted { $0.code < $1.code } == [.seeOther, .conflict], "\(answers)")
+        let personID = try #require(
+          try await User.query(on: t.db).filter(\.$email == "person\(attempt)@example.com")
+            .first()?.id)
+        let ownerID = try #require(
+          try await User.query(on: t.db).filter(\.$email == "owner\(attempt)@example.com")
+            .first()?.id)
+        let workspace = try await Self.ownWorkspace(ownerID, t)
+        #expect(
+          try await Membership.query(on: t.db).filter(\.$workspaceID == workspace)
+            .filter(\.$userID == personID).count() == 1)
+        // The link that lost is not used up.
+        let pending = try await WorkspaceMembers(db: t.db, workspaceID: workspace)
+          .pendingInvitations(now: t.clock.now)
+        #expect(pending.count == 1)
+      }
+    }
+  }
+}
+
+/// A count several tasks add to.
+final class ManagedCounter: Sendable {
+  private let count = NIOLockedValueBox(0)
+  var value: Int { count.withLockedValue { $0 } }
+  func add() { count.withLockedValue { $0 += 1 } }
+}
