@@ -38,8 +38,9 @@ struct AdPaymentCSVTests {
         ("Line\nbreak", "https://b.example.com"),
       ]
       let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
       for (name, url) in originals {
-        try await AdPaymentEntry(workspaceID: userID, payment: AdPayment(name: name, url: url))
+        try await AdPaymentEntry(workspaceID: workspaceID, payment: AdPayment(name: name, url: url))
           .create(on: t.db)
       }
       let csv = try await client.get("/ad-payments/export.csv").body
@@ -183,10 +184,9 @@ struct AdPaymentCSVTests {
       let client = t.client()
       try await client.signUp(email: "uploader@example.com")
       _ = try await client.importAdPayments("name,url\nA,https://a.com\n", in: t)
-      let uploader = try #require(
-        try await User.query(on: t.db).filter(\.$email == "uploader@example.com").first())
+      let uploaderWorkspace = try await t.workspaceID(of: "uploader@example.com")
       let entry = try #require(try await AdPaymentEntry.query(on: t.db).first())
-      #expect(entry.workspaceID == uploader.id)
+      #expect(entry.workspaceID == uploaderWorkspace)
       #expect(try await other.get("/ad-payments").listedNames.isEmpty)
     }
   }

@@ -272,10 +272,12 @@ struct AdPaymentPageTests {
       let client = t.client()
       try await client.signUp()
       let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
       for index in 1...120 {
         let name = String(format: "Entry %03d", index)
         try await AdPaymentEntry(
-          workspaceID: userID, payment: AdPayment(name: name, url: "https://e\(index).example.com")
+          workspaceID: workspaceID,
+          payment: AdPayment(name: name, url: "https://e\(index).example.com")
         ).create(on: t.db)
       }
       let first = try await client.get("/ad-payments")

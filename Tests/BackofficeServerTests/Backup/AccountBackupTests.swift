@@ -7,13 +7,14 @@ import Vapor
 @testable import BackofficeServer
 
 /// Fills an account with something in every area, through the app's own forms where it has
-/// them, and returns the account's id.
+/// them, and returns the account's id (its records live in the workspace it created).
 @discardableResult
 private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) async throws -> UUID {
   try await client.signUp(email: email)
   try await client.switchLocaleForExpenses("de-DE", currency: "EUR")
   let user = try #require(try await User.query(on: t.db).filter(\.$email == email).first())
   let userID = try user.requireID()
+  let workspaceID = try await t.workspaceID(ofUser: userID)
 
   let chair = try await client.addProduct(
     name: "Stuhl Åland", type: "Möbel", price: "129,90", tax: "19", photo: ProductImages.png(),
@@ -36,7 +37,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
   try await client.addAdPayment(name: "Spring ads", url: "https://pay.example.com/a?b=1", db: t.db)
 
   let plan = MarketingPlanRecord(
-    workspaceID: userID, name: "Herbst",
+    workspaceID: workspaceID, name: "Herbst",
     selection: PlanSelection(targetNames: ["Moms", "Dads"], chosenPackageIDs: ["tv": "gold"]),
     recipient: "boss@example.com")
   plan.subject = "Unser Plan"
@@ -65,9 +66,11 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
   return userID
 }
 
+/// The backup of the workspace the account `userID` created, as that account exports it.
 private func export(_ t: TestApp, _ userID: UUID) async throws -> AccountBackup {
   try await AccountBackup.export(
-    workspaceID: userID, person: userID, on: t.db, now: Date(timeIntervalSince1970: 1_800_000_000))
+    workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+    now: Date(timeIntervalSince1970: 1_800_000_000))
 }
 
 private func makeUser(_ t: TestApp, _ email: String) async throws -> UUID {
@@ -143,7 +146,8 @@ struct AccountBackupTests {
       let settings = try #require(try await User.find(user.id, on: t.db))
       #expect(settings.locale == "de-DE")
       #expect(settings.currency == "EUR")
-      let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == user.id!)
+      let workspaceID = try await t.workspaceID(ofUser: try user.requireID())
+      let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == workspaceID)
         .first()
       #expect(counter?.lastNumber == original.products.lastNumber)
     }
@@ -249,15 +253,18 @@ struct AccountBackupTests {
       } catch let error as BackupError {
         #expect(error.message.hasPrefix("The file's amounts are in EUR and this account uses USD"))
       }
+      let otherWorkspace = try await t.workspaceID(ofUser: otherID)
       #expect(
-        try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == otherID).count() == 1)
+        try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == otherWorkspace).count()
+          == 1)
     }
   }
 
   @Test func productNumbersInUseMoveToTheNextFreeNumbersOnMerge() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "numbers@example.com")
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      let store = ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil)
       _ = try await store.create(Product(name: "Mine", type: "A", price: 1, tax: 0), photo: nil)
       let when = Date(timeIntervalSince1970: 1_790_000_000)
       let file = AccountBackup(
@@ -277,7 +284,7 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: true, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.renumbered == 1)
-      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
+      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
         .sort(\.$number).all().map { "\($0.number) \($0.name)" }
       #expect(numbers == ["1 Mine", "5 Free", "8 Clash"])
       let next = try await store.create(
@@ -289,7 +296,8 @@ struct AccountBackupTests {
   @Test func numbersOfDeletedProductsAreNotHandedOutAgain() async throws {
     try await withApp { t in
       let userID = try await makeUser(t, "deleted@example.com")
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      let store = ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil)
       let gone = try await store.create(
         Product(name: "Gone", type: "A", price: 1, tax: 0), photo: nil)
       try await store.delete(gone, now: t.clock.now)
@@ -308,7 +316,7 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.renumbered == 1)
-      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
+      let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
         .all().map(\.number)
       #expect(numbers == [2], "a Swipe client that remembers product 1 never meets another one")
       #expect(try await User.find(userID, on: t.db)?.currency == "USD")
@@ -330,7 +338,9 @@ struct AccountBackupTests {
       let outcome = try await AccountRestore.run(
         file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.added.expenses == 1)
-      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == userID).all()
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
+        .all()
       #expect(rows.map(\.id) == [id])
       #expect(rows.first?.deletedAt == nil)
     }
@@ -399,7 +409,9 @@ struct AccountBackupTests {
         }
         #expect(!error.message.contains("ad_payments[1]"))
       }
-      #expect(try await AccountRestore.existingCounts(workspaceID: userID, on: t.db).total == 0)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      #expect(
+        try await AccountRestore.existingCounts(workspaceID: workspaceID, on: t.db).total == 0)
       let user = try #require(try await User.find(userID, on: t.db))
       #expect(user.currency == "USD", "settings are not changed by a refused file")
     }

@@ -34,7 +34,8 @@ struct BackupVersionTests {
         ).status == .seeOther)
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
       let backup = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+        now: t.clock.now)
       #expect(backup.adPayments.first?.version == 2)
       #expect(backup.products.items.first?.version == 2)
       return try backup.encoded()
@@ -51,7 +52,8 @@ struct BackupVersionTests {
       #expect(try await AdPaymentEntry.query(on: t.db).first()?.version == 2)
       #expect(try await ProductRecord.query(on: t.db).first()?.version == 2)
       let again = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+        now: t.clock.now)
       #expect(again.adPayments.first?.version == 2)
     }
 
@@ -80,7 +82,8 @@ struct BackupVersionTests {
       try await client.addAdPayment(name: "Odd", url: "https://odd.example.com", db: t.db)
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
       var backup = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+        now: t.clock.now)
       backup.adPayments[0].version = 0
       let other = t.client()
       let otherEmail = try await other.signUp()

@@ -116,9 +116,9 @@ struct ExpenseImportTests {
       // The first and the last row (the same instant and amount, written differently) are
       // the expense made above; the first takes its place, the last is a second copy.
       #expect(page.importSummary == "6 expenses imported, 1 already present.")
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       #expect(
-        try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == userID).count() == 7)
+        try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID).count() == 7)
     }
   }
 

@@ -15,14 +15,15 @@ struct ExpenseOverflowTests {
   /// 93 of the largest amount, dated now so the home page's month has them too: 50 Food and
   /// 43 Hobby.
   static func fill(_ t: TestApp, email: String) async throws {
-    let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+    let workspaceID = try await t.workspaceID(of: email)
     let amount = ExpenseFixtures.decimal(largest)
     let expenses = (0..<93).map { index in
       Expense(
         title: "Big \(index)", amount: amount, category: index < 50 ? .food : .hobby,
         date: t.clock.now)
     }
-    try await ExpenseStore(db: t.db, workspaceID: userID).insertAll(expenses, now: t.clock.now)
+    try await ExpenseStore(db: t.db, workspaceID: workspaceID).insertAll(
+      expenses, now: t.clock.now)
   }
 
   @Test func the93LargestAmountsAddUpExactlyEverywhere() async throws {
@@ -68,12 +69,12 @@ struct ExpenseOverflowTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       let amounts = (0..<1000).map { index in
         ExpenseFixtures.decimal(index.isMultiple(of: 3) ? Self.largest : "999999999999998.01")
       }
       let expenses = amounts.map { Expense(title: "Big", amount: $0, category: .savings) }
-      let store = ExpenseStore(db: t.db, workspaceID: userID)
+      let store = ExpenseStore(db: t.db, workspaceID: workspaceID)
       try await store.insertAll(expenses, now: t.clock.now)
       let totals = try await store.totals(ExpenseFilter())
       #expect(totals.total == ExpenseTotals(expenses: expenses).total)

@@ -349,8 +349,7 @@ struct ExpensePageTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let store = ExpenseStore(
-        db: t.db, workspaceID: try await ExpenseFixtures.userID(email: email, db: t.db))
+      let store = ExpenseStore(db: t.db, workspaceID: try await t.workspaceID(of: email))
       let expenses = (1...51).map { index in
         Expense(
           title: "Item \(index)", amount: Decimal(index), category: .food,

@@ -81,8 +81,7 @@ struct ExpenseTotalsTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ExpenseStore(db: t.db, workspaceID: userID)
+      let store = ExpenseStore(db: t.db, workspaceID: try await t.workspaceID(of: email))
       var random = ExpenseRandom(state: 20_251_122)
       let base = ExpenseFixtures.date("2025-09-01T00:00:00Z")!
       let expenses = (0..<3_000).map { index -> Expense in
@@ -100,9 +99,8 @@ struct ExpenseTotalsTests {
       // Another account's rows and deleted rows must not count.
       let other = t.client()
       let otherEmail = try await other.signUp()
-      try await ExpenseStore(
-        db: t.db, workspaceID: try await ExpenseFixtures.userID(email: otherEmail, db: t.db)
-      ).insertAll(Array(expenses.prefix(100)), now: t.clock.now)
+      try await ExpenseStore(db: t.db, workspaceID: try await t.workspaceID(of: otherEmail))
+        .insertAll(Array(expenses.prefix(100)), now: t.clock.now)
       let gone = try await store.create(
         Expense(title: "deleted tea", amount: 1_000, category: .food), now: t.clock.now)
       try await store.softDelete(gone, now: t.clock.now)
@@ -152,8 +150,7 @@ struct ExpenseTotalsTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let store = ExpenseStore(
-        db: t.db, workspaceID: try await ExpenseFixtures.userID(email: email, db: t.db))
+      let store = ExpenseStore(db: t.db, workspaceID: try await t.workspaceID(of: email))
       let dime = ExpenseFixtures.decimal("0.10")
       try await store.insertAll(
         Array(repeating: Expense(title: "Dime", amount: dime, category: .savings), count: 10_000),
@@ -172,8 +169,7 @@ struct ExpenseTotalsTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let store = ExpenseStore(
-        db: t.db, workspaceID: try await ExpenseFixtures.userID(email: email, db: t.db))
+      let store = ExpenseStore(db: t.db, workspaceID: try await t.workspaceID(of: email))
       let largest = ExpenseFixtures.decimal("999999999999999.99")
       try await store.insertAll(
         Array(repeating: Expense(title: "Huge", amount: largest, category: .hobby), count: 20),

@@ -20,8 +20,8 @@ struct ImportJobTests {
     """
 
   static func expenseCount(_ email: String, _ t: TestApp) async throws -> Int {
-    let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-    return try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == userID).count()
+    let workspaceID = try await t.workspaceID(of: email)
+    return try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID).count()
   }
 
   /// Each batch is its own transaction: between two of them the rows so far are in the
@@ -122,9 +122,9 @@ struct ImportJobTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       let expenses = try ExpenseCSVFile.read(Data(Self.sixRows.utf8)).get().expenses
-      let store = ImportJobStore(db: t.db, workspaceID: userID)
+      let store = ImportJobStore(db: t.db, workspaceID: workspaceID)
       let started = try await store.start(
         area: .expenses, rows: try ExpenseImportRows.json(expenses), total: 6,
         keepDuplicates: false, problems: [], invalid: 0, now: t.clock.now, staleAfter: 60)
@@ -133,7 +133,7 @@ struct ImportJobTests {
         return
       }
       // The run that died had written two rows; its server never started it again.
-      try await ExpenseStore(db: t.db, workspaceID: userID).insert(
+      try await ExpenseStore(db: t.db, workspaceID: workspaceID).insert(
         [
           (position: 0, expense: expenses[0], matchKey: nil),
           (position: 1, expense: expenses[1], matchKey: nil),
@@ -230,8 +230,8 @@ struct ImportJobTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ImportJobStore(db: t.db, workspaceID: userID)
+      let workspaceID = try await t.workspaceID(of: email)
+      let store = ImportJobStore(db: t.db, workspaceID: workspaceID)
       let started = try await store.start(
         area: .adPayments, rows: "[]", total: 0, keepDuplicates: false, problems: [],
         invalid: 0, now: t.clock.now, staleAfter: 60)
@@ -264,14 +264,15 @@ struct ImportJobTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       let jobs = try t.app.importJobs
       var tuning = jobs.tuning
       tuning.beforeLock = { _ in
         let tea = Expense(
           title: "Tea", amount: ExpenseFixtures.decimal("2"), category: .food,
           date: ExpenseFixtures.date("2025-11-01"))
-        try? await ExpenseStore(db: t.db, workspaceID: userID).insertAll([tea], now: t.clock.now)
+        try? await ExpenseStore(db: t.db, workspaceID: workspaceID).insertAll(
+          [tea], now: t.clock.now)
       }
       jobs.tuning = tuning
       let page = try await client.importExpenses(

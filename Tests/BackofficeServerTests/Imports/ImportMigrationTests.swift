@@ -26,26 +26,19 @@ struct ImportMigrationTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       let expenses = (0..<1201).map { index in
         Expense(
           title: "Row \(index)", amount: Decimal(index + 1) / 4,
           category: ExpenseCategory.allCases[index % 6],
           date: index.isMultiple(of: 5) ? nil : t.clock.now.addingTimeInterval(Double(index)))
       }
-      try await ExpenseStore(db: t.db, workspaceID: userID).insertAll(expenses, now: t.clock.now)
+      try await ExpenseStore(db: t.db, workspaceID: workspaceID).insertAll(
+        expenses, now: t.clock.now)
       let expected = Dictionary(
         uniqueKeysWithValues: expenses.map { ($0.title, MatchKey.make($0.matchFields)) })
 
-      // One connection: SQLite connections notice another's schema change only at their next
-      // statement, which an ADD COLUMN right after a DROP COLUMN elsewhere does not wait for.
-      let migration = M080_AddExpenseMatchKeys()
-      try await t.db.withConnection { db in
-        try await M092_CreateWorkspaces().revert(on: db)
-        try await migration.revert(on: db)
-        try await migration.prepare(on: db)
-        try await M092_CreateWorkspaces().prepare(on: db)
-      }
+      try await t.applyAgain(M080_AddExpenseMatchKeys())
 
       let records = try await ExpenseRecord.query(on: t.db).all()
       #expect(records.count == 1201)
@@ -61,20 +54,15 @@ struct ImportMigrationTests {
       let client = t.client()
       try await client.signUp()
       let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
       let payments = [
         AdPayment(name: "Spring", url: "https://spring.example.com"),
         AdPayment(name: "Приклад", url: "https://приклад.укр/шлях"),
       ]
       for payment in payments {
-        try await AdPaymentEntry(workspaceID: userID, payment: payment).create(on: t.db)
+        try await AdPaymentEntry(workspaceID: workspaceID, payment: payment).create(on: t.db)
       }
-      let migration = M081_AddAdPaymentMatchKeys()
-      try await t.db.withConnection { db in
-        try await M092_CreateWorkspaces().revert(on: db)
-        try await migration.revert(on: db)
-        try await migration.prepare(on: db)
-        try await M092_CreateWorkspaces().prepare(on: db)
-      }
+      try await t.applyAgain(M081_AddAdPaymentMatchKeys())
       let entries = try await AdPaymentEntry.query(on: t.db).all()
       for entry in entries {
         #expect(entry.matchKey == MatchKey.make(entry.payment.matchFields))
@@ -90,8 +78,8 @@ struct ImportMigrationTests {
     try await withApp { t in
       let client = t.client()
       let email = try await client.signUp()
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let store = ProductStore(
+        db: t.db, workspaceID: try await t.workspaceID(of: email), viewerID: nil)
       for index in 0..<(MatchKeyBackfill.chunk + 7) {
         _ = try await store.create(
           Product(
@@ -99,13 +87,7 @@ struct ImportMigrationTests {
             price: ExpenseFixtures.decimal("\(index + 1).5"), tax: 18),
           photo: nil)
       }
-      let migration = M091_AddProductMatchKeys()
-      try await t.db.withConnection { db in
-        try await M092_CreateWorkspaces().revert(on: db)
-        try await migration.revert(on: db)
-        try await migration.prepare(on: db)
-        try await M092_CreateWorkspaces().prepare(on: db)
-      }
+      try await t.applyAgain(M091_AddProductMatchKeys())
       let records = try await ProductRecord.query(on: t.db).all()
       #expect(records.count == MatchKeyBackfill.chunk + 7)
       for record in records {

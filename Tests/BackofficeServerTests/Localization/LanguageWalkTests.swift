@@ -380,7 +380,8 @@ struct LanguageFileTests {
       let email = try await client.signUp(acceptLanguage: "uk")
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
       let backup = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+        now: t.clock.now)
       #expect(backup.account.language == "uk")
       return try backup.encoded()
     }

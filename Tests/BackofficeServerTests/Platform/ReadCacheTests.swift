@@ -203,17 +203,19 @@ struct ReadCacheTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
-      let start = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+      let start = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
       #expect(start == 0)
       try await client.createProduct(token: token, name: "One")
-      let afterOne = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
+      let afterOne = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
       #expect(afterOne > start)
       // A failed write changes nothing, so the version stays.
       let refused = try await client.productAPI(
         .POST, "/api/v1/products", token: token, body: productJSON(name: ""))
       #expect(refused.status == .unprocessableEntity)
-      #expect(try await ChangeVersions.read(.products, workspaceID: user, on: t.db) == afterOne)
+      #expect(
+        try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db) == afterOne)
       // A transaction that is rolled back leaves no bump behind.
       struct Rollback: Error {}
       await #expect(throws: Rollback.self) {
@@ -223,8 +225,9 @@ struct ReadCacheTests {
           throw Rollback()
         }
       }
-      #expect(try await ChangeVersions.read(.products, workspaceID: user, on: t.db) == afterOne)
-      #expect(try await ChangeVersions.read(.expenses, workspaceID: user, on: t.db) == 0)
+      #expect(
+        try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db) == afterOne)
+      #expect(try await ChangeVersions.read(.expenses, workspaceID: workspace, on: t.db) == 0)
     }
   }
 

@@ -77,13 +77,14 @@ struct SQLiteDirectReadsTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
       var last = try await ChangeVersions.read(
-        .products, workspaceID: user, on: t.db, direct: direct)
+        .products, workspaceID: workspace, on: t.db, direct: direct)
       for index in 0..<20 {
         try await client.createProduct(token: token, name: "Item \(index)")
         let now = try await ChangeVersions.read(
-          .products, workspaceID: user, on: t.db, direct: direct)
+          .products, workspaceID: workspace, on: t.db, direct: direct)
         #expect(now > last)
         last = now
       }
@@ -129,16 +130,18 @@ struct SQLiteDirectReadsTests {
     try await withFile { t, direct in
       let client = t.client()
       try await client.signUp()
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
       let seen = try await t.db.transaction { db in
         let sql = try #require(db as? any SQLDatabase)
         try await sql.raw(
           """
-          INSERT INTO change_versions (workspace_id, area, version) VALUES (\(bind: user), 'products', 41)
+          INSERT INTO change_versions (workspace_id, area, version) VALUES (\(bind: workspace), 'products', 41)
           ON CONFLICT (workspace_id, area) DO UPDATE SET version = 41
           """
         ).run()
-        return try await ChangeVersions.read(.products, workspaceID: user, on: db, direct: direct)
+        return try await ChangeVersions.read(
+          .products, workspaceID: workspace, on: db, direct: direct)
       }
       #expect(seen == 41)
     }
@@ -199,12 +202,13 @@ struct DirectProductListingTests {
         let marked = try await client.productAPI(.PUT, "/api/v1/favorites/\(id)", token: token)
         #expect(marked.status.code < 300)
       }
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
       let gated = try #require(t.db as? GatedDatabase)
       let viaDriver = ProductStore(
-        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), workspaceID: user,
+        db: GatedDatabase(base: gated.base, gate: gated.gate, direct: nil), workspaceID: workspace,
         viewerID: nil)
-      let viaDirect = ProductStore(db: t.db, workspaceID: user, viewerID: nil)
+      let viaDirect = ProductStore(db: t.db, workspaceID: workspace, viewerID: nil)
 
       func same(_ a: ProductStore.Slice, _ b: ProductStore.Slice) {
         #expect(a.total == b.total)

@@ -48,13 +48,14 @@ struct SQLiteDirectWriterTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
-      let before = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+      let before = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
 
       t.app.directWriter = nil
       let viaModels = try await client.createProduct(
         token: token, name: name, type: "Office", price: "1694.92", tax: "7.5", key: "first")
-      let middle = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
+      let middle = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
       #expect(middle > before)
       t.app.directWriter = writer
       let direct = try await client.createProduct(
@@ -82,7 +83,7 @@ struct SQLiteDirectWriterTests {
 
       let counter = try rows(t, "SELECT last_number, product_count FROM product_counters")
       #expect(counter.first?.values == [.integer(2), .integer(2)])
-      let after = try await ChangeVersions.read(.products, workspaceID: user, on: t.db)
+      let after = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
       // The version triggers fire for the direct writer's rows too.
       #expect(after > middle)
 

@@ -276,6 +276,7 @@ struct ReadTransactionTests {
       let token = try await client.createToken()
       try await client.createProduct(token: token, name: "Lamp")
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let workspace = try await t.workspaceID(ofUser: user)
       guard let gate = t.app.writeGate else { return }  // PostgreSQL: a plain transaction
 
       // While a writer holds the gate, the export still runs to the end.
@@ -293,7 +294,7 @@ struct ReadTransactionTests {
       let now = t.clock.now
       let backup = try await withThrowingTaskGroup(of: AccountBackup?.self) { group in
         group.addTask {
-          try await AccountBackup.export(workspaceID: user, person: user, on: db, now: now)
+          try await AccountBackup.export(workspaceID: workspace, person: user, on: db, now: now)
         }
         group.addTask {
           try await Task.sleep(for: .seconds(60))

@@ -96,9 +96,10 @@ struct ProductCSVTests {
       let other = t.client()
       let otherEmail = try await other.signUp()
       try await other.addProduct(name: "Phone", price: "10.00", tax: "18", db: t.db)
-      let otherID = try await ExpenseFixtures.userID(email: otherEmail, db: t.db)
-      let before = try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).all().map(
-        \.product)
+      let otherWorkspace = try await t.workspaceID(of: otherEmail)
+      let before = try await ProductStore(db: t.db, workspaceID: otherWorkspace, viewerID: nil)
+        .all().map(
+          \.product)
 
       let client = t.client()
       let email = try await client.signUp()
@@ -107,14 +108,16 @@ struct ProductCSVTests {
         "name,type,price,tax\nPhone,Product,10,18\n", in: t)
       #expect(page.importSummary == "1 product imported, 0 already present.")
 
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
+      let workspaceID = try await t.workspaceID(of: email)
       let mine = try #require(
-        try await ProductStore(db: t.db, workspaceID: userID, viewerID: nil).all().first)
+        try await ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil).all().first)
       #expect(mine.number == 1)
       #expect(
-        try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).all().map(\.product)
+        try await ProductStore(db: t.db, workspaceID: otherWorkspace, viewerID: nil).all().map(
+          \.product)
           == before)
-      #expect(try await ProductStore(db: t.db, workspaceID: otherID, viewerID: nil).count() == 1)
+      #expect(
+        try await ProductStore(db: t.db, workspaceID: otherWorkspace, viewerID: nil).count() == 1)
       #expect(try await other.get("/products").productNames == ["Phone"])
     }
   }
@@ -152,8 +155,8 @@ struct ProductCSVTests {
         csvProduct("Repair", "Service", "5", "20"),
         csvProduct("Repair", "Service", "5", "20"),
       ]
-      let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let store = ProductStore(
+        db: t.db, workspaceID: try await t.workspaceID(of: email), viewerID: nil)
       for product in originals { _ = try await store.create(product, photo: nil) }
       let csv = try await client.get("/products/export.csv").body
 
@@ -161,8 +164,9 @@ struct ProductCSVTests {
       let copyEmail = try await copy.signUp()
       let page = try await copy.importProducts(csv, in: t)
       #expect(page.importSummary == "6 products imported, 0 already present.")
-      let copyID = try await ExpenseFixtures.userID(email: copyEmail, db: t.db)
-      let imported = try await ProductStore(db: t.db, workspaceID: copyID, viewerID: nil).all()
+      let copyWorkspace = try await t.workspaceID(of: copyEmail)
+      let imported = try await ProductStore(db: t.db, workspaceID: copyWorkspace, viewerID: nil)
+        .all()
       #expect(imported.map(\.product) == originals)
       #expect(imported.map(\.number) == Array(1...6))
       // The copy exports the same rows but for the creation times.

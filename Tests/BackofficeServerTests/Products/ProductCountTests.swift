@@ -9,8 +9,8 @@ import Vapor
 /// The catalog's total comes from the account's counter row; it must always equal the rows.
 @Suite("Product count kept with the counter")
 struct ProductCountTests {
-  private func rows(_ t: TestApp, _ userID: UUID) async throws -> Int {
-    try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID).count()
+  private func rows(_ t: TestApp, _ workspaceID: UUID) async throws -> Int {
+    try await ProductRecord.query(on: t.db).filter(\.$workspaceID == workspaceID).count()
   }
 
   @Test func theCountFollowsCreatesDeletesAndImports() async throws {
@@ -19,8 +19,9 @@ struct ProductCountTests {
       try await client.signUp(email: "count@example.com")
       let userID = try #require(
         try await User.query(on: t.db).filter(\.$email == "count@example.com").first()?.id)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
       let token = try await client.createToken()
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let store = ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil)
       #expect(try await store.count() == 0)
 
       for n in 1...3 { try await client.createProduct(token: token, name: "API \(n)") }
@@ -36,8 +37,8 @@ struct ProductCountTests {
       // A create that fails after its number was taken leaves the count as it was.
       try await ProductRecord.query(on: t.db).filter(\.$name == "API 2").set(\.$number, to: 99)
         .update()
-      let failing = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == userID)
-        .first()
+      let failing = try await ProductCounter.query(on: t.db)
+        .filter(\.$workspaceID == workspaceID).first()
       failing?.lastNumber = 98
       try await failing?.save(on: t.db)
       await #expect(throws: (any Error).self) {
@@ -46,7 +47,7 @@ struct ProductCountTests {
       #expect(try await store.count() == 3)
 
       let file = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: workspaceID, person: userID, on: t.db, now: t.clock.now)
       let other = try #require(
         try await {
           let user = User(
@@ -56,12 +57,14 @@ struct ProductCountTests {
         }())
       _ = try await AccountRestore.run(
         file, into: other, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
-      #expect(try await ProductStore(db: t.db, workspaceID: other, viewerID: nil).count() == 3)
+      let otherWorkspace = try await t.workspaceID(ofUser: other)
+      #expect(
+        try await ProductStore(db: t.db, workspaceID: otherWorkspace, viewerID: nil).count() == 3)
 
       let list = try await client.productAPI(.GET, "/api/v1/products?per=2", token: token)
       #expect(try list.json()["total"] as? Int == 3)
-      #expect(try await rows(t, userID) == 3)
-      #expect(try await rows(t, other) == 3)
+      #expect(try await rows(t, workspaceID) == 3)
+      #expect(try await rows(t, otherWorkspace) == 3)
     }
   }
 }

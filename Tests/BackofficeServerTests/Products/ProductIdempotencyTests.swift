@@ -159,12 +159,13 @@ struct ProductIdempotencyTests {
       for index in 0..<3 {
         try await client.createProduct(token: token, name: "P\(index)", key: "key-\(index)")
       }
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let workspace = try await t.workspaceID(
+        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
       let sql = try #require(t.db as? any SQLDatabase)
       let plan = try await ProductSearchTests.plan(
         """
         DELETE FROM idempotency_keys
-        WHERE workspace_id = \(bind: user) AND created_at < \(bind: Date())
+        WHERE workspace_id = \(bind: workspace) AND created_at < \(bind: Date())
         """, sql)
       #expect(plan.contains(M085_IndexIdempotencyKeyAges.index), "\(plan)")
       #expect(plan.contains("created_at<"), "\(plan)")

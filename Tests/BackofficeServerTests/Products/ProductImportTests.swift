@@ -21,10 +21,11 @@ struct ProductImportTests {
   static func catalog(_ email: String, _ t: TestApp) async throws
     -> (records: [ProductRecord], lastNumber: Int, count: Int)
   {
-    let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
-    let records = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == userID)
+    let workspaceID = try await t.workspaceID(of: email)
+    let records = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
       .sort(\.$number).all()
-    let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == userID).first()
+    let counter = try await ProductCounter.query(on: t.db).filter(\.$workspaceID == workspaceID)
+      .first()
     return (records, counter?.lastNumber ?? 0, counter?.productCount ?? 0)
   }
 
@@ -123,7 +124,8 @@ struct ProductImportTests {
 
       let userID = try await ExpenseFixtures.userID(email: email, db: t.db)
       let file = try await AccountBackup.export(
-        workspaceID: userID, person: userID, on: t.db, now: t.clock.now)
+        workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
+        now: t.clock.now)
       let copy = t.client()
       let copyEmail = try await copy.signUp()
       let copyID = try await ExpenseFixtures.userID(email: copyEmail, db: t.db)

@@ -97,6 +97,7 @@ struct ProductSearchTests {
       try await client.signUp()
       let user = try #require(try await User.query(on: t.db).first())
       let userID = try user.requireID()
+      let workspaceID = try await t.workspaceID(ofUser: userID)
       let sql = try #require(t.db as? any SQLDatabase)
       let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
       try await t.db.transaction { db in
@@ -109,7 +110,8 @@ struct ProductSearchTests {
               "tax_minor"
             )
             .values(
-              SQLBind(UUID()), SQLBind(userID), SQLBind(index + 1), SQLBind(name), SQLBind(name),
+              SQLBind(UUID()), SQLBind(workspaceID), SQLBind(index + 1), SQLBind(name),
+              SQLBind(name),
               SQLBind("Product"), SQLBind("product"), SQLBind(100 + index), SQLBind(0)
             )
             .run()
@@ -121,8 +123,8 @@ struct ProductSearchTests {
       // from the covering (workspace_id, name_key, number) index; rows are read for the page only.
       let statement = ProductStore.pageStatement(
         conditions:
-          "p.workspace_id = \(bind: userID) AND p.name_key >= \(bind: "char") AND p.name_key < \(bind: "chas")",
-        whole: false, sort: .newest, workspaceID: userID, viewerID: userID, per: 24,
+          "p.workspace_id = \(bind: workspaceID) AND p.name_key >= \(bind: "char") AND p.name_key < \(bind: "chas")",
+        whole: false, sort: .newest, workspaceID: workspaceID, viewerID: userID, per: 24,
         offset: 0)
       let plan = try await Self.plan(statement, sql)
       #expect(
@@ -140,8 +142,8 @@ struct ProductSearchTests {
       // rows looked up by number, never a walk over the catalog.
       let whole = try await Self.plan(
         ProductStore.pageStatement(
-          conditions: "p.workspace_id = \(bind: userID)",
-          whole: true, sort: .newest, workspaceID: userID, viewerID: userID, per: 24,
+          conditions: "p.workspace_id = \(bind: workspaceID)",
+          whole: true, sort: .newest, workspaceID: workspaceID, viewerID: userID, per: 24,
           offset: 0), sql)
       #expect(whole.contains("(workspace_id=? AND number=?)"), "plan: \(whole)")
       #expect(
@@ -150,7 +152,8 @@ struct ProductSearchTests {
 
       // The favourites row reads each favourite product by its id.
       let favorites = try await Self.plan(
-        ProductStore.favoritesStatement(workspaceID: userID, viewerID: userID, per: 12, offset: 0),
+        ProductStore.favoritesStatement(
+          workspaceID: workspaceID, viewerID: userID, per: 12, offset: 0),
         sql)
       #expect(favorites.contains("SEARCH p USING INDEX"), "plan: \(favorites)")
       #expect(favorites.contains("(id=?)"), "plan: \(favorites)")
@@ -160,10 +163,10 @@ struct ProductSearchTests {
 
       // The category chips count from the category index alone.
       let chips = try await Self.plan(
-        "\(ProductStore.chipsQuery(sql, workspaceID: userID).select)", sql)
+        "\(ProductStore.chipsQuery(sql, workspaceID: workspaceID).select)", sql)
       #expect(chips.contains("COVERING INDEX \(ProductIndexes.typeNumber)"), "plan: \(chips)")
 
-      let store = ProductStore(db: t.db, workspaceID: userID, viewerID: nil)
+      let store = ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil)
       let found = try await store.list(.init(search: "CHAR", sort: .name), page: 1, per: 24)
       #expect(found.total == 625)
     }
