@@ -122,11 +122,3 @@ enum SignUpLimits {
     [.init(key: "signup:\(address)", limit: perHour)]
   }
 }
-
-extension Request {
-  /// The client's address as seen by this server (a proxy in front should be trusted
-  /// explicitly before X-Forwarded-For is honoured, so it is not read here).
-  var clientAddress: String {
-    remoteAddress?.ipAddress ?? "unknown"
-  }
-}

@@ -14,8 +14,14 @@ public struct AppConfig: Sendable {
   public var database: Database
   public var signupOpen: Bool
   public var maxUploadBytes: Int
-  /// Marks the session cookie `Secure`; on by default when the public URL is https.
+  /// Marks the cookies `Secure` and sends HSTS; on by default when the public URL is https.
   public var secureCookies: Bool
+  /// The address people reach the server at (`BACKOFFICE_PUBLIC_URL`), scheme and host with an
+  /// optional port and no trailing slash, such as `https://backoffice.example.org`. Absolute
+  /// URLs on public pages are written only from it, never from a request's `Host`.
+  public var publicURL: String?
+  /// Reverse proxies whose forwarding headers name the client (`BACKOFFICE_TRUSTED_PROXIES`).
+  public var trustedProxies = TrustedProxies()
   /// Migrations run on every start so `swift run backoffice` works on an empty data folder.
   public var autoMigrate: Bool
   /// Bcrypt work factor; tests lower it to keep the suite fast.
@@ -120,10 +126,32 @@ public struct AppConfig: Sendable {
       default: problems.append("\(name) must be true or false.")
       }
     }
+    if let raw = nonEmpty(environment["BACKOFFICE_PUBLIC_URL"]) {
+      if let url = publicURL(raw) {
+        config.publicURL = url
+        // Served over https: cookies are Secure unless BACKOFFICE_SECURE_COOKIES says otherwise.
+        config.secureCookies = url.hasPrefix("https:")
+      } else {
+        problems.append(
+          "BACKOFFICE_PUBLIC_URL must be the http(s) address of the site's root, without path, "
+            + "query or fragment, such as https://backoffice.example.org.")
+      }
+    }
     flag("BACKOFFICE_SECURE_COOKIES") { config.secureCookies = $0 }
     flag("BACKOFFICE_DIRECT_READS") { config.directReads = $0 }
     flag("BACKOFFICE_DIRECT_WRITES") { config.directWrites = $0 }
     flag("BACKOFFICE_SERIAL_WRITES") { config.serialWrites = $0 }
+
+    if let raw = nonEmpty(environment["BACKOFFICE_TRUSTED_PROXIES"]) {
+      do {
+        config.trustedProxies = try TrustedProxies(parsing: raw)
+      } catch {
+        problems.append(
+          "BACKOFFICE_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas, "
+            + "such as 127.0.0.1, 10.0.0.0/8, fd00::/8; not "
+            + error.entries.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+      }
+    }
 
     if let raw = nonEmpty(environment["BACKOFFICE_CATALOG_URL"]) {
       let components = URLComponents(string: raw)
@@ -189,6 +217,23 @@ public struct AppConfig: Sendable {
 
     if !problems.isEmpty { throw ConfigError(problems: problems) }
     return config
+  }
+
+  /// `scheme://host[:port]` of an http(s) address with nothing after the host but an optional
+  /// `/`; nil otherwise. The scheme and host are lower-cased.
+  static func publicURL(_ raw: String) -> String? {
+    guard let components = URLComponents(string: raw),
+      let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+      var host = components.percentEncodedHost, !host.isEmpty,
+      PublicAddress.printableHost(host) != nil,
+      components.user == nil, components.password == nil,
+      components.percentEncodedPath.isEmpty || components.percentEncodedPath == "/",
+      components.query == nil, components.fragment == nil,
+      !raw.hasSuffix("?"), !raw.hasSuffix("#")
+    else { return nil }
+    if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+    let port = components.port.map { ":\($0)" } ?? ""
+    return "\(scheme)://\(host.lowercased())\(port)"
   }
 
   private static func nonEmpty(_ value: String?) -> String? {

@@ -9,8 +9,8 @@ import Vapor
 public struct ConnectionLimits: Sendable, Equatable {
   /// Open connections at once, from everyone; further ones are closed as soon as accepted.
   public var maxConnections: Int = 4096
-  /// Open connections at once from one client address (0: no limit). Behind a reverse proxy
-  /// every connection comes from the proxy's address: raise it there, or set 0.
+  /// Open connections at once from one client address (0: no limit). A trusted proxy's
+  /// connections carry many clients, so they count toward `maxConnections` only.
   public var maxConnectionsPerAddress: Int = 256
   /// From a connection's start, or the end of its previous response, until a request's headers
   /// are complete. A client that sends headers a byte at a time is closed after this.
@@ -22,24 +22,34 @@ public struct ConnectionLimits: Sendable, Equatable {
 }
 
 /// Open connections, in total and per client address.
+///
+/// The per-address limit is decided when a connection is accepted, before any request names
+/// the client, so it counts the connection's peer. A trusted proxy's connections carry every
+/// client behind it: they are exempt from the per-address limit (the proxy's own limits apply
+/// there) and count toward the total like any other.
 final class ConnectionCounter: Sendable {
   private let limits: ConnectionLimits
+  private let trustedProxies: TrustedProxies
   private let state = NIOLockedValueBox(
     (total: 0, perAddress: [String: Int](), open: [ObjectIdentifier: any Channel]()))
 
-  init(limits: ConnectionLimits) {
+  init(limits: ConnectionLimits, trustedProxies: TrustedProxies = TrustedProxies()) {
     self.limits = limits
+    self.trustedProxies = trustedProxies
   }
 
   var total: Int { state.withLockedValue { $0.total } }
 
   /// Counts `channel` in, unless a limit is reached.
   func admit(_ channel: any Channel) -> Bool {
-    let address = channel.remoteAddress?.ipAddress ?? "unknown"
+    let peer = channel.remoteAddress.flatMap(IPAddress.init)
+    let address = peer?.description ?? "unknown"
+    let perAddressLimit =
+      peer.map(trustedProxies.contains) == true ? 0 : limits.maxConnectionsPerAddress
     let admitted = state.withLockedValue { state -> Bool in
       guard state.total < limits.maxConnections else { return false }
       let mine = state.perAddress[address, default: 0]
-      if limits.maxConnectionsPerAddress > 0, mine >= limits.maxConnectionsPerAddress {
+      if perAddressLimit > 0, mine >= perAddressLimit {
         return false
       }
       state.total += 1

@@ -29,7 +29,8 @@ final class BackofficeHTTPServer: Server, Sendable {
     self.application = application
     self.limits = limits
     self.maxBodyBytes = maxBodyBytes
-    self.connections = ConnectionCounter(limits: limits)
+    self.connections = ConnectionCounter(
+      limits: limits, trustedProxies: application.config.trustedProxies)
   }
 
   var onShutdown: EventLoopFuture<Void> {

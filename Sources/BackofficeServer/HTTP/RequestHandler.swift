@@ -140,6 +140,9 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
       version: head.version, headersNoUpdate: headers, collectedBody: body,
       remoteAddress: context.channel.remoteAddress, logger: application.logger,
       byteBufferAllocator: context.channel.allocator, on: context.eventLoop)
+    // Every line logged for the request names its client (a trusted proxy's client, not the
+    // proxy).
+    request.logger[metadataKey: "client"] = .string(request.clientAddress)
     let keepAlive = head.isKeepAlive
     let isHead = head.method == .HEAD
     let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)

@@ -36,7 +36,7 @@ struct FundraiserPublicPageTests {
       #expect(page.body.contains("Дрон для розвідки"))
       #expect(page.body.contains(#"href="https://send.monobank.ua/jar/"#))
       #expect(page.body.contains(#"<meta property="og:title" content="Дрон для розвідки"/>"#))
-      #expect(page.body.contains(#"property="og:url" content="http://"#))
+      #expect(!page.body.contains("og:url"), "no og:url without BACKOFFICE_PUBLIC_URL")
       #expect(!page.body.contains("og:image"), "no picture before the owner's PNG")
       #expect(!page.body.contains("owner-secret"))
       #expect(!page.body.contains("Sign out"))
@@ -113,10 +113,10 @@ struct FundraiserPublicPageTests {
       #expect(try await put(png).status == .noContent, "a second picture replaces the first")
 
       let visitor = t.client()
+      // Without BACKOFFICE_PUBLIC_URL the picture is named by its path, never from `Host`.
       let page = try await visitor.get(path, headers: ["Host": "zbir.example.org"])
-      #expect(
-        page.body.contains(
-          #"<meta property="og:image" content="http://zbir.example.org\#(path)/poster.png"/>"#))
+      #expect(page.body.contains(#"<meta property="og:image" content="\#(path)/poster.png"/>"#))
+      #expect(!page.body.contains("zbir.example.org"))
       let image = try await visitor.get(path + "/poster.png")
       #expect(image.status == .ok)
       #expect(image.headers.first(name: .contentType) == "image/png")
@@ -124,13 +124,6 @@ struct FundraiserPublicPageTests {
       let etag = try #require(image.headers.first(name: .eTag))
       let cached = try await visitor.get(path + "/poster.png", headers: ["If-None-Match": etag])
       #expect(cached.status == .notModified)
-      // A host header with a port and X-Forwarded-Proto from a proxy are honoured.
-      let proxied = try await visitor.get(
-        path, headers: ["Host": "zbir.example.org:8443", "X-Forwarded-Proto": "https"])
-      #expect(proxied.body.contains(#"content="https://zbir.example.org:8443\#(path)/poster.png""#))
-      // A host header that is not a host name is not printed.
-      let odd = try await visitor.get(path, headers: ["Host": "evil\"><script>"])
-      #expect(!odd.body.contains("evil"))
     }
   }
 

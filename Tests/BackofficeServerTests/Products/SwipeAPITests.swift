@@ -100,7 +100,9 @@ struct SwipeCompatibleAPITests {
         headers: [
           "Authorization": "Bearer \(token)", "Host": "shop.example", "X-Forwarded-Proto": "https",
         ])
-      #expect(proxied.body.contains("https://shop.example/api/v1/products/\(id)/photo"))
+      // Without BACKOFFICE_PUBLIC_URL the address is the one the client reached; a scheme
+      // announced by anyone but a trusted proxy is ignored.
+      #expect(proxied.body.contains("http://shop.example/api/v1/products/\(id)/photo"))
     }
   }
 

@@ -43,7 +43,10 @@ struct FundraiserPublicPage: RouteCollection {
     let state = try await Self.freshState(record, req: req)
     let campaign = record.campaign
     let slug = record.publicSlug ?? ""
-    let origin = req.publicBaseURL
+    // Absolute only from BACKOFFICE_PUBLIC_URL, never from `Host` (the page is kept by shared
+    // caches); without it there is no og:url (previewers use the address they fetched) and the
+    // picture is named by its path.
+    let origin = req.configuredPublicURL
     let hasImage = try await Self.imageETag(of: record, on: req.db) != nil
     let imagePath = Routes.publicFundraiserImage.href(["slug": slug])
     let progress = state.progress(target: campaign.target)
@@ -58,21 +61,26 @@ struct FundraiserPublicPage: RouteCollection {
       H.meta([.property("og:type"), .content("website")]),
       H.meta([.property("og:title"), .content(title)]),
       H.meta([.property("og:description"), .content(description)]),
-      H.meta([.property("og:url"), .content(origin + Self.path(slug))]),
+    ]
+    if let origin {
+      head.append(H.meta([.property("og:url"), .content(origin + Self.path(slug))]))
+    }
+    head += [
       H.meta([.name("twitter:title"), .content(title)]),
       H.meta([.name("twitter:description"), .content(description)]),
       H.link([.rel("stylesheet"), .href("/css/app.css")]),
       H.link([.rel("icon"), .href("/favicon.svg"), .type("image/svg+xml")]),
     ]
+    let imageURL = (origin ?? "") + imagePath
     // Link previews need a raster picture: the PNG the owner's browser drew. Without one yet,
     // no image is named (an SVG would be ignored or shown broken by most previewers).
     if hasImage {
       head += [
-        H.meta([.property("og:image"), .content(origin + imagePath)]),
+        H.meta([.property("og:image"), .content(imageURL)]),
         H.meta([.property("og:image:type"), .content("image/png")]),
         H.meta([.property("og:image:alt"), .content(title)]),
         H.meta([.name("twitter:card"), .content("summary_large_image")]),
-        H.meta([.name("twitter:image"), .content(origin + imagePath)]),
+        H.meta([.name("twitter:image"), .content(imageURL)]),
       ]
     } else {
       head.append(H.meta([.name("twitter:card"), .content("summary")]))

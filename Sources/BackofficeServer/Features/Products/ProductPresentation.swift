@@ -129,28 +129,3 @@ extension ProductStore {
     try await summaries([record], account: account)[0]
   }
 }
-
-extension Request {
-  /// This server's address as the client reached it, for absolute URLs (the Swipe-compatible
-  /// API's images, link previews of public pages). A proxy in front announces https with
-  /// `X-Forwarded-Proto`. A `Host` header that is not a host name (with an optional port) is
-  /// never echoed: it could break out of the attribute or JSON string it is printed in.
-  var publicBaseURL: String {
-    let forwarded = headers.first(name: "X-Forwarded-Proto")?
-      .split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased()
-    let scheme = forwarded == "https" || config.secureCookies ? "https" : "http"
-    let host = headers.first(name: .host).flatMap(Self.printableHost) ?? "127.0.0.1:8080"
-    return "\(scheme)://\(host)"
-  }
-
-  /// `host`, when it is a name or address with an optional port and nothing else.
-  static func printableHost(_ host: String) -> String? {
-    guard !host.isEmpty, host.utf8.count <= 255,
-      host.unicodeScalars.allSatisfy({
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-          || $0 == "." || $0 == "-" || $0 == ":" || $0 == "[" || $0 == "]"
-      })
-    else { return nil }
-    return host
-  }
-}
