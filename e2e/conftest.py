@@ -142,6 +142,8 @@ class ServerFactory:
         env["BACKOFFICE_DATA_DIR"] = str(data_dir)
         # Every browser test signs up from 127.0.0.1; the per-address limit has its own test.
         env.setdefault("BACKOFFICE_SIGNUPS_PER_HOUR", "100000")
+        # As a deployment names its address: public pages write absolute URLs only from it.
+        env.setdefault("BACKOFFICE_PUBLIC_URL", f"http://127.0.0.1:{port}")
         # Tests never reach the internet: outside services point at a closed loopback port
         # unless a test starts its own stub and passes its address.
         env["BACKOFFICE_CATALOG_URL"] = CLOSED_PORT_URL
