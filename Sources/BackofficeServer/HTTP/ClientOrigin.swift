@@ -190,6 +190,7 @@ extension Request {
   }
 
   /// The client's address for every per-address rule (sign-in and sign-up limits, the public
-  /// pages' limit) and the logs: the peer, or what a trusted proxy reported.
+  /// pages' limit) and the logs: the peer, or what a trusted proxy reported. (Vapor's
+  /// `peerAddress` believes forwarding headers from anyone; it is not to be used.)
   var clientAddress: String { clientOrigin.address }
 }
