@@ -10,7 +10,8 @@ extension AccountRestore {
   static func insertProducts(
     _ file: AccountBackup.Products,
     checked: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)],
-    ids: IDPlan, workspaceID: UUID, on db: any Database, outcome: inout Outcome
+    ids: IDPlan, workspaceID: UUID, person: UUID, on db: any Database,
+    outcome: inout Outcome
   ) async throws {
     var used = Set(
       try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID).all(\.$number))
@@ -51,7 +52,7 @@ extension AccountRestore {
       }
       if let favoritedAt = item.favoritedAt {
         // The workspace's creator's marks (a restore goes into an account's own workspace).
-        let favorite = ProductFavorite(workspaceID: workspaceID, userID: workspaceID, productID: id)
+        let favorite = ProductFavorite(workspaceID: workspaceID, userID: person, productID: id)
         favorite.id = UUID()
         favorite.createdAt = favoritedAt
         favorites.append(favorite)

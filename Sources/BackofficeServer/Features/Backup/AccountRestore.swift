@@ -102,8 +102,8 @@ enum AccountRestore {
       try await workspace.save(on: db)
     }
     try await insertProducts(
-      backup.products, checked: checked.products, ids: ids, workspaceID: workspaceID, on: db,
-      outcome: &outcome)
+      backup.products, checked: checked.products, ids: ids, workspaceID: workspaceID,
+      person: try user.requireID(), on: db, outcome: &outcome)
     try await insertExpenses(
       checked.expenses, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertAdPayments(
