@@ -29,6 +29,8 @@ enum Entrypoint {
       let config = try AppConfig.load(from: ProcessInfo.processInfo.environment)
       try await configure(app, config: config)
       try await app.execute()
+      // A stop signal: requests finish first, then background work and the database stop.
+      await app.drain()
       try await app.asyncShutdown()
     } catch {
       try? await app.asyncShutdown()

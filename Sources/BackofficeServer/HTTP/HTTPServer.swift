@@ -18,12 +18,17 @@ final class BackofficeHTTPServer: Server, Sendable {
   private struct State {
     var channel: (any Channel)?
     var shuttingDown = false
+    /// The first shutdown's work; a second call (the serve command's, after `drain`) waits
+    /// for the same.
+    var stopped: EventLoopFuture<Void>?
     /// Made when first asked for: a one-shot command never starts the server, and a promise
     /// nobody completes is a leak.
     var shutdownPromise: EventLoopPromise<Void>?
   }
 
   let connections: ConnectionCounter
+  /// Requests whose handler is running (the route's work, not the writing of its answer).
+  let handling = InFlight()
 
   init(application: Application, limits: ConnectionLimits, maxBodyBytes: Int) {
     self.application = application
@@ -60,7 +65,7 @@ final class BackofficeHTTPServer: Server, Sendable {
 
   private func startFuture(address: BindAddress?) -> EventLoopFuture<Void> {
     let configuration = application.http.server.configuration
-    let responder = application.responder.current
+    let responder = CountingResponder(base: application.responder.current, inFlight: handling)
     let application = self.application
     let maxBodyBytes = self.maxBodyBytes
     let limits = self.limits
@@ -118,23 +123,81 @@ final class BackofficeHTTPServer: Server, Sendable {
     try? await shutdownFuture().get()
   }
 
-  /// Stops accepting, lets requests in flight finish (responses then close their connection),
-  /// and after 10 seconds closes whatever is left.
+  /// How long a stop waits for handlers still running, then for answers still being written.
+  static let handlerGrace: TimeAmount = .seconds(60)
+  static let writeGrace: TimeAmount = .seconds(10)
+
+  /// Stops accepting, lets every request whose handler is running finish (its answer then
+  /// closes the connection; idle connections close at once), and only then returns, closing
+  /// what is left after `writeGrace`. The app shuts its background work and its database
+  /// down after this (`drain`), so no handler can reach a database that is gone.
   private func shutdownFuture() -> EventLoopFuture<Void> {
-    let (channel, promise) = state.withLockedValue { state in
-      state.shuttingDown = true
-      defer { state.channel = nil }
-      return (state.channel, state.shutdownPromise)
-    }
     let loop = application.eventLoopGroup.any()
-    guard let channel else {
-      promise?.succeed()
-      return loop.makeSucceededVoidFuture()
+    let (channel, promise, earlier) = state.withLockedValue {
+      state -> ((any Channel)?, EventLoopPromise<Void>?, EventLoopFuture<Void>?) in
+      if let stopped = state.stopped { return (nil, nil, stopped) }
+      state.shuttingDown = true
+      let channel = state.channel
+      state.channel = nil
+      return (channel, state.shutdownPromise, nil)
     }
+    if let earlier { return earlier }
     let connections = self.connections
-    return channel.close().flatMap {
+    let handling = self.handling
+    let closed = channel?.close() ?? loop.makeSucceededVoidFuture()
+    let stopped = closed.flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
       connections.closeIdle()
-      return connections.drained(on: loop, within: .seconds(10))
+      return handling.idle(on: loop, within: Self.handlerGrace)
+    }.flatMap {
+      connections.drained(on: loop, within: Self.writeGrace)
     }.always { _ in promise?.succeed() }
+    state.withLockedValue { $0.stopped = stopped }
+    return stopped
+  }
+}
+
+/// Counts the requests whose handler is running.
+final class InFlight: Sendable {
+  private let count = NIOLockedValueBox(0)
+
+  var current: Int { count.withLockedValue { $0 } }
+
+  func enter() { count.withLockedValue { $0 += 1 } }
+  func leave() { count.withLockedValue { $0 -= 1 } }
+
+  /// Succeeds once no handler runs, or after `deadline` (logged by the caller's stop).
+  func idle(on loop: any EventLoop, within deadline: TimeAmount) -> EventLoopFuture<Void> {
+    let promise = loop.makePromise(of: Void.self)
+    let end = NIODeadline.now() + deadline
+    func poll() {
+      if current == 0 || NIODeadline.now() > end {
+        promise.succeed()
+      } else {
+        loop.scheduleTask(in: .milliseconds(20)) { poll() }
+      }
+    }
+    poll()
+    return promise.futureResult
+  }
+}
+
+/// The app's responder, counting each request while its handler runs.
+struct CountingResponder: Responder {
+  let base: any Responder
+  let inFlight: InFlight
+
+  func respond(to request: Request) -> EventLoopFuture<Response> {
+    inFlight.enter()
+    return base.respond(to: request).always { _ in inFlight.leave() }
+  }
+}
+
+extension Application {
+  /// Stops the HTTP server the way a stop signal should: no new connections, every handler
+  /// that runs finishes and its answer is written. Called before the app shuts down its
+  /// background work and its database (`Application.asyncShutdown` would otherwise stop them in
+  /// an order of its own while requests still run).
+  public func drain() async {
+    await server.shutdown()
   }
 }
