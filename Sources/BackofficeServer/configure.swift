@@ -138,6 +138,10 @@ private func configureDatabase(_ app: Application, config: AppConfig) throws {
           + "Set BACKOFFICE_DATA_DIR to a writable folder.")
     }
     app.databases.use(gated(.sqlite(.file(path))), as: .sqlite)
+    // Long reads (a backup's snapshot) on connections of their own: the pool keeps one
+    // connection per event loop, and a backup holding it would make every other request of
+    // that loop wait, the writer's turn included (`Database.longReads`).
+    app.databases.use(gated(.sqlite(.file(path))), as: .sqliteLongReads)
   case .postgres(let url, let searchPath):
     var configuration: SQLPostgresConfiguration
     do {

@@ -79,7 +79,6 @@ struct WorkspaceAPIController: RouteCollection {
   }
 
   @Sendable func members(req: Request) async throws -> Response {
-    let workspace = try req.workspace
     let all = try await WorkspaceController.store(req).list()
     return try APIResponse.json(
       ["items": all.map { member($0) }])
@@ -88,7 +87,6 @@ struct WorkspaceAPIController: RouteCollection {
   /// Sets the role of a member (people join through invitations, so an account's existence is
   /// never revealed here).
   @Sendable func setRole(req: Request) async throws -> Response {
-    let workspace = try req.workspace
     let input = try req.content.decode(MemberInput.self, using: JSONDecoder.api)
     var problems: [String: String] = [:]
     let id = input.userId.flatMap(UUID.init(uuidString:))

@@ -172,7 +172,7 @@ struct WorkspaceStore: Sendable {
     let userID = try user.requireID()
     if let first = try await workspaces(of: userID).first { return first }
     do {
-      try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
+      _ = try await db.transaction { db in try await Self.createOwn(for: user, on: db) }
     } catch let error as any DatabaseError where error.isConstraintFailure {
       // Made by another request of theirs at the same moment (`workspaces_creator` allows
       // one live workspace per creator): that one is theirs.

@@ -290,6 +290,21 @@ struct ReadOnlyTransaction: Error, CustomStringConvertible {
   var description: String { "A read-only transaction cannot write." }
 }
 
+extension DatabaseID {
+  /// The same SQLite file as `.sqlite`, for reads that take long (`Request.longReads`).
+  static let sqliteLongReads = DatabaseID(string: "sqlite-long-reads")
+}
+
+extension Request {
+  /// The database for a read that takes long (a backup's snapshot): on a SQLite file its own
+  /// connections, so the request connections of the event loops stay free for everyone else;
+  /// elsewhere the usual one.
+  var longReads: any Database {
+    guard application.databases.configuration(for: .sqliteLongReads) != nil else { return db }
+    return db(.sqliteLongReads)
+  }
+}
+
 extension Database {
   /// A transaction for reads that need one consistent view (a backup): on SQLite it does not
   /// hold up writers (`GatedDatabase.readTransaction`); elsewhere a plain transaction.

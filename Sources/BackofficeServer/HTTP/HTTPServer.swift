@@ -168,16 +168,17 @@ final class InFlight: Sendable {
   /// Succeeds once no handler runs, or after `deadline` (logged by the caller's stop).
   func idle(on loop: any EventLoop, within deadline: TimeAmount) -> EventLoopFuture<Void> {
     let promise = loop.makePromise(of: Void.self)
-    let end = NIODeadline.now() + deadline
-    func poll() {
-      if current == 0 || NIODeadline.now() > end {
-        promise.succeed()
-      } else {
-        loop.scheduleTask(in: .milliseconds(20)) { poll() }
-      }
-    }
-    poll()
+    poll(until: .now() + deadline, on: loop, promise: promise)
     return promise.futureResult
+  }
+
+  private func poll(until end: NIODeadline, on loop: any EventLoop, promise: EventLoopPromise<Void>)
+  {
+    if current == 0 || NIODeadline.now() > end {
+      promise.succeed()
+    } else {
+      loop.scheduleTask(in: .milliseconds(20)) { self.poll(until: end, on: loop, promise: promise) }
+    }
   }
 }
 

@@ -1,0 +1,76 @@
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// A backup reads one snapshot for as long as it takes. On a SQLite file it does so on
+/// connections of its own (`Request.longReads`): the pool keeps one connection per event loop,
+/// and a backup holding that one made every other request of the loop wait, the writer's turn
+/// included, until the pool gave up ("connection deadlock") under backups in a loop.
+@Suite("SQLite: long reads")
+struct LongReadTests {
+  @Test func backupsReadOnConnectionsOfTheirOwn() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let request = Request(application: t.app, on: t.app.eventLoopGroup.any())
+      #expect(request.longReads.context.configuration is GatedSQLiteConfiguration)
+      #expect(
+        t.app.databases.configuration(for: .sqliteLongReads) != nil,
+        "a SQLite file has a pool for long reads")
+    }
+    // In memory there is one database: a second pool would open another, empty one.
+    try await withApp(config: { $0.database = .sqliteMemory }) { t in
+      #expect(t.app.databases.configuration(for: .sqliteLongReads) == nil)
+    }
+  }
+
+  @Test func whileALongReadHoldsEveryLoopsConnectionOthersWriteAndRead() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      try await client.get("/settings")
+      let backup = try await client.get("/settings/backup")
+      #expect(backup.status == .ok)
+
+      // A long read open on every event loop, as backups downloaded in a loop keep them.
+      let released = NIOLockedValueBox(false)
+      let opened = NIOLockedValueBox(0)
+      let loops = Array(t.app.eventLoopGroup.makeIterator())
+      var holders: [Task<Void, any Error>] = []
+      for loop in loops {
+        let database = try #require(
+          t.app.databases.database(.sqliteLongReads, logger: t.app.logger, on: loop))
+        holders.append(
+          Task {
+            try await database.readTransaction { db in
+              _ = try await User.query(on: db).count()
+              opened.withLockedValue { $0 += 1 }
+              while !released.withLockedValue({ $0 }) {
+                try await Task.sleep(for: .milliseconds(5))
+              }
+            }
+          })
+      }
+      while opened.withLockedValue({ $0 }) < loops.count {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+
+      // Writes (each takes the writer's turn and a request connection) and reads still answer.
+      for index in 0..<8 {
+        let created = try await client.productAPI(
+          .POST, "/api/v1/products", token: token,
+          body: #"{"name": "During \#(index)", "type": "T", "price": "1", "tax": "0"}"#)
+        #expect(created.status == .created)
+      }
+      #expect(try await client.get("/products").status == .ok)
+      #expect(try await client.get("/settings").status == .ok)
+
+      released.withLockedValue { $0 = true }
+      for holder in holders { try await holder.value }
+      #expect(try await client.get("/products").productNames.count == 8)
+    }
+  }
+}
