@@ -21,9 +21,9 @@ struct LongReadTests {
         "a SQLite file has a pool for long reads")
     }
     // In memory there is one database: a second pool would open another, empty one.
-    try await withApp(config: { $0.database = .sqliteMemory }) { t in
-      #expect(t.app.databases.configuration(for: .sqliteLongReads) == nil)
-    }
+    try await withApp(
+      config: { $0.database = .sqliteMemory },
+      { t in #expect(t.app.databases.configuration(for: .sqliteLongReads) == nil) })
   }
 
   @Test func whileALongReadHoldsEveryLoopsConnectionOthersWriteAndRead() async throws {
