@@ -112,9 +112,10 @@ struct WorkspaceController: RouteCollection {
         clients: req.clients)
       await ActivityLog.record(req, .invited, .invitation, id: made.id, name: choice.role.title)
       let link = req.publicBaseURL + Routes.join.href(["token": made.secret])
+      // The page shows the state after the change: the new link is waiting, and can be
+      // revoked, like any other.
       return try await Self.page(req, status: .created) {
         $0.newInvitation = (link, choice.role, made.expiresAt)
-        $0.invitations.removeAll { $0.id == made.id }
       }
     }
   }

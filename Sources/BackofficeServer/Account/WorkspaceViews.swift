@@ -91,7 +91,9 @@ struct MembersView: PageView {
             SelectView(
               name: "role", label: L("workspace.members.role_of", ["email": member.email]),
               options: WorkspaceRole.allCases.map { ($0.rawValue, $0.title) },
-              selected: member.role.rawValue
+              selected: member.role.rawValue,
+              // One picker per member, and the invitation form's own: each its own id.
+              fieldID: "member-role-\(member.userID.uuidString.lowercased())"
             ).render(),
             H.button(L("workspace.members.change_role"), [.class("button")]),
           ]))

@@ -25,8 +25,10 @@ struct FieldView {
   var extra: [Attr] = []
   /// The value saved meanwhile by someone else, when it differs from `value` (a stale save).
   var saved: SavedValue? = nil
+  /// The control's id when a page shows several fields of one name (see `SelectView`).
+  var fieldID: String? = nil
 
-  var id: String { "field-\(name)" }
+  var id: String { fieldID ?? "field-\(name)" }
 
   func render() -> HTMLNode {
     var attrs: [Attr] = [.id(id), .name(name), .type(type)]
@@ -74,8 +76,11 @@ struct SelectView {
   /// The language of an option's label when it is not the page's (a language or locale named
   /// in itself), for `lang` on the option.
   var optionLanguage: @Sendable (String) -> String? = { _ in nil }
+  /// The control's id when a page shows several selects of one name (one per row of a list):
+  /// each needs its own, or two labels point at one control and the other has no name.
+  var fieldID: String? = nil
 
-  var id: String { "field-\(name)" }
+  var id: String { fieldID ?? "field-\(name)" }
 
   func render() -> HTMLNode {
     H.div(
@@ -93,7 +98,7 @@ struct SelectView {
               [H.text(option.label)])
           }),
         hint.map { H.p([.class("hint")], $0) } ?? H.empty,
-        FieldView(name: name, label: label, error: error).errorNode,
+        FieldView(name: name, label: label, error: error, fieldID: fieldID).errorNode,
       ])
   }
 }
