@@ -93,12 +93,10 @@ struct FundraiserPublicPage: RouteCollection {
       ]),
       H.h1([.class("fp-purpose")], [H.text(campaign.purpose)]),
     ]
-    if let progress {
-      main.append(FundraiserFigures.progressBar(progress))
-    } else if let goal = campaign.target {
-      main.append(
-        H.p([.class("fr-goal")], L("fundraisers.goal", ["amount": FundraiserFormat.amount(goal)])))
-    }
+    if let progress { main.append(FundraiserFigures.progressBar(progress)) }
+    // The money behind the percentage, as the poster beside it shows it.
+    main += FundraiserFigures.amounts(
+      FundraiserSummary(record, id: try record.requireID(), state: state))
     if let taken = state.lastGoodAt {
       main.append(
         H.p(

@@ -157,11 +157,14 @@ struct FundraiserShow: PageView {
     var nodes: [HTMLNode] = [
       H.h2(L("fundraisers.progress_panel.title"), [.id("fr-progress-title")])
     ]
+    // A text that asks for a control (“Add a jar”, “Refresh”) is shown only with the
+    // control: a viewer, who has neither, is told how things stand.
     guard let jar = summary.jar else {
       nodes.append(
         H.p(
           [.class("muted")],
-          L("fundraisers.progress_panel.no_jar")))
+          context.canWrite
+            ? L("fundraisers.progress_panel.no_jar") : L("fundraisers.progress_panel.no_jar_yet")))
       if let target = summary.target {
         nodes.append(
           H.p(
@@ -186,7 +189,11 @@ struct FundraiserShow: PageView {
             text: jar.link),
         ]))
     if summary.state.lastGood == nil && summary.state.lastError == nil {
-      nodes.append(H.p([.class("muted")], L("fundraisers.progress_panel.no_data")))
+      nodes.append(
+        H.p(
+          [.class("muted")],
+          context.canWrite
+            ? L("fundraisers.progress_panel.no_data") : L("fundraisers.figures.no_data_yet")))
     }
     nodes += FundraiserFigures.lines(summary, detailed: true)
     nodes.append(

@@ -49,9 +49,10 @@ enum FundraiserFigures {
       ])
   }
 
-  static func lines(_ summary: FundraiserSummary, detailed: Bool) -> [HTMLNode] {
+  /// The goal and the amount collected (from the last answer of the jar), wherever a
+  /// percentage is shown: a percentage alone says nothing of the money.
+  static func amounts(_ summary: FundraiserSummary) -> [HTMLNode] {
     var nodes: [HTMLNode] = []
-    if let progress = summary.progress { nodes.append(progressBar(progress)) }
     if let goal = summary.goal {
       nodes.append(
         H.p([.class("fr-goal")], L("fundraisers.goal", ["amount": FundraiserFormat.amount(goal)])))
@@ -62,6 +63,13 @@ enum FundraiserFigures {
           [.class("fr-collected")],
           L("fundraisers.collected", ["amount": FundraiserFormat.amount(collected)])))
     }
+    return nodes
+  }
+
+  static func lines(_ summary: FundraiserSummary, detailed: Bool) -> [HTMLNode] {
+    var nodes: [HTMLNode] = []
+    if let progress = summary.progress { nodes.append(progressBar(progress)) }
+    nodes += amounts(summary)
     if summary.closed {
       nodes.append(H.p([.class("fr-badge fr-closed")], JarStatus.closed.title))
     } else if detailed, summary.state.lastGood != nil {
