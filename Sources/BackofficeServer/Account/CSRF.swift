@@ -19,7 +19,8 @@ struct CSRFMiddleware: AsyncMiddleware {
     }
     // No route answers this method and path, so nothing can change; the router says 404/405.
     guard
-      request.application.routeTable.route(method: request.method, path: request.url.path) != nil
+      let route = request.application.routeTable.route(
+        method: request.method, path: request.url.path)
     else { return try await next.respond(to: request) }
     // API calls need the token only when the session cookie is what signs them in; without a
     // signed-in session the API answers 401 itself.
@@ -34,7 +35,10 @@ struct CSRFMiddleware: AsyncMiddleware {
     let sent =
       request.headers.first(name: Self.headerName)
       ?? (try? request.content.get(String.self, at: Self.fieldName))
-    guard let sent, constantTimeEquals(sent, expected) else { throw CSRFError() }
+    guard let sent else { throw CSRFError() }
+    let token = FormWorkspace.read(sent)
+    guard constantTimeEquals(token.secret, expected) else { throw CSRFError() }
+    try await FormWorkspace.check(request, route: route, sentFrom: token.workspace)
     return try await next.respond(to: request)
   }
 }
@@ -62,7 +66,9 @@ extension Request {
   /// The token forms and scripts send back: the session's, or for a signed-out browser the one
   /// in its CSRF cookie (created on first use and sent with the response).
   var csrfToken: String {
-    if let session = browserSession { return session.csrf }
+    if let session = browserSession {
+      return FormWorkspace.token(session.csrf, workspace: workspaceContext?.id)
+    }
     if let token = sessionState.newAnonymousCSRF ?? AnonymousCSRF.fromCookie(self) {
       return token
     }
