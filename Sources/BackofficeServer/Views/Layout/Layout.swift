@@ -64,6 +64,28 @@ enum NavSection: String, CaseIterable, Sendable {
     }
   }
 
+  /// A shorter name for the phone's tab bar, where six areas share the screen's width; nil
+  /// when the full name fits. Soft hyphens (U+00AD) mark where a long word may break.
+  var tabLabel: String? {
+    switch self {
+    case .marketingPlans: L("nav.tab.marketing_plans")
+    case .fundraisers: L("nav.tab.fundraisers")
+    default: nil
+    }
+  }
+
+  /// The link to the area in the main navigation. With a shorter tab name, the full name is
+  /// still the link's text (what assistive technology reads); on a phone app.css shows the
+  /// short one from `data-tab` in its place.
+  func navLink(current: Bool) -> HTMLNode {
+    let attributes: [Attr] = current ? [.aria(.current, "page")] : []
+    guard let short = tabLabel, short != label else {
+      return H.a(href, attributes, text: label)
+    }
+    return H.a(
+      href, attributes + [.data("tab", short)], [H.span([.class("nav-label")], label)])
+  }
+
   /// The areas shown in the navigation bar, in order; Settings sits apart at the end.
   static let areas: [NavSection] = [
     .home, .products, .expenses, .adPayments, .marketingPlans, .fundraisers,
@@ -153,12 +175,7 @@ enum Layout {
     if context.signedIn {
       // The areas: a row in the header on wider screens, a tab bar along the bottom edge of a
       // phone (app.css). The account's links stay at the top on every screen.
-      let areas = NavSection.areas.map { item in
-        H.a(
-          item.href,
-          item == section ? [.aria(.current, "page")] : [],
-          text: item.label)
-      }
+      let areas = NavSection.areas.map { $0.navLink(current: $0 == section) }
       inner.append(H.nav([.aria(.label, L("nav.main")), .class("main-nav")], areas))
       inner.append(
         H.nav(
