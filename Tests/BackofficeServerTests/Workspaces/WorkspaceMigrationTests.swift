@@ -34,8 +34,9 @@ struct WorkspaceMigrationTests {
     return try #require(try response.json()["id"] as? String)
   }
 
-  @Test func everyAreaMovesIntoItsAccountsWorkspaceWithNothingLost() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases)
+  func everyAreaMovesIntoItsAccountsWorkspaceWithNothingLost(_ store: TestStore) async throws {
+    try await withApp(store: store) { t in
       var tokens: [String] = []
       var clients: [TestClient] = []
       for (index, email) in ["first@example.com", "second@example.com"].enumerated() {

@@ -74,8 +74,9 @@ struct WorkspaceRaceTests {
   /// "delete workspace" six times at once and an import runs. Every product acknowledged with
   /// 201 is either gone with its workspace or in that same workspace, still there; the
   /// creator's new workspace holds none of them; nothing answers 5xx.
-  @Test func writersRacingADeletionNeverLandInAnotherWorkspace() async throws {
-    try await withApp { t in
+  @Test(arguments: TestStore.allCases)
+  func writersRacingADeletionNeverLandInAnotherWorkspace(_ store: TestStore) async throws {
+    try await withApp(store: store) { t in
       let team = try await Team.make(t)
       let old = try await Self.ownWorkspace(team.ownerID, t)
       let token = try await team.editor.createToken()
