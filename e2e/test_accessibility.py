@@ -210,8 +210,19 @@ def is_page(context: BrowserContext, url: str) -> tuple[bool, str]:
             f"{response.status} {kind.split(';')[0]}")
 
 
+# Built once per run, also when test_phone_labels.py imports the fixture (pytest would make a
+# session fixture of each module that has it); the browser and the server outlive it.
+_BUILT: list[Workspace] = []
+
+
 @pytest.fixture(scope="session")
 def workspace(browser: Browser, start_server) -> Workspace:
+    if not _BUILT:
+        _BUILT.append(build_workspace(browser, start_server))
+    return _BUILT[0]
+
+
+def build_workspace(browser: Browser, start_server) -> Workspace:
     server = start_server(name="accessibility")
     base = server.base_url
     contexts = {role: new_context(browser) for role in ROLES}
@@ -242,9 +253,7 @@ def workspace(browser: Browser, start_server) -> Workspace:
     # States the route table does not list.
     world.pages += ["/products?q=zzz", f"/products/{MISSING}/edit", "/no-such-page"]
     world.outside_pages += ["/no-such-page", f"/f/{'x' * 12}"]
-    yield world
-    for context in contexts.values():
-        context.close()
+    return world
 
 
 # ---------------------------------------------------------------- the pass

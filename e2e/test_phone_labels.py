@@ -98,10 +98,11 @@ def overflows(page: Page) -> list[str]:
 
 
 def check_pages(page: Page, base: str, paths: list[str], found: dict[str, list[str]]) -> None:
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": HEIGHT})
-        for path in paths:
-            page.goto(base + path)
+    for path in paths:
+        page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
+        page.goto(base + path)
+        for width in WIDTHS:  # the page laid out again at each width, without loading it again
+            page.set_viewport_size({"width": width, "height": HEIGHT})
             for problem in overflows(page):
                 found.setdefault(problem, []).append(f"{path} at {width} px")
 
