@@ -98,12 +98,23 @@ struct WorkspaceRaceTests {
           group.addTask {
             var seen: [(HTTPStatus, String?)] = []
             for index in 0..<15 {
-              let response = try await editor.productAPI(
-                .POST, "/api/v1/products", token: token,
-                body:
-                  #"{"name": "W\#(writer)-\#(index)", "type": "Race", "price": "1", "tax": "0"}"#
-              )
-              seen.append((response.status, try? response.json()["id"] as? String))
+              // Products (a store of their own) and ad payments (the model layer, whose
+              // handlers once turned a refused row into 500).
+              let response =
+                writer.isMultiple(of: 2)
+                ? try await editor.productAPI(
+                  .POST, "/api/v1/products", token: token,
+                  body:
+                    #"{"name": "W\#(writer)-\#(index)", "type": "Race", "price": "1", "tax": "0"}"#
+                )
+                : try await editor.productAPI(
+                  .POST, "/api/v1/ad-payments", token: token,
+                  body:
+                    #"{"name": "W\#(writer)-\#(index)", "url": "https://pay.example.com/\#(writer)/\#(index)"}"#
+                )
+              let id = try? response.json()["id"] as? String
+              seen.append(
+                (response.status, id.map { "\(writer.isMultiple(of: 2) ? "p" : "a"):\($0)" }))
               written.add()
             }
             return seen
@@ -127,13 +138,16 @@ struct WorkspaceRaceTests {
       #expect(results.allSatisfy { $0.0.code < 500 }, "\(results.map(\.0.code))")
       #expect(try await Workspace.find(old, on: t.db) == nil)
       let acknowledged = results.filter { $0.0 == .created }.compactMap(\.1)
-      for id in acknowledged {
-        let uuid = try #require(UUID(uuidString: id))
-        let found = try await ProductRecord.find(uuid, on: t.db)
+      for tagged in acknowledged {
+        let uuid = try #require(UUID(uuidString: String(tagged.dropFirst(2))))
+        let workspace: UUID? =
+          tagged.hasPrefix("p:")
+          ? try await ProductRecord.find(uuid, on: t.db)?.workspaceID
+          : try await AdPaymentEntry.find(uuid, on: t.db)?.workspaceID
         // Gone with its workspace, or (if the workspace still stood) in that same workspace.
-        if let found {
-          #expect(found.workspaceID == old)
-          #expect(try await Workspace.find(found.workspaceID, on: t.db) != nil)
+        if let workspace {
+          #expect(workspace == old)
+          #expect(try await Workspace.find(workspace, on: t.db) != nil)
         }
       }
       try await team.owner.get("/")
@@ -141,6 +155,7 @@ struct WorkspaceRaceTests {
       #expect(new != old)
       #expect(try await ProductRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       #expect(try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      #expect(try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       // No row was left behind anywhere without its workspace.
       guard let sql = t.db as? any SQLDatabase else { return }
       for table in M093_WorkspaceIDsOfTheirOwn.referencing {
@@ -175,6 +190,55 @@ struct WorkspaceRaceTests {
       #expect(
         try await ProductRecord.query(on: t.db).filter(\.$name == "Mine").first()?.workspaceID
           == own)
+    }
+  }
+
+  /// Revoking a link while someone presses Join on it: exactly one of the two wins.
+  @Test func aRevocationAndAJoinAtOnceNeverBothWin() async throws {
+    try await withApp { t in
+      let owner = t.client()
+      try await owner.signUp(email: "revoker@example.com")
+      for round in 0..<8 {
+        let link = try await owner.invite(role: .editor)
+        let invitation = try #require(
+          try await Invitation.query(on: t.db).filter(\.$usedAt == nil)
+            .filter(\.$revokedAt == nil).first()?.id)
+        let person = t.client()
+        try await person.signUp(email: "joiner\(round)@example.com")
+        try await person.get(link)
+        try await owner.get("/settings/members")
+        async let joined = person.post(link)
+        async let revoked = owner.post("/settings/invitations/\(invitation)/revoke")
+        let (join, revoke) = try await (joined.status, revoked.status)
+        #expect(!(join == .seeOther && revoke == .seeOther), "round \(round): both won")
+        #expect(join == .seeOther || revoke == .seeOther, "round \(round): neither won")
+        let found = try #require(try await Invitation.find(invitation, on: t.db))
+        #expect(!(found.usedAt != nil && found.revokedAt != nil), "used and revoked")
+      }
+    }
+  }
+
+  /// A change must name the workspace of the page it came from: a token without it (a page
+  /// from before, a hand-made request) is an expired form, never written wherever the browser
+  /// is now.
+  @Test func aChangeThatNamesNoWorkspaceIsAnExpiredForm() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      try await client.get("/expenses/new")
+      let token = try #require(client.csrf)
+      let secret = String(try #require(token.split(separator: ".").first))
+      #expect(secret != token)
+      let bare = try await client.post(
+        "/expenses", form: [("title", "Bare"), ("amount", "1"), ("category", "Food")],
+        csrfToken: secret)
+      #expect(bare.status == .forbidden)
+      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      let named = try await client.post(
+        "/expenses", form: [("title", "Named"), ("amount", "1"), ("category", "Food")])
+      #expect(named.status == .seeOther)
+      // Personal changes (signing out, one's own settings) need no workspace.
+      #expect(try await client.post("/sign-out", csrfToken: secret).status == .seeOther)
     }
   }
 

@@ -87,6 +87,8 @@ struct AdPaymentsAPIController: RouteCollection {
     do {
       try await created.create(on: req.db)
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.saveFailed)
     }
@@ -112,6 +114,8 @@ struct AdPaymentsAPIController: RouteCollection {
         try await found.save(on: db)
       }
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.updateFailed)
     }

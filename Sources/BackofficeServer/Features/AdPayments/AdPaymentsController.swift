@@ -80,6 +80,8 @@ struct AdPaymentsController: RouteCollection {
     do {
       try await entry.create(on: req.db)
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       view.formError = Self.saveFailed
       return req.page(view, status: .internalServerError)
@@ -130,6 +132,8 @@ struct AdPaymentsController: RouteCollection {
         }
       }
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       view.formError = Self.updateFailed
       return req.page(view, status: .internalServerError)

@@ -273,6 +273,8 @@ struct FundraisersController: RouteCollection {
         try await FundraiserPhotos.attach(draftID: draftID, to: record.requireID(), on: db)
       }
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       view.formError = Self.saveFailed
       return req.page(view, status: .internalServerError)
@@ -320,6 +322,8 @@ struct FundraisersController: RouteCollection {
         }
       }
     } catch {
+      // A row refused because its workspace is gone: answered as such, not as a failure.
+      if WorkspaceDeletion.isMissingParent(error) { throw error }
       req.logger.report(error: error)
       view.formError = Self.saveFailed
       return req.page(view, status: .internalServerError)
