@@ -32,9 +32,17 @@ enum FormWorkspace {
   /// Refuses a change to records or members sent from a page of `sentFrom` while the browser
   /// works in another workspace: 409 saying whether the person lost that workspace or switched.
   static func check(_ request: Request, route: AppRoute, sentFrom: UUID?) async throws {
-    guard let sentFrom, let workspace = request.workspaceContext, sentFrom != workspace.id,
+    guard let workspace = request.workspaceContext,
       route.access == .write || route.access == .manage
     else { return }
+    // Every page of a signed-in browser prints its workspace in the token; a change that names
+    // none (a form or script from before, a hand-made request) cannot say where it belongs, so
+    // it is treated like an expired form rather than written wherever the browser is now.
+    guard let sentFrom else {
+      if request.browserSession != nil { throw CSRFError() }
+      return
+    }
+    guard sentFrom != workspace.id else { return }
     let userID = try request.userID
     let stillMember =
       try await Membership.query(on: request.db)

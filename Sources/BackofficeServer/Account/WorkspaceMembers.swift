@@ -147,15 +147,18 @@ struct WorkspaceMembers: Sendable {
   }
 
   /// Revokes a pending invitation of this workspace; false when there is none by that id.
+  /// One conditional statement, like joining's claim: of a revocation and a join at the same
+  /// moment exactly one wins, and a link someone has just used is not reported revoked.
   func revoke(_ id: UUID, now: Date) async throws -> Bool {
-    guard
-      let invitation = try await Invitation.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$id == id)
-        .filter(\.$usedAt == nil).filter(\.$revokedAt == nil).first()
-    else { return false }
-    invitation.revokedAt = now
-    try await invitation.save(on: db)
-    return true
+    guard let sql = db as? any SQLDatabase else { return false }
+    let revoked = try await sql.update(Invitation.schema)
+      .set("revoked_at", to: SQLBind(now))
+      .where("workspace_id", .equal, SQLBind(workspaceID))
+      .where("id", .equal, SQLBind(id))
+      .where("used_at", .is, SQLLiteral.null)
+      .where("revoked_at", .is, SQLLiteral.null)
+      .returning("id").all()
+    return !revoked.isEmpty
   }
 }
 
