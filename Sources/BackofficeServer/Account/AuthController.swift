@@ -35,7 +35,8 @@ struct AuthController: RouteCollection {
     // The place is reserved before the password is checked, so parallel attempts cannot all
     // slip under the limit.
     let reservation: AttemptLimiter.Reservation
-    switch try await limiter.reserve(SignInLimits.rules(email: email, address: req.clientAddress)) {
+    switch try await limiter.reserve(SignInLimits.rules(email: email, address: req.clientLimitKey))
+    {
     case .blocked(let minutes):
       let view = SignInView(
         email: email,
@@ -111,7 +112,7 @@ struct AuthController: RouteCollection {
 
     let limiter = AttemptLimiter(window: SignUpLimits.window, db: req.db, now: req.now)
     if case .blocked(let minutes) = try await limiter.reserve(
-      SignUpLimits.rules(address: req.clientAddress, perHour: req.config.signupsPerHour))
+      SignUpLimits.rules(address: req.clientLimitKey, perHour: req.config.signupsPerHour))
     {
       let view = SignUpView(
         email: email,

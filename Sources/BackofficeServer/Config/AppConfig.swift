@@ -229,7 +229,8 @@ public struct AppConfig: Sendable {
       components.user == nil, components.password == nil,
       components.percentEncodedPath.isEmpty || components.percentEncodedPath == "/",
       components.query == nil, components.fragment == nil,
-      !raw.hasSuffix("?"), !raw.hasSuffix("#")
+      !raw.hasSuffix("?"), !raw.hasSuffix("#"),
+      components.port.map({ (1...65_535).contains($0) }) ?? true
     else { return nil }
     if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
     let port = components.port.map { ":\($0)" } ?? ""

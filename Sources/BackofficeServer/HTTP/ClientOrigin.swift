@@ -193,4 +193,19 @@ extension Request {
   /// pages' limit) and the logs: the peer, or what a trusted proxy reported. (Vapor's
   /// `peerAddress` believes forwarding headers from anyone; it is not to be used.)
   var clientAddress: String { clientOrigin.address }
+
+  /// What a per-address limit counts the client by: its IPv4 address, or the /64 network of
+  /// its IPv6 address (every IPv6 client holds at least a /64, so counting single addresses
+  /// would let one client walk around any limit).
+  var clientLimitKey: String { IPAddress.limitKey(clientAddress) }
+}
+
+extension IPAddress {
+  /// `address` as a per-address limit counts it: IPv6 by its /64 network, anything else as is.
+  static func limitKey(_ address: String) -> String {
+    guard let ip = IPAddress(address) else { return address }
+    guard ip.bytes.count == 16 else { return ip.description }
+    return IPAddress(bytes: Array(ip.bytes[0..<8]) + Array(repeating: 0, count: 8)).description
+      + "/64"
+  }
 }

@@ -100,7 +100,8 @@ public struct TrustedProxies: Sendable, Equatable {
     public var entries: [String]
   }
 
-  /// `address` or `address/length`; the bits after the length are ignored.
+  /// `address` or `address/length`; the bits after the length are ignored. A length of 0 is
+  /// refused: it would trust every client to name its own address.
   static func block(_ entry: String) -> Block? {
     let parts = entry.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count <= 2, let address = IPAddress(String(parts[0])) else { return nil }
@@ -113,7 +114,7 @@ public struct TrustedProxies: Sendable, Equatable {
       guard length >= 96 else { return nil }
       length -= 96
     }
-    guard (0...width).contains(length) else { return nil }
+    guard (1...width).contains(length) else { return nil }
     return Block(network: address, prefixLength: length)
   }
 

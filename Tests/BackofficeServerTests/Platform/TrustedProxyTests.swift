@@ -68,7 +68,6 @@ struct TrustedProxyRuleTests {
     #expect(!odd.contains(try ip("172.32.0.0")))
     #expect(odd.contains(try ip("2001:db8:ffff::1")))
     #expect(!odd.contains(try ip("2001:db8:7fff::1")))
-    #expect(try proxies("0.0.0.0/0").contains(try ip("203.0.113.9")))
     #expect(try proxies("").isEmpty)
   }
 
@@ -77,6 +76,8 @@ struct TrustedProxyRuleTests {
       "10.0.0.0/33", "::/129", "10.0.0.1/", "10.0.0.1/-1", "10.0.0.0/8/8", "10.0.0.0/ab",
       "proxy.example", "10.0.0", "10.0.0.256", "010.0.0.1", "fe80::1%eth0", "[::1]",
       "127.0.0.1:80", "::ffff:10.0.0.0/95", "*",
+      // Everyone: every client would name its own address.
+      "0.0.0.0/0", "::/0", "::ffff:0.0.0.0/96",
     ] {
       #expect(throws: TrustedProxies.InvalidEntries.self, "\(bad)") { try proxies(bad) }
     }
@@ -107,7 +108,7 @@ struct TrustedProxyRuleTests {
       "https://backoffice.example.org/app", "https://backoffice.example.org/?a=1",
       "https://backoffice.example.org?", "https://backoffice.example.org/#top",
       "https://user:secret@backoffice.example.org", "javascript:alert(1)",
-      "https://back office.example.org",
+      "https://back office.example.org", "https://x.example:0", "https://x.example:99999",
     ] {
       switch load(["BACKOFFICE_PUBLIC_URL": raw]) {
       case .success(let config): Issue.record("\(raw) was accepted as \(config.publicURL ?? "nil")")
@@ -366,6 +367,38 @@ struct TrustedProxyRequestTests {
         try await status(peer: "192.0.2.50", forwardedFor: "198.51.100.77") == .tooManyRequests)
       // Nor can it spend someone else's budget by naming them.
       #expect(try await status(peer: "127.0.0.1", forwardedFor: "198.51.100.5") == .notFound)
+    }
+  }
+}
+
+@Suite("Per-address limits: an IPv6 client counts by its /64")
+struct ClientLimitKeyTests {
+  @Test func ipv6AddressesOfOneNetworkAreOneClient() {
+    let key = IPAddress.limitKey
+    #expect(key("2001:db8:1::1") == "2001:db8:1::/64")
+    #expect(key("2001:db8:1::1") == key("2001:db8:1:0:ffff::9"))
+    #expect(key("2001:db8:1::1") != key("2001:db8:1:1::1"))
+    #expect(key("203.0.113.7") == "203.0.113.7")
+    #expect(key("::ffff:203.0.113.7") == "203.0.113.7")
+    #expect(key("unknown") == "unknown")
+  }
+
+  @Test func aLimitCountsANetworkOnce() async throws {
+    let trusted = try proxies("127.0.0.1")
+    let config: (inout AppConfig) -> Void = { $0.trustedProxies = trusted }
+    try await withApp(config: config) { t async throws in
+      t.app.publicPageLimiter = PublicPageLimiter(limit: 2)
+      func status(_ client: String) async throws -> HTTPStatus {
+        try await respond(
+          t.app, peer: "127.0.0.1", "/f/aaaaaaaaaa", headers: ["X-Forwarded-For": client]
+        ).status
+      }
+      #expect(try await status("2001:db8:1::1") == .notFound)
+      #expect(try await status("2001:db8:1::2") == .notFound)
+      // Another address of the same /64 is the same client ...
+      #expect(try await status("2001:db8:1:0:ffff::9") == .tooManyRequests)
+      // ... another network is another.
+      #expect(try await status("2001:db8:2::1") == .notFound)
     }
   }
 }

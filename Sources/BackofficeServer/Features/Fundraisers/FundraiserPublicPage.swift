@@ -27,7 +27,7 @@ struct FundraiserPublicPage: RouteCollection {
   /// The fundraiser behind `:slug` while its page is on; 404 otherwise, the same for a page
   /// switched off and one that never existed. Each address is held to its request budget.
   func published(_ req: Request) async throws -> FundraiserRecord {
-    guard req.application.publicPageLimiter.allow(req.clientAddress, now: req.now)
+    guard req.application.publicPageLimiter.allow(req.clientLimitKey, now: req.now)
     else {
       throw Abort(.tooManyRequests, headers: ["Retry-After": "60"])
     }
