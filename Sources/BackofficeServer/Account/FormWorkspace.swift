@@ -43,6 +43,15 @@ enum FormWorkspace {
       return
     }
     guard sentFrom != workspace.id else { return }
+    // The same deletion sent twice at once (a double tap, two tabs): the copy that comes after
+    // the workspace went is answered as the deletion was, not as a form from a lost workspace.
+    if route.method == Routes.workspaceDelete.method,
+      route.template == Routes.workspaceDelete.template,
+      try await Workspace.find(sentFrom, on: request.db) == nil
+    {
+      request.repeatsADeletion = true
+      return
+    }
     let userID = try request.userID
     let stillMember =
       try await Membership.query(on: request.db)

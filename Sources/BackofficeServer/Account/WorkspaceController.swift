@@ -160,6 +160,10 @@ struct WorkspaceController: RouteCollection {
     let form = try req.content.decode(DeleteForm.self)
     let workspace = try req.workspace
     let typed = (form.confirm ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    if req.repeatsADeletion {
+      req.flash(.success, L("workspace.delete.done", ["name": typed]))
+      return req.redirect(to: Routes.home.href())
+    }
     guard typed == workspace.name else {
       return try await Self.page(req, status: .unprocessableEntity) {
         $0.deleteValue = String((form.confirm ?? "").prefix(WorkspaceName.maxLength * 2))

@@ -39,6 +39,17 @@ extension Request {
     typealias Value = Bool
   }
 
+  private struct RepeatsADeletionKey: StorageKey {
+    typealias Value = Bool
+  }
+
+  /// This request is a copy of a workspace's deletion that arrived after the workspace went
+  /// (`FormWorkspace.check`): it is answered as the deletion was, and changes nothing.
+  var repeatsADeletion: Bool {
+    get { storage[RepeatsADeletionKey.self] ?? false }
+    set { storage[RepeatsADeletionKey.self] = newValue }
+  }
+
   /// The browser's session worked in a workspace that is no longer open to the person (deleted,
   /// or they were removed), and this request was moved to another one of theirs.
   var workspaceFellBack: Bool {
@@ -92,6 +103,7 @@ extension Request {
     }
     // A form sent from a page of the workspace the person has just lost must not land in the
     // one their session moved to: nothing is written, and they are told why.
+    if repeatsADeletion { return }
     if workspaceFellBack, access == .write || access == .manage, method != .GET, method != .HEAD {
       let message = L("workspace.left_meanwhile", ["name": workspace.name])
       if AppErrorMiddleware.wantsJSON(self) {

@@ -242,6 +242,29 @@ struct WorkspaceRaceTests {
     }
   }
 
+  /// A copy of the deletion that arrives after the workspace went (a double tap, a second tab)
+  /// is answered as the deletion was, and deletes nothing else.
+  @Test(arguments: TestStore.allCases)
+  func aLateCopyOfADeletionIsAnsweredAsTheDeletionWas(_ store: TestStore) async throws {
+    try await withApp(store: store) { t in
+      let team = try await Team.make(t)
+      let name = try #require(try await Workspace.find(team.workspaceID, on: t.db)?.name)
+      try await team.owner.get("/settings/members")
+      let first = try await team.owner.post(
+        "/settings/workspace/delete", form: [("confirm", name)])
+      #expect(first.status == .seeOther)
+      // The same page's form again: the browser now works in a new workspace of its own.
+      let again = try await team.owner.post(
+        "/settings/workspace/delete", form: [("confirm", name)])
+      #expect(again.status == .seeOther)
+      #expect(again.location == "/")
+      #expect(try await team.owner.get("/").body.contains("was deleted with everything in it"))
+      let own = try await Self.ownWorkspace(team.ownerID, t)
+      #expect(own != team.workspaceID)
+      #expect(try await Workspace.find(own, on: t.db) != nil)
+    }
+  }
+
   @Test func joiningThroughTwoLinksAtOnceMakesOneMembership() async throws {
     for attempt in 0..<3 {
       try await withApp { t in
