@@ -14,13 +14,13 @@ import json
 import re
 import signal
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from test_api_fuzz import _csrf
+from test_crash_safety import api
 
 WRITERS = 4
 SIGNAL_AFTER = 150  # acknowledged writes before the signal
@@ -77,21 +77,6 @@ class Browser:
         return self.open(
             path, b"".join(parts), {"Content-Type": f"multipart/form-data; boundary={boundary}"}
         )
-
-
-def api(base: str, token: str, method: str, path: str, body: dict | None = None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        base + path,
-        data=data,
-        method=method,
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, None
 
 
 def signed_in(base: str, email: str) -> tuple[Browser, str]:

@@ -9,7 +9,7 @@ import Vapor
 /// wrote (no client library tidying requests up). Reads block, so they run on a thread of
 /// their own: blocking one of the few threads Swift's concurrency runs on would starve the
 /// server under test.
-private final class RawConnection: @unchecked Sendable {
+final class RawConnection: @unchecked Sendable {
   let handle: Int32
 
   init(port: Int) throws {
@@ -32,7 +32,9 @@ private final class RawConnection: @unchecked Sendable {
 
   func send(_ text: String) {
     let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { Glibc.send(handle, $0.baseAddress, $0.count, 0) }
+    // MSG_NOSIGNAL: writing to a connection the server already closed fails instead of
+    // ending the test process with SIGPIPE.
+    _ = bytes.withUnsafeBytes { Glibc.send(handle, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
   }
 
   /// Reads until `done` holds for what arrived, the peer closes, or 30 s pass.

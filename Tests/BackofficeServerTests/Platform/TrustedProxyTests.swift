@@ -251,46 +251,12 @@ struct TrustedProxyRuleTests {
   }
 }
 
-/// A plain TCP connection to the server on loopback; reads block, so they run on a thread of
-/// their own (see `HTTPServerTests`).
-private final class LoopbackConnection: @unchecked Sendable {
-  let handle: Int32
-
-  init(port: Int) throws {
-    handle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var timeout = timeval(tv_sec: 30, tv_usec: 0)
-    setsockopt(handle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(handle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { throw Abort(.internalServerError, reason: "connect failed") }
-  }
-
-  deinit { close(handle) }
-
+extension RawConnection {
   /// Asks for `/health` and reads until the server closes: the answer, or nothing when the
   /// connection was refused at once.
   func health() async -> String {
-    let request = Array("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(handle, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    return await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
-        var received = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-          let count = recv(self.handle, &buffer, buffer.count, 0)
-          if count <= 0 { break }
-          received += buffer[0..<count]
-        }
-        continuation.resume(returning: String(decoding: received, as: UTF8.self))
-      }
-    }
+    send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    return await read(until: { _ in false })
   }
 }
 
@@ -304,7 +270,7 @@ struct TrustedProxyConnectionTests {
       try await t.app.server.start(address: .hostname("127.0.0.1", port: 0))
       let server = try #require(t.app.server as? BackofficeHTTPServer)
       let port = try #require(server.localAddress?.port)
-      let connections = try (0..<count).map { _ in try LoopbackConnection(port: port) }
+      let connections = try (0..<count).map { _ in try RawConnection(port: port) }
       var answered = 0
       for connection in connections where await connection.health().hasPrefix("HTTP/1.1 200") {
         answered += 1
