@@ -122,7 +122,15 @@ private func runApp<T>(
   app.logger.logLevel = .warning
   app.directory = DirectoryConfiguration(workingDirectory: repositoryRoot)
   let clock = TestClock()
-  var settings = AppConfig(database: .sqliteMemory, autoMigrate: false, passwordCost: 4)
+  // The database `swift run backoffice` uses: a SQLite file (WAL, the writer's gate, direct
+  // reads and writes, long reads on connections of their own), in a folder of the test's own.
+  // A test that needs memory says so (`$0.database = .sqliteMemory`) and why.
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("backoffice-test-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  var settings = AppConfig(
+    database: .sqliteFile(path: folder.appendingPathComponent("backoffice.sqlite").path),
+    autoMigrate: false, passwordCost: 4)
   // Tests never reach the internet; a test that needs an upstream starts a loopback stub.
   settings.catalogBaseURL = "http://127.0.0.1:9/"
   settings.monobankBaseURL = "http://127.0.0.1:9/"
