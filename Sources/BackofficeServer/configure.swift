@@ -140,7 +140,7 @@ private func configureDatabase(_ app: Application, config: AppConfig) throws {
     app.databases.use(gated(.sqlite(.file(path))), as: .sqlite)
     // Long reads (a backup's snapshot) on connections of their own: the pool keeps one
     // connection per event loop, and a backup holding it would make every other request of
-    // that loop wait, the writer's turn included (`Database.longReads`).
+    // that loop wait, the writer's turn included (`Request.longReads`).
     app.databases.use(gated(.sqlite(.file(path))), as: .sqliteLongReads)
   case .postgres(let url, let searchPath):
     var configuration: SQLPostgresConfiguration

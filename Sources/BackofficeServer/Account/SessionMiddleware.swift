@@ -101,8 +101,6 @@ struct SessionMiddleware: AsyncMiddleware {
             let fallback = try await WorkspaceStore(db: request.db).fallback(for: found.user)
             try await store.setWorkspace(id: found.session.id, workspaceID: fallback.id)
             workspace = fallback
-            // Only a session that was working in a workspace of its own choosing has lost it.
-            request.workspaceFellBack = found.session.workspaceID != nil
           }
           if let workspace { request.signIn(found.user, to: workspace) }
           // The header's workspace menu, for pages of a person in more than one: only for

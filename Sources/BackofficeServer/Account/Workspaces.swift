@@ -35,10 +35,6 @@ extension Request {
     typealias Value = [WorkspaceContext]
   }
 
-  private struct FellBackKey: StorageKey {
-    typealias Value = Bool
-  }
-
   private struct RepeatsADeletionKey: StorageKey {
     typealias Value = Bool
   }
@@ -48,13 +44,6 @@ extension Request {
   var repeatsADeletion: Bool {
     get { storage[RepeatsADeletionKey.self] ?? false }
     set { storage[RepeatsADeletionKey.self] = newValue }
-  }
-
-  /// The browser's session worked in a workspace that is no longer open to the person (deleted,
-  /// or they were removed), and this request was moved to another one of theirs.
-  var workspaceFellBack: Bool {
-    get { storage[FellBackKey.self] ?? false }
-    set { storage[FellBackKey.self] = newValue }
   }
 
   /// The person's other workspaces, for the header's menu (read for pages only).
@@ -101,16 +90,9 @@ extension Request {
       }
       throw Abort(.unauthorized, reason: L("auth.sign_in_to_continue"))
     }
-    // A form sent from a page of the workspace the person has just lost must not land in the
-    // one their session moved to: nothing is written, and they are told why.
+    // A late copy of a deletion changes nothing and is answered as the deletion was, whatever
+    // the person's role in the workspace their browser has moved to.
     if repeatsADeletion { return }
-    if workspaceFellBack, access == .write || access == .manage, method != .GET, method != .HEAD {
-      let message = L("workspace.left_meanwhile", ["name": workspace.name])
-      if AppErrorMiddleware.wantsJSON(self) {
-        throw APIError(.conflict, code: "workspace_changed", message: message)
-      }
-      throw Abort(.conflict, reason: message)
-    }
     guard workspace.role.allows(access) else {
       let message =
         access == .manage
@@ -141,15 +123,15 @@ struct WorkspaceStore: Sendable {
   /// with the account as creator and owner. In the account's transaction (see
   /// `Accounts.create`), or alone for an account left without any workspace.
   @discardableResult
-  static func createOwn(for user: User, on db: any Database) async throws -> UUID {
+  static func createOwn(for user: User, on db: any Database) async throws -> Workspace {
     let userID = try user.requireID()
-    let id = UUID()
-    try await Workspace(
-      id: id, name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
-      creatorID: userID
-    ).create(on: db)
-    try await Membership(workspaceID: id, userID: userID, role: .owner).create(on: db)
-    return id
+    let workspace = Workspace(
+      id: UUID(), name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
+      creatorID: userID)
+    try await workspace.create(on: db)
+    try await Membership(workspaceID: try workspace.requireID(), userID: userID, role: .owner)
+      .create(on: db)
+    return workspace
   }
 
   /// The live workspace `userID` created, if any.

@@ -148,8 +148,12 @@ final class BackofficeHTTPServer: Server, Sendable {
     let stopped = closed.flatMapError { _ in loop.makeSucceededVoidFuture() }.flatMap {
       connections.closeIdle()
       return handling.idle(on: loop, within: Self.handlerGrace)
-    }.flatMap {
-      connections.drained(on: loop, within: Self.writeGrace)
+    }.flatMap { [application] in
+      if handling.current > 0 {
+        application.logger.warning(
+          "Stopping with \(handling.current) requests still running after \(Self.handlerGrace)")
+      }
+      return connections.drained(on: loop, within: Self.writeGrace)
     }.always { _ in promise?.succeed() }
     state.withLockedValue { $0.stopped = stopped }
     return stopped
@@ -165,7 +169,7 @@ final class InFlight: Sendable {
   func enter() { count.withLockedValue { $0 += 1 } }
   func leave() { count.withLockedValue { $0 -= 1 } }
 
-  /// Succeeds once no handler runs, or after `deadline` (logged by the caller's stop).
+  /// Succeeds once no handler runs, or after `deadline` (the stop then says how many still do).
   func idle(on loop: any EventLoop, within deadline: TimeAmount) -> EventLoopFuture<Void> {
     let promise = loop.makePromise(of: Void.self)
     poll(until: .now() + deadline, on: loop, promise: promise)

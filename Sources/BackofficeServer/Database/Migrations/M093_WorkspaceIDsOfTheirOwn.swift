@@ -117,9 +117,9 @@ struct M093_WorkspaceIDsOfTheirOwn: AsyncMigration {
           let statement = try await sql.raw(
             "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = \(bind: table)"
           ).first()?.decode(column: "sql", as: String.self)
-        else { throw MigrationError("\(table) has no statement in sqlite_schema") }
+        else { throw StartupError("\(table) has no statement in sqlite_schema") }
         guard let edited = retarget(statement, column: "workspace_id", from: source, to: target)
-        else { throw MigrationError("\(table): workspace_id does not reference \(source)") }
+        else { throw StartupError("\(table): workspace_id does not reference \(source)") }
         try await sql.raw(
           "UPDATE sqlite_schema SET sql = \(bind: edited) WHERE type = 'table' AND name = \(bind: table)"
         ).run()
@@ -135,11 +135,11 @@ struct M093_WorkspaceIDsOfTheirOwn: AsyncMigration {
         .filter { try $0.decode(column: "from", as: String.self) == "workspace_id" }
         .map { try $0.decode(column: "table", as: String.self) }
       guard targets == [target] else {
-        throw MigrationError("\(table): workspace_id references \(targets), not \(target)")
+        throw StartupError("\(table): workspace_id references \(targets), not \(target)")
       }
       let broken = try await sql.raw("PRAGMA foreign_key_check(\(ident: table))").all()
       guard broken.isEmpty else {
-        throw MigrationError("\(table): \(broken.count) rows without their \(target) row")
+        throw StartupError("\(table): \(broken.count) rows without their \(target) row")
       }
     }
   }
@@ -163,10 +163,4 @@ struct M093_WorkspaceIDsOfTheirOwn: AsyncMigration {
     }
     return nil
   }
-}
-
-/// A migration that found the database other than it expects: named in the start-up error.
-struct MigrationError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
 }

@@ -66,13 +66,9 @@ enum AccountRestore {
   ) async throws -> Outcome {
     // Into the workspace the account created; one left without (its own deleted) gets a new,
     // empty one, as it would on its next sign-in.
-    let store = WorkspaceStore(db: db)
-    if try await store.own(of: try user.requireID()) == nil {
-      try await WorkspaceStore.createOwn(for: user, on: db)
-    }
-    guard let workspace = try await store.own(of: try user.requireID()) else {
-      throw BackupError("The account has no workspace of its own.")
-    }
+    var own = try await WorkspaceStore(db: db).own(of: try user.requireID())
+    if own == nil { own = try await WorkspaceStore.createOwn(for: user, on: db) }
+    guard let workspace = own else { throw BackupError("The account has no workspace.") }
     let workspaceID = try workspace.requireID()
     let present = try await existingCounts(workspaceID: workspaceID, on: db)
     if !merge, present.total > 0 {
