@@ -17,8 +17,9 @@ import Vapor
 /// (`AppErrorMiddleware`). The workspace's change numbers are left behind (a few rows under an
 /// id nobody uses again).
 enum WorkspaceDeletion {
-  /// The tables whose rows go, children before their parents (their foreign keys cascade as
-  /// well, but the order keeps every trigger's view consistent).
+  /// The tables whose rows go, children before their parents. Most go with the workspace's
+  /// row already (their references cascade, M093); API tokens and favourites have none, and
+  /// naming every table keeps the list of what goes in one place.
   static let tables = [
     "product_favorites", "product_photos", "products", "fundraiser_photos", "fundraisers",
     "expenses", "ad_payments", "marketing_plans", "import_jobs", "idempotency_keys",
@@ -34,9 +35,20 @@ enum WorkspaceDeletion {
   {
     try await db.transaction { db in
       guard let sql = db as? any SQLDatabase else { return false }
-      // The workspace's row first, as the claim: of two deletions at once, one finds it. By
-      // the name that was typed too, so a late duplicate does not take the empty workspace
-      // made afresh for its creator meanwhile (it is named after their email).
+      // On PostgreSQL, the product counter's row first: a product's creation locks it and then
+      // checks its workspace's row, so a deletion that locked the workspace's row first and
+      // then met the counter (its cascade) would deadlock with it. Taken in the writers' order,
+      // one waits for the other. (SQLite has one writer at a time.)
+      if sql.dialect.name == "postgresql" {
+        try await sql.raw(
+          """
+          SELECT workspace_id FROM \(ident: ProductCounter.schema)
+          WHERE workspace_id = \(bind: workspaceID) FOR UPDATE
+          """
+        ).run()
+      }
+      // The workspace's row first, as the claim: of two deletions at once, one finds it (by the
+      // name that was typed too: a renamed workspace is not deleted under its old name).
       let claimed = try await sql.delete(from: Workspace.schema)
         .where("id", .equal, SQLBind(workspaceID)).where("name", .equal, SQLBind(name))
         .returning("id").all()
@@ -45,15 +57,18 @@ enum WorkspaceDeletion {
         try await sql.delete(from: table).where("workspace_id", .equal, SQLBind(workspaceID))
           .run()
       }
-      try await sql.update(ProductCounter.schema)
-        .set("product_count", to: SQLBind(0))
-        .where("workspace_id", .equal, SQLBind(workspaceID)).run()
       return true
     }
   }
 }
 
 extension WorkspaceDeletion {
+  /// The answer to a write whose workspace was deleted while it was on its way: nothing was
+  /// saved (404 `workspace_gone`, as `AppErrorMiddleware` answers a refused row).
+  static var gone: APIError {
+    APIError(.notFound, code: "workspace_gone", message: L("workspace.gone"))
+  }
+
   /// Whether `error` is the database refusing a row whose parent row is gone (a foreign key):
   /// SQLite says so in its message, PostgreSQL with SQLSTATE 23503.
   static func isMissingParent(_ error: any Error) -> Bool {

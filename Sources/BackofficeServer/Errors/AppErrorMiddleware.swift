@@ -74,8 +74,8 @@ struct AppErrorMiddleware: AsyncMiddleware {
       if let id = request.workspaceContext?.id,
         (try? await Workspace.find(id, on: request.db)) == nil
       {
-        code = "workspace_gone"
-        message = L("workspace.gone")
+        code = WorkspaceDeletion.gone.code
+        message = WorkspaceDeletion.gone.message
       } else {
         code = "not_found"
         message = L("errors.gone_meanwhile")
