@@ -11,7 +11,8 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/vapor/vapor.git", from: "4.122.0"),
     .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
-    .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+    .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.0"),
+    .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
     .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
     .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
@@ -32,7 +33,8 @@ let package = Package(
         "BackofficeCore",
         .product(name: "Vapor", package: "vapor"),
         .product(name: "Fluent", package: "fluent"),
-        .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+        .product(name: "SQLiteKit", package: "sqlite-kit"),
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
         .product(name: "Plot", package: "Plot"),
         .product(name: "SwiftCSV", package: "SwiftCSV"),
@@ -65,6 +67,7 @@ let package = Package(
         "BackofficeServer",
         "TestSupport",
         .product(name: "VaporTesting", package: "vapor"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Views/__Snapshots__"],
       swiftSettings: swiftSettings

@@ -1,6 +1,5 @@
 import Fluent
 import FluentPostgresDriver
-import FluentSQLiteDriver
 import Foundation
 import Vapor
 
@@ -12,23 +11,8 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.config = config
   app.clients = clients
 
-  if case .postgres = config.database {} else if config.serialWrites { app.writeGate = WriteGate() }
-  if case .sqliteFile(let path) = config.database, config.directReads {
-    app.directReads = SQLiteDirectReads(path: path, logger: app.logger)
-  }
   try configureDatabase(app, config: config)
   app.registerMigrations()
-  if case .sqliteFile(let path) = config.database {
-    do {
-      try await app.tuneSQLiteConnections(busyTimeout: config.sqliteBusyTimeoutMilliseconds)
-    } catch {
-      throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
-    }
-    if config.directWrites {
-      app.directWriter = SQLiteDirectWriter(path: path, gate: app.writeGate)
-      app.lifecycle.use(DirectWriterLifecycle())
-    }
-  }
 
   app.passwords.use(.bcrypt(cost: config.passwordCost))
   app.readCache = ReadCache(maxBytes: config.readCacheBytes)
@@ -117,14 +101,20 @@ private func configureServer(_ app: Application, config: AppConfig, limits: Body
 }
 
 private func configureDatabase(_ app: Application, config: AppConfig) throws {
-  /// SQLite's databases write through the app's one gate (`WriteGate`) and carry its direct
-  /// reads.
-  func gated(_ factory: DatabaseConfigurationFactory) -> any DatabaseConfiguration {
-    GatedSQLiteConfiguration(base: factory.make(), gate: app.writeGate, direct: app.directReads)
+  /// SQLite through GRDB (`SQLiteStorage`): the file's pool, or one connection in memory.
+  func sqlite(_ path: String?) throws {
+    let storage: SQLiteStorage
+    do {
+      storage = try SQLiteStorage.open(
+        path: path, busyTimeoutMilliseconds: config.sqliteBusyTimeoutMilliseconds)
+    } catch {
+      throw StartupError(StartupMessages.describeDatabaseFailure(error, config: config))
+    }
+    app.databases.use(SQLiteStorageConfiguration(storage: storage), as: .sqlite)
   }
   switch config.database {
   case .sqliteMemory:
-    app.databases.use(gated(.sqlite(.memory)), as: .sqlite)
+    try sqlite(nil)
   case .sqliteFile(let path):
     let folder = (path as NSString).deletingLastPathComponent
     do {
@@ -137,11 +127,7 @@ private func configureDatabase(_ app: Application, config: AppConfig) throws {
         "Could not create the data folder \(folder): \(error.localizedDescription). "
           + "Set BACKOFFICE_DATA_DIR to a writable folder.")
     }
-    app.databases.use(gated(.sqlite(.file(path))), as: .sqlite)
-    // Long reads (a backup's snapshot) on connections of their own: the pool keeps one
-    // connection per event loop, and a backup holding it would make every other request of
-    // that loop wait, the writer's turn included (`Request.longReads`).
-    app.databases.use(gated(.sqlite(.file(path))), as: .sqliteLongReads)
+    try sqlite(path)
   case .postgres(let url, let searchPath):
     var configuration: SQLPostgresConfiguration
     do {

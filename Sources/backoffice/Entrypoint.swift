@@ -41,13 +41,11 @@ enum Entrypoint {
   /// Swift's tasks (every async middleware, route handler and database call) run on the
   /// server's event-loop threads instead of Swift's own pool, so a request is not handed from
   /// one pool to the other and back at every step: that hand-off was a quarter of a cached
-  /// list answer's cost (docs/PERFORMANCE.md). Nothing here blocks a thread: password hashing,
-  /// SQLite's driver and CSV imports run on pools of their own. It must happen before any other
-  /// task starts, so it is the first thing `main` does; `BACKOFFICE_NIO_EXECUTOR=false` keeps
-  /// Swift's pool.
+  /// list answer's cost (docs/PERFORMANCE.md). Nothing here blocks a thread for long: password
+  /// hashing, CSV imports and SQLite's writes and longer reads run on threads of their own
+  /// (only the short reads every request starts with run where the request runs). It must
+  /// happen before any other task starts, so it is the first thing `main` does.
   static func runTasksOnEventLoops() {
-    let setting = ProcessInfo.processInfo.environment["BACKOFFICE_NIO_EXECUTOR"]?.lowercased()
-    guard !["0", "false", "no"].contains(setting ?? "") else { return }
     NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
   }
 

@@ -84,13 +84,13 @@ struct BrowserSessionStore: Sendable {
     """)
 
   /// The session, its account and its workspace in one read; nil for an unknown secret. Every
-  /// page request runs it, so on an SQLite file it is a direct read when `direct` is given.
-  func find(secret: String, direct: SQLiteDirectReads? = nil) async throws
+  /// page request runs it, so on an SQLite file it is a short read on the request's thread.
+  func find(secret: String) async throws
     -> (session: BrowserSession, user: User, workspace: WorkspaceContext?, workspaceCount: Int)?
   {
     guard
       let row = try await Self.lookup.first(
-        on: db, direct: direct, [secretHash(secret)])
+        on: db, [secretHash(secret)])
     else { return nil }
     let user = try User.decodeJoined(row)
     let data = try row.decode(column: "data", as: String.self)

@@ -87,7 +87,7 @@ struct SessionMiddleware: AsyncMiddleware {
     if let secret = request.cookies[BrowserSession.cookieName]?.string {
       let store = BrowserSessionStore(db: request.db)
       if Self.looksLikeSecret(secret),
-        let found = try await store.find(secret: secret, direct: request.application.directReads)
+        let found = try await store.find(secret: secret)
       {
         if found.session.isExpired(at: request.now) {
           try await store.delete(id: found.session.id)

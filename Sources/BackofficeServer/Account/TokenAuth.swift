@@ -23,15 +23,14 @@ enum APITokens {
 
   /// A token's row, its account, its workspace and the workspace's change versions (the read
   /// cache's keys), read with one plain SQL statement: this runs before every API request, so
-  /// it skips the model layer's per-query work and, on an SQLite file, the driver's thread
-  /// hand-off.
-  static func account(forHash hash: String, on db: any Database, direct: SQLiteDirectReads?)
+  /// it skips the model layer's per-query work and, on an SQLite file, any thread hand-off.
+  static func account(forHash hash: String, on db: any Database)
     async throws -> (
       tokenID: UUID, lastUsedAt: Date?, user: User, workspace: WorkspaceContext,
       versions: [ChangeArea: Int64]
     )?
   {
-    guard let row = try await lookup.first(on: db, direct: direct, [hash]),
+    guard let row = try await lookup.first(on: db, [hash]),
       let workspace = try WorkspaceContext.decode(row)
     else { return nil }
     let user = try User.decodeJoined(row)
@@ -69,7 +68,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
       let hash = secretHash(bearer.token)
       guard
         let found = try await APITokens.account(
-          forHash: hash, on: request.db, direct: request.application.directReads)
+          forHash: hash, on: request.db)
       else {
         throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.invalid"))
       }

@@ -75,6 +75,6 @@ extension WorkspaceDeletion {
     if let error = error as? PSQLError {
       return error.serverInfo?[.sqlState] == "23503"
     }
-    return String(describing: error).contains("FOREIGN KEY constraint failed")
+    return (error as? SQLiteFailure)?.isMissingParent ?? false
   }
 }

@@ -43,15 +43,6 @@ public struct AppConfig: Sendable {
   public var connections = ConnectionLimits()
   /// Bytes the read cache may hold (`ReadCache`); 0 turns it off.
   public var readCacheBytes: Int = 16 * 1024 * 1024
-  /// Whether the reads every request makes first (API token, browser session, change
-  /// version) run directly on an SQLite file (`SQLiteDirectReads`); off only to measure them.
-  public var directReads = true
-  /// Whether product creation through the API runs on the direct writer
-  /// (`SQLiteDirectWriter`) on an SQLite file; off only to measure it.
-  public var directWrites = true
-  /// Whether every write to SQLite takes its turn at the one in-process gate (`WriteGate`);
-  /// off only to measure it and to show in tests what it prevents.
-  public var serialWrites = true
   /// How long an SQLite connection sleeps waiting for another process's write lock (a CLI
   /// command or a second server on the same file) before answering "database is locked".
   public var sqliteBusyTimeoutMilliseconds = 5_000
@@ -138,9 +129,6 @@ public struct AppConfig: Sendable {
       }
     }
     flag("BACKOFFICE_SECURE_COOKIES") { config.secureCookies = $0 }
-    flag("BACKOFFICE_DIRECT_READS") { config.directReads = $0 }
-    flag("BACKOFFICE_DIRECT_WRITES") { config.directWrites = $0 }
-    flag("BACKOFFICE_SERIAL_WRITES") { config.serialWrites = $0 }
 
     if let raw = nonEmpty(environment["BACKOFFICE_TRUSTED_PROXIES"]) {
       do {

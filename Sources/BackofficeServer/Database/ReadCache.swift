@@ -203,7 +203,7 @@ extension Request {
       // Kept for the rest of the request (a page reads the catalog's version for the page and
       // again for its parts): a GET writes nothing, so the version it read still holds.
       version = try await ChangeVersions.read(
-        area, workspaceID: workspace, on: db, direct: application.directReads)
+        area, workspaceID: workspace, on: db)
       knownChangeVersions[area] = version
     }
     return try await cache.value(
@@ -212,14 +212,14 @@ extension Request {
 }
 
 enum ChangeVersions {
-  private static let lookup = ShortRead(
-    "SELECT version FROM change_versions WHERE workspace_id = ?1 AND area = ?2")
+  static let lookupSQL = "SELECT version FROM change_versions WHERE workspace_id = ?1 AND area = ?2"
+  private static let lookup = ShortRead(lookupSQL)
 
   /// The workspace's current version of `area`; 0 before its first change.
   static func read(
-    _ area: ChangeArea, workspaceID: UUID, on db: any Database, direct: SQLiteDirectReads? = nil
+    _ area: ChangeArea, workspaceID: UUID, on db: any Database
   ) async throws -> Int64 {
-    let row = try await lookup.first(on: db, direct: direct, [workspaceID, area.rawValue])
+    let row = try await lookup.first(on: db, [workspaceID, area.rawValue])
     return try row?.decode(column: "version", as: Int64.self) ?? 0
   }
 

@@ -6,8 +6,8 @@ import Vapor
 
 @testable import BackofficeServer
 
-/// Every connection to a SQLite file is in WAL mode with `synchronous = NORMAL`, and writers on
-/// several connections at once all succeed.
+/// The SQLite file's writer and readers are in WAL mode with `synchronous = NORMAL` and foreign
+/// keys on, and many writers at once all succeed.
 @Suite("SQLite connections")
 struct SQLiteTuningTests {
   private func withFileDatabase(_ test: (TestApp) async throws -> Void) async throws {
@@ -20,15 +20,12 @@ struct SQLiteTuningTests {
 
   @Test func everyConnectionIsInWALModeWithNormalSync() async throws {
     try await withFileDatabase { t in
-      var loops = 0
-      for loop in t.app.eventLoopGroup.makeIterator() {
-        loops += 1
-        let journal = try await t.app.sqlitePragma("journal_mode", on: loop)
-        #expect(journal == "wal")
-        let synchronous = try await t.app.sqlitePragma("synchronous", on: loop)
-        #expect(synchronous == "1")
-      }
-      #expect(loops >= 1)
+      let journal = try await t.app.sqlitePragmas("journal_mode")
+      let synchronous = try await t.app.sqlitePragmas("synchronous")
+      let foreignKeys = try await t.app.sqlitePragmas("foreign_keys")
+      #expect(journal == ["wal", "wal"])
+      #expect(synchronous == ["1", "1"])
+      #expect(foreignKeys == ["1", "1"])
     }
   }
 

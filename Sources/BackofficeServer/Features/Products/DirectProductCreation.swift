@@ -1,17 +1,16 @@
 import BackofficeCore
 import Foundation
-import SQLiteKit
-import SQLiteNIO
+import GRDB
 import Vapor
 
-/// Product creation through the API on a SQLite file, as one transaction of the direct writer
-/// (`SQLiteDirectWriter`): the same rows as the model layer writes (the counter, the product
+/// Product creation through the API on a SQLite file, as one closure on GRDB's writer
+/// (`SQLiteStorage.write`), with kept statements: the same rows as the model layer writes (the counter, the product
 /// with its match key, the idempotency answer and the purge of expired answers; the
 /// change-version trigger fires as for any insert), in plain SQL with kept statements. A test
 /// creates through both paths and compares every column. Creations with a photo take the usual
 /// path.
 struct DirectProductCreation {
-  var writer: SQLiteDirectWriter
+  var storage: SQLiteStorage
   var workspaceID: UUID
   var now: Date
   var account: AccountFormat
@@ -21,41 +20,54 @@ struct DirectProductCreation {
     case found(IdempotencyRecord.Stored)
   }
 
-  private static func values(_ values: [(any Encodable & Sendable)?]) throws -> [SQLiteData] {
-    try values.map { value in try value.map { try DirectRow.encoder.encode($0) } ?? .null }
+  private static func values(_ values: [(any Encodable & Sendable)?]) throws -> StatementArguments {
+    try SQLiteStorage.arguments(optional: values)
+  }
+
+  private static func first(_ db: GRDB.Database, _ sql: String, _ arguments: StatementArguments)
+    throws -> DirectRow?
+  {
+    try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments).map(DirectRow.init)
+  }
+
+  private static func run(_ db: GRDB.Database, _ sql: String, _ arguments: StatementArguments)
+    throws
+  {
+    try db.cachedStatement(sql: sql).execute(arguments: arguments)
   }
 
   func perform(
-    _ product: Product, key: String?, fingerprint: String, on eventLoop: any EventLoop,
-    fallback store: IdempotencyStore
+    _ product: Product, key: String?, fingerprint: String, fallback store: IdempotencyStore
   ) async throws -> IdempotencyStore.Outcome {
     let (workspaceID, now, account) = (workspaceID, now, account)
     let result: Result
     do {
-      result = try await writer.transaction(on: eventLoop) { db in
+      result = try await storage.write { db in
         if let key,
-          let row = try db.run(
+          let row = try Self.first(
+            db,
             """
             SELECT status, content_type, location, body, request_hash FROM idempotency_keys
             WHERE workspace_id = ?1 AND key = CAST(?2 AS TEXT)
-            """, Self.values([workspaceID, key])
-          ).first
+            """, Self.values([workspaceID, key]))
         {
           return .found(try IdempotencyRecord.Stored(row))
         }
-        try db.run(
+        try Self.run(
+          db,
           """
           INSERT INTO product_counters (id, workspace_id, last_number, product_count)
           VALUES (?1, ?2, 0, 0) ON CONFLICT (workspace_id) DO NOTHING
           """, Self.values([UUID(), workspaceID]))
         guard
-          let number = try db.run(
+          let number = try Self.first(
+            db,
             """
             UPDATE product_counters
             SET last_number = last_number + 1, product_count = product_count + 1
             WHERE workspace_id = ?1 RETURNING last_number
             """, Self.values([workspaceID])
-          ).first.map({ try $0.decode(column: "last_number", as: Int.self) })
+          ).map({ try $0.decode(column: "last_number", as: Int.self) })
         else { throw Abort(.internalServerError, reason: "The product counter row is missing.") }
         let record = ProductRecord(workspaceID: workspaceID, number: number, product: product)
         let id = UUID()
@@ -63,7 +75,8 @@ struct DirectProductCreation {
         record.id = id
         record.createdAt = stamp
         record.updatedAt = stamp
-        try db.run(
+        try Self.run(
+          db,
           """
           INSERT INTO products (id, workspace_id, number, name, name_key, type, type_key, price_minor,
             tax_minor, match_key, photo_etag, version, created_at, updated_at)
@@ -77,7 +90,8 @@ struct DirectProductCreation {
         var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
         answer.location = Routes.apiProduct.href(id: summary.id)
         if let key {
-          try db.run(
+          try Self.run(
+            db,
             """
             INSERT INTO idempotency_keys (id, workspace_id, key, request_hash, status, content_type,
               location, body, created_at)
@@ -87,8 +101,8 @@ struct DirectProductCreation {
               UUID(), workspaceID, key, fingerprint, Int(answer.status.code), answer.contentType,
               answer.location, answer.body, now,
             ]))
-          try db.run(
-            "DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND created_at < ?2",
+          try Self.run(
+            db, "DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND created_at < ?2",
             Self.values([workspaceID, now.addingTimeInterval(-IdempotencyKey.retention)]))
         }
         return .created(answer)

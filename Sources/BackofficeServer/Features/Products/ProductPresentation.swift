@@ -38,6 +38,22 @@ struct ProductSummary: Sendable, Equatable {
     version = record.version
   }
 
+  init(_ row: ProductRow, account: AccountFormat) {
+    id = row.id
+    number = row.number
+    name = row.name
+    type = row.type
+    priceMinor = MinorUnits(row.priceMinor)
+    taxMinor = MinorUnits(row.taxMinor)
+    priceText = MoneyFormat.currency(priceMinor, currency: account.currency, locale: account.locale)
+    taxText = ProductFormat.percent(taxMinor, locale: account.locale)
+    photoVersion = row.photoETag.map(PhotoResponse.version)
+    favorite = row.favorite
+    createdAt = row.createdAt
+    updatedAt = row.updatedAt
+    version = row.version
+  }
+
   var price: Decimal { priceMinor.decimal }
   var tax: Decimal { taxMinor.decimal }
 

@@ -48,10 +48,8 @@ struct ProductStore {
   }
 
   struct Slice {
-    var items: [ProductRecord]
+    var items: [ProductRow]
     var total: Int
-    /// Which of `items` are favourites, when the query already found out.
-    var favorites: Set<UUID>? = nil
   }
 
   // MARK: reading
@@ -61,25 +59,32 @@ struct ProductStore {
   /// counter row's count for the whole catalog, or a count over the index for a filter.
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
-    guard !overflow else { return Slice(items: [], total: try await total(filter), favorites: []) }
-    let rows = try await DirectQuery.rows(
-      Self.pageStatement(
-        conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
-        workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset),
-      on: db)
-    guard let first = rows.first else {
-      return Slice(items: [], total: try await total(filter), favorites: [])
+    guard !overflow else { return Slice(items: [], total: try await total(filter)) }
+    let statement = Self.pageStatement(
+      conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
+      workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset)
+    let (items, found) = try await rows(statement, withTotal: true)
+    guard let found else { return Slice(items: [], total: try await total(filter)) }
+    return Slice(items: items, total: found)
+  }
+
+  /// The products `statement` selects (`columns`, then `favorite`, then with `withTotal` a
+  /// `total`), with the first row's total. On a SQLite file outside a transaction the rows are
+  /// read at once on a reader and decoded straight from SQLite's values (`ProductRow`); the
+  /// listing is the catalog's busiest read.
+  private func rows(_ statement: SQLQueryString, withTotal: Bool) async throws
+    -> ([ProductRow], total: Int?)
+  {
+    if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
+      var serializer = SQLSerializer(database: try sql)
+      statement.serialize(to: &serializer)
+      return try ProductRow.readNow(
+        serializer.sql, serializer.binds, withTotal: withTotal, on: storage)
     }
-    var favorites = Set<UUID>()
-    let items = try rows.map { row in
-      let record = try Self.record(row, workspaceID: workspaceID)
-      if try row.decode(column: "favorite", as: Int.self) == 1, let id = record.id {
-        favorites.insert(id)
-      }
-      return record
-    }
-    return Slice(
-      items: items, total: try first.decode(column: "total", as: Int.self), favorites: favorites)
+    let rows = try await DirectQuery.rows(statement, on: db)
+    let items = try rows.map(ProductRow.init)
+    let total = try withTotal ? rows.first?.decode(column: "total", as: Int.self) : nil
+    return (items, total)
   }
 
   /// The page's statement. The inner select picks the page's product numbers from an index
@@ -117,7 +122,8 @@ struct ProductStore {
       """
   }
 
-  /// The columns every product statement here selects (`p` is the products table).
+  /// The columns every product statement here selects (`p` is the products table), in the
+  /// order `ProductRow` reads them.
   static let columns = """
     p.id, p.number, p.name, p.name_key, p.type, p.type_key, p.price_minor, p.tax_minor,
     p.photo_etag, p.created_at, p.updated_at, p.version
@@ -253,11 +259,11 @@ struct ProductStore {
     let total = try await favoriteCount()
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return Slice(items: [], total: total) }
-    let rows = try await DirectQuery.rows(
+    let (items, _) = try await rows(
       Self.favoritesStatement(
-        workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset), on: db)
-    let items = try rows.map { try Self.record($0, workspaceID: workspaceID) }
-    return Slice(items: items, total: total, favorites: Set(items.compactMap(\.id)))
+        workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset),
+      withTotal: false)
+    return Slice(items: items, total: total)
   }
 
   /// The page of favourites first, then each product by its id (`CROSS JOIN` keeps that
@@ -266,7 +272,7 @@ struct ProductStore {
     -> SQLQueryString
   {
     """
-    SELECT \(unsafeRaw: columns)
+    SELECT \(unsafeRaw: columns), 1 AS favorite
     FROM (
       SELECT product_id, created_at, id FROM product_favorites
       WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: viewerID)

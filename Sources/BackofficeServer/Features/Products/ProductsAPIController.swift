@@ -75,9 +75,7 @@ struct ProductsAPIController: RouteCollection {
       filter.search)
     let page = try await req.cached(.products, key: key) {
       let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
-      let items = try await store.summaries(
-        slice.items, account: account, favorites: slice.favorites
-      ).map(ProductsAPIController.Item.init)
+      let items = slice.items.map { Item(ProductSummary($0, account: account)) }
       return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))
     }
     let response = page.response(for: req)
@@ -141,20 +139,14 @@ struct ProductsAPIController: RouteCollection {
     ])
     let idempotency = IdempotencyStore(db: req.db, workspaceID: workspaceID, now: req.now)
     let outcome: IdempotencyStore.Outcome
-    if let writer = req.application.directWriter, photo == nil {
+    if let storage = (req.db as? SQLiteFluentDatabase)?.storage, photo == nil {
       outcome = try await DirectProductCreation(
-        writer: writer, workspaceID: workspaceID, now: req.now, account: account
-      ).perform(
-        product, key: key, fingerprint: fingerprint, on: req.eventLoop, fallback: idempotency)
+        storage: storage, workspaceID: workspaceID, now: req.now, account: account
+      ).perform(product, key: key, fingerprint: fingerprint, fallback: idempotency)
     } else {
-      outcome = try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
-        let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
-        let record = try await store.create(product, photo: photo)
-        let summary = try await store.summary(record, account: account)
-        var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
-        answer.location = Routes.apiProduct.href(id: summary.id)
-        return answer
-      }
+      outcome = try await Self.create(
+        product, photo: photo, viewer: viewer, account: account, key: key,
+        fingerprint: fingerprint, idempotency: idempotency)
     }
     if !outcome.replayed {
       req.noteActivity(.created, .product, id: nil, name: product.name)
@@ -165,6 +157,22 @@ struct ProductsAPIController: RouteCollection {
       response.withVersion(version)
     }
     return response
+  }
+
+  /// A creation through the model layer: with a photo, and on PostgreSQL.
+  static func create(
+    _ product: Product, photo: CheckedPhoto?, viewer: UUID, account: AccountFormat, key: String?,
+    fingerprint: String, idempotency: IdempotencyStore
+  ) async throws -> IdempotencyStore.Outcome {
+    let workspaceID = idempotency.workspaceID
+    return try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
+      let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
+      let record = try await store.create(product, photo: photo)
+      let summary = try await store.summary(record, account: account)
+      var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
+      answer.location = Routes.apiProduct.href(id: summary.id)
+      return answer
+    }
   }
 
   /// Without `If-Match` the last write wins, as before versions; with it, only onto a version
@@ -274,9 +282,7 @@ struct ProductsAPIController: RouteCollection {
     let account = AccountFormat(try req.user)
     let paging = try Paging.read(req)
     let slice = try await store.favorites(page: paging.page, per: paging.perPage)
-    let items = try slice.items.map {
-      ProductsAPIController.Item(try ProductSummary($0, favorite: true, account: account))
-    }
+    let items = slice.items.map { Item(ProductSummary($0, account: account)) }
     return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
   }
 

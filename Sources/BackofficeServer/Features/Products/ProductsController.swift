@@ -66,11 +66,8 @@ struct ProductsController: RouteCollection {
     }
     let favorites = try await store.favorites(per: ProductIndex.favoritesShown)
     return ProductIndex(
-      cards: try await store.summaries(
-        slice.items, account: account, favorites: slice.favorites),
-      favorites: try favorites.items.map {
-        try ProductSummary($0, favorite: true, account: account)
-      },
+      cards: slice.items.map { ProductSummary($0, account: account) },
+      favorites: favorites.items.map { ProductSummary($0, account: account) },
       favoriteTotal: favorites.total, chips: chips, filter: filter, page: window.page,
       pageCount: window.pageCount, matching: slice.total,
       accountTotal: chips.reduce(0) { $0 + $1.count }, outbox: outbox)

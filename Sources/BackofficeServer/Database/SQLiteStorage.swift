@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import NIOCore
+import SQLKit
+import SQLiteKit
+import Vapor
+
+/// The server's SQLite database, through GRDB: on a file a `DatabasePool` (WAL, concurrent
+/// readers on threads of their own, one serialized writer, kept statements), in memory a
+/// `DatabaseQueue` (one connection, for tests that say why).
+///
+/// Every statement of the process runs here, whether a store wrote it or the model layer made
+/// it (`SQLiteFluentDatabase`): no other SQLite library opens the file. Reads take a reader of
+/// the pool and never wait for the writer. Writes take their turn at `gate` and then run on the
+/// pool's one writer connection. The gate exists only because a model-layer transaction awaits
+/// between its statements: its `BEGIN` and `COMMIT` run in separate turns on the writer
+/// connection, and nothing else may write in between (`allowsUnsafeTransactions` lets GRDB
+/// leave that transaction open between turns). A store that writes in one closure
+/// (`write(_:)`) takes the same gate, so both kinds line up in one queue.
+final class SQLiteStorage: Sendable {
+  let writer: any DatabaseWriter
+  let gate = WriteGate()
+  /// The file, or nil in memory.
+  let path: String?
+
+  private init(writer: any DatabaseWriter, path: String?) {
+    self.writer = writer
+    self.path = path
+  }
+
+  /// How many readers a file's pool opens at most: each serves one read at a time.
+  static let maximumReaders = 8
+
+  /// Opens the file (creating it), or a database in memory when `path` is nil.
+  static func open(path: String?, busyTimeoutMilliseconds: Int) throws -> SQLiteStorage {
+    var configuration = GRDB.Configuration()
+    configuration.label = "backoffice"
+    configuration.foreignKeysEnabled = true
+    configuration.allowsUnsafeTransactions = true
+    configuration.maximumReaderCount = maximumReaders
+    // Another process on the same file (a CLI command, a second server): sleep and retry.
+    // In this process writers meet only at the gate.
+    configuration.busyMode = .timeout(Double(max(0, busyTimeoutMilliseconds)) / 1000)
+    configuration.prepareDatabase { db in
+      // In WAL mode a commit survives the process being killed; only a power cut may lose
+      // the last ones before a checkpoint (docs/platform.md).
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+    guard let path else {
+      return SQLiteStorage(writer: try DatabaseQueue(configuration: configuration), path: nil)
+    }
+    return SQLiteStorage(
+      writer: try DatabasePool(path: path, configuration: configuration), path: path)
+  }
+
+  func close() {
+    try? (writer as? DatabasePool)?.close()
+    try? (writer as? DatabaseQueue)?.close()
+  }
+
+  // MARK: short reads
+
+  /// The rows of a short read, read now on the calling thread from a reader of the pool with
+  /// a kept statement: for the reads every request makes (a token, a session, a version, a
+  /// page of the catalog), where handing the read to another thread costs more than the read.
+  /// Never inside a transaction (its own writes would not be seen).
+  func readNow(_ sql: String, _ arguments: StatementArguments) throws -> [DirectRow] {
+    try Self.translating {
+      try writer.unsafeRead { db in try Self.rows(db, sql, arguments, kept: true) }
+    }
+  }
+
+  /// `body` with a reader, on the calling thread; for stores that read rows straight into
+  /// what they answer.
+  func readNow<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+    try Self.translating { try writer.unsafeRead(body) }
+  }
+
+  /// `body`'s value, with SQLite's refusals in the model layer's terms (`SQLiteFailure`), so
+  /// every path reports a constraint or a missing parent row alike.
+  static func translating<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as GRDB.DatabaseError {
+      throw SQLiteFailure(error)
+    }
+  }
+
+  static func translatingAsync<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+      return try await body()
+    } catch let error as GRDB.DatabaseError {
+      throw SQLiteFailure(error)
+    }
+  }
+
+  // MARK: writes
+
+  /// `body` as one `BEGIN IMMEDIATE` transaction on the writer, in its turn at the gate;
+  /// nothing is written when it throws. The caller resumes after the commit.
+  func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws
+    -> T
+  {
+    try await Self.translatingAsync {
+      try await gate.run {
+        try await writer.writeWithoutTransaction { db in
+          // Inside a model-layer transaction of this task (which holds the gate already) the
+          // writes join it as a savepoint.
+          let nested = db.isInsideTransaction
+          try db.execute(sql: nested ? "SAVEPOINT store_write" : "BEGIN IMMEDIATE")
+          do {
+            let value = try body(db)
+            try db.execute(sql: nested ? "RELEASE store_write" : "COMMIT")
+            return value
+          } catch {
+            // A failed COMMIT leaves the transaction open as well.
+            if nested {
+              try? db.execute(sql: "ROLLBACK TO store_write")
+              try? db.execute(sql: "RELEASE store_write")
+            } else {
+              try? db.execute(sql: "ROLLBACK")
+            }
+            throw error
+          }
+        }
+      }
+    }
+  }
+
+  // MARK: statements
+
+  /// Runs `sql` and returns its rows as `SQLRow`s, decoded as the model layer decodes rows.
+  /// `kept`: a statement the app runs again and again (GRDB keeps it prepared); the model
+  /// layer's statements, of many shapes, are prepared each time.
+  static func rows(
+    _ db: GRDB.Database, _ sql: String, _ arguments: StatementArguments, kept: Bool
+  ) throws -> [DirectRow] {
+    let statement = kept ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+    return try rows(statement, arguments)
+  }
+
+  static func rows(_ statement: Statement, _ arguments: StatementArguments) throws -> [DirectRow] {
+    let cursor = try Row.fetchCursor(statement, arguments: arguments)
+    var rows: [DirectRow] = []
+    while let row = try cursor.next() { rows.append(DirectRow(row)) }
+    return rows
+  }
+
+  /// The arguments of a statement, each encoded as the model layer stores it (a UUID as 16
+  /// bytes, a date as seconds since 1970, …).
+  static func arguments(_ values: [any Encodable]) throws -> StatementArguments {
+    StatementArguments(try values.map { try DatabaseValue(DirectRow.encoder.encode($0)) })
+  }
+
+  /// `arguments(_:)` for optional values (nil binds NULL).
+  static func arguments(optional values: [(any Encodable)?]) throws -> StatementArguments {
+    StatementArguments(
+      try values.map { value in
+        try value.map { try DatabaseValue(DirectRow.encoder.encode($0)) } ?? .null
+      })
+  }
+}
+
+extension DatabaseValue {
+  init(_ data: SQLiteData) {
+    switch data {
+    case .integer(let number): self = Int64(number).databaseValue
+    case .float(let number): self = number.databaseValue
+    case .text(let text): self = text.databaseValue
+    case .blob(let buffer): self = Data(buffer.readableBytesView).databaseValue
+    case .null: self = .null
+    }
+  }
+}
+
+extension SQLiteData {
+  init(_ value: DatabaseValue) {
+    switch value.storage {
+    case .null: self = .null
+    case .int64(let number): self = .integer(Int(number))
+    case .double(let number): self = .float(number)
+    case .string(let text): self = .text(text)
+    case .blob(let data): self = .blob(ByteBuffer(bytes: data))
+    }
+  }
+}
+
+/// One row read from SQLite, decoded the way the model layer decodes its values.
+struct DirectRow: SQLRow, Sendable {
+  let names: [String]
+  let values: [SQLiteData]
+
+  init(names: [String], values: [SQLiteData]) {
+    self.names = names
+    self.values = values
+  }
+
+  init(_ row: Row) {
+    names = Array(row.columnNames)
+    values = row.databaseValues.map(SQLiteData.init)
+  }
+
+  var allColumns: [String] { names }
+
+  func contains(column: String) -> Bool { names.contains(column) }
+
+  private func value(_ column: String) throws -> SQLiteData {
+    guard let index = names.firstIndex(of: column) else {
+      throw DecodingError.keyNotFound(
+        ColumnKey(column),
+        .init(codingPath: [], debugDescription: "No column \(column) in the row."))
+    }
+    return values[index]
+  }
+
+  func decodeNil(column: String) throws -> Bool { try value(column) == .null }
+
+  func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
+    try Self.decoder.decode(D.self, from: value(column))
+  }
+
+  /// SQLiteKit's conversions, made once: each makes a JSON coder when created, which a read
+  /// on every request should not pay for each value.
+  static let decoder = SQLiteDataDecoder()
+  static let encoder = SQLiteDataEncoder()
+
+  struct ColumnKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}
+
+extension Application {
+  /// The SQLite database, when the app stores its data in one (for tests and diagnostics).
+  var sqliteStorage: SQLiteStorage? { (db as? SQLiteFluentDatabase)?.storage }
+
+  /// The writers' gate of the SQLite database; nil on PostgreSQL.
+  var writeGate: WriteGate? { sqliteStorage?.gate }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import SQLKit
+import SQLiteKit
+
+/// A product as a listing reads it: the columns `ProductStore.columns` selects and its
+/// favourite mark, decoded once into plain values (no model object).
+struct ProductRow: Sendable, Equatable {
+  var id: UUID
+  var number: Int
+  var name: String
+  var type: String
+  var priceMinor: Int64
+  var taxMinor: Int64
+  var photoETag: String?
+  var createdAt: Date?
+  var updatedAt: Date?
+  var version: Int
+  var favorite: Bool
+
+  /// From a row of any database, by column name.
+  init(_ row: any SQLRow) throws {
+    id = try row.decode(column: "id", as: UUID.self)
+    number = try row.decode(column: "number", as: Int.self)
+    name = try row.decode(column: "name", as: String.self)
+    type = try row.decode(column: "type", as: String.self)
+    priceMinor = try row.decode(column: "price_minor", as: Int64.self)
+    taxMinor = try row.decode(column: "tax_minor", as: Int64.self)
+    photoETag = try row.decode(column: "photo_etag", as: String?.self)
+    createdAt = try row.decode(column: "created_at", as: Date?.self)
+    updatedAt = try row.decode(column: "updated_at", as: Date?.self)
+    version = try row.decode(column: "version", as: Int.self)
+    favorite = try row.decode(column: "favorite", as: Int.self) == 1
+  }
+
+  /// From SQLite's values, by position (`ProductStore.columns`, then `favorite`), without the
+  /// model layer's conversions.
+  init(_ row: Row) throws {
+    id = try Self.uuid(row[0])
+    number = try Self.int(row[1])
+    name = try Self.text(row[2])
+    type = try Self.text(row[4])
+    priceMinor = Int64(try Self.int(row[6]))
+    taxMinor = Int64(try Self.int(row[7]))
+    let etag: DatabaseValue = row[8]
+    photoETag = etag.isNull ? nil : try Self.text(etag)
+    createdAt = try Self.date(row[9])
+    updatedAt = try Self.date(row[10])
+    version = try Self.int(row[11])
+    favorite = try Self.int(row[12]) == 1
+  }
+
+  /// The rows of a product statement (and the first row's `total`, its fourteenth column),
+  /// read at once on a reader of the SQLite file with a kept statement.
+  static func readNow(
+    _ sql: String, _ binds: [any Encodable], withTotal: Bool, on storage: SQLiteStorage
+  ) throws -> ([ProductRow], total: Int?) {
+    let arguments = try SQLiteStorage.arguments(binds)
+    return try storage.readNow { db in
+      let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+      var items: [ProductRow] = []
+      var total: Int?
+      while let row = try cursor.next() {
+        items.append(try ProductRow(row))
+        if withTotal, total == nil { total = try int(row[13]) }
+      }
+      return (items, total)
+    }
+  }
+
+  struct Unreadable: Error, CustomStringConvertible {
+    var value: DatabaseValue
+    var description: String { "A product column held an unexpected value: \(value)" }
+  }
+
+  private static func int(_ value: DatabaseValue) throws -> Int {
+    guard case .int64(let number) = value.storage else { throw Unreadable(value: value) }
+    return Int(number)
+  }
+
+  private static func text(_ value: DatabaseValue) throws -> String {
+    guard case .string(let text) = value.storage else { throw Unreadable(value: value) }
+    return text
+  }
+
+  /// Ids are kept as their 16 bytes.
+  private static func uuid(_ value: DatabaseValue) throws -> UUID {
+    guard case .blob(let data) = value.storage, data.count == 16 else {
+      return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
+    }
+    return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+  }
+
+  /// Times are kept as seconds since 1970, read to the microsecond as the model layer reads
+  /// them (so both give equal dates); anything else is read by the model layer's rules.
+  private static func date(_ value: DatabaseValue) throws -> Date? {
+    let seconds: Double
+    switch value.storage {
+    case .null: return nil
+    case .double(let number): seconds = number
+    case .int64(let number): seconds = Double(number)
+    default: return try DirectRow.decoder.decode(Date.self, from: SQLiteData(value))
+    }
+    let sinceReference = seconds - Date.timeIntervalBetween1970AndReferenceDate
+    return Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6)
+  }
+}
