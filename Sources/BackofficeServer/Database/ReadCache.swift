@@ -41,6 +41,15 @@ final class ReadCache: Sendable {
     var area: ChangeArea
   }
 
+  /// A read's key: the arguments it was computed from (a typed value, e.g. a store's query),
+  /// and the type of what it computed, so two reads with the same arguments but different
+  /// answers never meet. (`AnyHashable` is not `Sendable`; every key is made from a
+  /// `Sendable` value, so this one is.)
+  private struct Key: Hashable, @unchecked Sendable {
+    var arguments: AnyHashable
+    var value: ObjectIdentifier
+  }
+
   private struct Entry {
     var value: any Sendable
     var cost: Int
@@ -49,7 +58,7 @@ final class ReadCache: Sendable {
 
   private struct Bucket {
     var version: Int64
-    var values: [String: Entry] = [:]
+    var values: [Key: Entry] = [:]
     var cost = 0
     var lastUse: UInt64 = 0
   }
@@ -75,13 +84,15 @@ final class ReadCache: Sendable {
   /// The stated size of everything held now.
   var storedBytes: Int { state.withLockedValue { $0.cost } }
 
-  /// The value stored for `key` at `version`, or `compute()`'s, stored when it is worth
-  /// keeping.
-  func value<Value: ReadCacheable>(
-    workspace: UUID, area: ChangeArea, version: Int64, key: String,
+  /// The value stored for `arguments` at `version`, or `compute()`'s, stored when it is worth
+  /// keeping. `arguments` must hold everything the value depends on besides the area's data
+  /// (filters, page, the reader, locale, currency): the typed arguments of the read.
+  func value<Value: ReadCacheable, Arguments: Hashable & Sendable>(
+    workspace: UUID, area: ChangeArea, version: Int64, key arguments: Arguments,
     compute: () async throws -> Value
   ) async throws -> Value {
     guard maxBytes > 0 else { return try await compute() }
+    let key = Key(arguments: AnyHashable(arguments), value: ObjectIdentifier(Value.self))
     let bucketKey = BucketKey(workspace: workspace, area: area)
     let found: Value? = state.withLockedValue { state in
       state.tick += 1
@@ -100,7 +111,8 @@ final class ReadCache: Sendable {
     }
     if let found { return found }
     let value = try await compute()
-    let size = max(value.cacheCost, 64) + key.utf8.count
+    // The key's own size is not known; 32 bytes stand for it.
+    let size = max(value.cacheCost, 64) + 32
     guard size <= maxBytes / 8 else { return value }
     let maxValues = maxValuesPerArea
     let areaBytes = maxBytes / 2
@@ -121,7 +133,7 @@ final class ReadCache: Sendable {
   /// all. One area holds at most `maxValues` values and half the cache: past that, its least
   /// recently used values go first.
   private static func store(
-    into bucket: inout Bucket, key: String, value: any Sendable, size: Int, version: Int64,
+    into bucket: inout Bucket, key: Key, value: any Sendable, size: Int, version: Int64,
     tick: UInt64, maxValues: Int, maxBytes: Int
   ) -> Int {
     let before = bucket.cost
@@ -156,14 +168,6 @@ final class ReadCache: Sendable {
   }
 }
 
-extension ReadCache {
-  /// One key from its parts, unambiguous whatever the parts hold: each is prefixed with its
-  /// length, so ("home decor", "lamp") and ("home", "decor lamp") never meet.
-  static func key(_ parts: String...) -> String {
-    parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|")
-  }
-}
-
 extension Application {
   private struct ReadCacheKey: StorageKey {
     typealias Value = ReadCache
@@ -189,9 +193,10 @@ extension Request {
 
   /// `compute()`'s value for the request's workspace, from the read cache when this request may
   /// use it (`GET`/`HEAD`) and the workspace's `area` has not changed since it was stored.
-  /// `key` must name everything else the value depends on (filters, page, locale, currency).
-  func cached<Value: ReadCacheable>(
-    _ area: ChangeArea, key: String, compute: () async throws -> Value
+  /// `key` is the read's typed arguments (a store's query value): everything else the value
+  /// depends on (filters, page, the reader, locale, currency).
+  func cached<Value: ReadCacheable, Key: Hashable & Sendable>(
+    _ area: ChangeArea, key: Key, compute: () async throws -> Value
   ) async throws -> Value {
     let cache = application.readCache
     guard cache.maxBytes > 0, method == .GET || method == .HEAD else { return try await compute() }

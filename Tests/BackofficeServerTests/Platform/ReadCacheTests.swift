@@ -308,6 +308,33 @@ struct ReadCacheTests {
     #expect(cache.stats == .init(hits: 2, misses: 3))
   }
 
+  /// A read is keyed by its typed arguments and the type of its answer: the same arguments
+  /// asked for another kind of answer, or equal-looking arguments of another type, never meet.
+  @Test func keysAreTypedArgumentsAndAnswers() async throws {
+    struct Query: Hashable, Sendable {
+      var page: Int
+    }
+    struct OtherQuery: Hashable, Sendable {
+      var page: Int
+    }
+    let cache = ReadCache(maxBytes: 1 << 20)
+    let user = UUID()
+    let text = try await cache.value(
+      workspace: user, area: .products, version: 1, key: Query(page: 1)
+    ) { "text" }
+    let sized = try await cache.value(
+      workspace: user, area: .products, version: 1, key: Query(page: 1)
+    ) { Sized(value: 7, cacheCost: 1) }
+    let other = try await cache.value(
+      workspace: user, area: .products, version: 1, key: OtherQuery(page: 1)
+    ) { "other" }
+    let again = try await cache.value(
+      workspace: user, area: .products, version: 1, key: Query(page: 1)
+    ) { "ignored" }
+    #expect(text == "text" && sized.value == 7 && other == "other" && again == "text")
+    #expect(cache.stats == .init(hits: 1, misses: 3))
+  }
+
   /// An area that outgrows its share drops its least recently used values, not all of them:
   /// a listing that rotates through many pages keeps the pages it shows most.
   @Test func aFullAreaDropsItsLeastRecentlyUsedValue() async throws {

@@ -28,7 +28,7 @@ struct ExpensesController: RouteCollection {
   static func totals(_ req: Request, _ store: ExpenseStore, _ filter: ExpenseFilter)
     async throws -> ExpenseTotals
   {
-    try await req.cached(.expenses, key: ReadCache.key("totals", String(reflecting: filter))) {
+    try await req.cached(.expenses, key: filter) {
       try await store.totals(filter)
     }
   }

@@ -69,7 +69,7 @@ struct ProductSummary: Sendable, Equatable {
 }
 
 /// The account's formatting settings, read once per request.
-struct AccountFormat: Sendable, Equatable {
+struct AccountFormat: Sendable, Hashable {
   var locale: BackofficeLocale
   var currency: String
 

@@ -38,7 +38,7 @@ struct ProductStore {
   }
 
   /// What the listing shows: a name prefix, one category (a `type_key`), an order.
-  struct Filter: Sendable, Equatable {
+  struct Filter: Sendable, Hashable {
     var search: String = ""
     var typeKey: String? = nil
     var sort: Sort = .newest
@@ -50,6 +50,28 @@ struct ProductStore {
   struct Slice {
     var items: [ProductRow]
     var total: Int
+  }
+
+  /// One page of the listing as a reader asks for it: the typed arguments the read cache keys
+  /// a listing's answers by (the reader is part of it: the favourite marks are theirs).
+  struct PageQuery: Hashable, Sendable {
+    var workspaceID: UUID
+    var viewerID: UUID
+    var filter: Filter
+    var page: Int
+    var per: Int
+    var format: AccountFormat
+  }
+
+  func query(_ filter: Filter, page: Int, per: Int, format: AccountFormat) -> PageQuery {
+    PageQuery(
+      workspaceID: workspaceID, viewerID: viewerID, filter: filter, page: page, per: per,
+      format: format)
+  }
+
+  /// The category chips' arguments (the workspace alone).
+  struct ChipsQuery: Hashable, Sendable {
+    var workspaceID: UUID
   }
 
   // MARK: reading

@@ -67,13 +67,8 @@ struct ProductsAPIController: RouteCollection {
     let filter = ProductStore.Filter(
       search: req.queryValue("q") ?? "",
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 }, sort: sort)
-    // Everything the page depends on besides the catalog, whose version keys the cache.
-    // The reader is part of the key: the favourite marks are theirs.
-    let key = ReadCache.key(
-      "list", store.viewerID.uuidString, account.locale.identifier, account.currency,
-      sort.rawValue, String(paging.page), String(paging.perPage), filter.typeKey ?? "",
-      filter.search)
-    let page = try await req.cached(.products, key: key) {
+    let query = store.query(filter, page: paging.page, per: paging.perPage, format: account)
+    let page = try await req.cached(.products, key: query) {
       let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
       let items = slice.items.map { Item(ProductSummary($0, account: account)) }
       return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))

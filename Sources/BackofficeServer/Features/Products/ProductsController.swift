@@ -39,13 +39,10 @@ struct ProductsController: RouteCollection {
       typeKey: typeKey.flatMap { $0.isEmpty ? nil : $0 },
       sort: req.queryValue("sort").flatMap(ProductStore.Sort.init) ?? .newest)
     let requested = Paging.pageNumber(req)
-    // The reader is part of the key: the favourite marks are theirs.
-    let key = ReadCache.key(
-      "page", store.viewerID.uuidString, account.locale.identifier, account.currency,
-      filter.sort.rawValue, String(requested), filter.typeKey ?? "", filter.search)
+    let query = store.query(filter, page: requested, per: ProductIndex.perPage, format: account)
     let outbox = try Self.outbox(req)
-    return try await req.cachedPage(.products, key: key) {
-      try await req.cached(.products, key: key) {
+    return try await req.cachedPage(.products, key: query) {
+      try await req.cached(.products, key: query) {
         try await Self.listing(
           store, filter: filter, requested: requested, account: account, outbox: outbox)
       }
@@ -76,7 +73,9 @@ struct ProductsController: RouteCollection {
   /// The account's category chips with counts, from the read cache when nothing changed.
   static func chips(_ req: Request) async throws -> [ProductTypeChip] {
     let store = try Self.store(req)
-    return try await req.cached(.products, key: "chips") {
+    return try await req.cached(
+      .products, key: ProductStore.ChipsQuery(workspaceID: store.workspaceID)
+    ) {
       try await store.chips()
     }
   }

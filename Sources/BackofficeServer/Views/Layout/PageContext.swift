@@ -95,18 +95,24 @@ extension Request {
   /// A page rendered once and kept in the read cache for the same view (`key`, in `area`) and
   /// the same context (account, session's CSRF token, path, settings). A page that shows flash
   /// messages is rendered afresh, since they are shown once.
-  func cachedPage<View: PageView & ReadCacheable>(
-    _ area: ChangeArea, key: String, view make: () async throws -> View
+  func cachedPage<View: PageView & ReadCacheable, Key: Hashable & Sendable>(
+    _ area: ChangeArea, key: Key, view make: () async throws -> View
   ) async throws -> Response {
     let context = PageContext(request: self)
     guard let contextKey = context.renderKey else {
       return page(html: try await make().render(context: context), status: .ok)
     }
-    let rendered = try await cached(area, key: ReadCache.key(key, contextKey)) {
+    let rendered = try await cached(area, key: RenderKey(view: key, context: contextKey)) {
       RenderedPage(html: try await make().render(context: context))
     }
     return page(html: rendered.html, status: .ok)
   }
+}
+
+/// A rendered page's key: the view's arguments and its context's.
+struct RenderKey<View: Hashable & Sendable>: Hashable, Sendable {
+  var view: View
+  var context: PageContext.RenderContext
 }
 
 /// A page's HTML as the read cache keeps it.
@@ -116,12 +122,29 @@ struct RenderedPage: ReadCacheable {
 }
 
 extension PageContext {
-  /// Every part of the context a page's HTML depends on, or nil when it holds flash messages.
-  var renderKey: String? {
+  /// Every part of the context a page's HTML depends on.
+  struct RenderContext: Hashable, Sendable {
+    var userEmail: String?
+    var csrf: String
+    var path: String
+    var locale: String
+    var language: String
+    var signupOpen: Bool
+    var isAdmin: Bool
+    var offlineKey: String?
+    var currency: String
+    var workspaceName: String?
+    var role: String?
+    var otherWorkspaces: [String]
+  }
+
+  /// The context a page's HTML depends on, or nil when it holds flash messages.
+  var renderKey: RenderContext? {
     guard flashes.isEmpty else { return nil }
-    return ReadCache.key(
-      userEmail ?? "", csrf, path, locale.identifier, language.rawValue, String(signupOpen),
-      String(isAdmin), offlineKey ?? "", currency, workspace?.name ?? "",
-      workspace?.role.rawValue ?? "", otherWorkspaces.map(\.name).joined(separator: "\u{1F}"))
+    return RenderContext(
+      userEmail: userEmail, csrf: csrf, path: path, locale: locale.identifier,
+      language: language.rawValue, signupOpen: signupOpen, isAdmin: isAdmin,
+      offlineKey: offlineKey, currency: currency, workspaceName: workspace?.name,
+      role: workspace?.role.rawValue, otherWorkspaces: otherWorkspaces.map(\.name))
   }
 }
