@@ -9,9 +9,11 @@ orjson, and Hummingbird 2 + GRDB (`hb`, built here in release mode from a copy o
 Each reads its own copy of the SQLite file Backoffice was seeded into, with the same SQL and
 the same JSON.
 
-For the main size (the first of --sizes) every server runs /health, the product JSON list (pages
-1–100) and prefix search (the rotating prefixes of bench/run.py), interleaved (A B C …, then
-backwards) so drifting background load hits all alike; then Backoffice alone runs the products
+For the main size (the first of --sizes) every server runs /health, /api/v1/me (the token check
+and a small answer: the fixed cost of every API call), the product JSON list (pages 1–100) and
+prefix search (the rotating prefixes of bench/run.py), and the list and search again while
+another process changes one product of that server's file every 50 ms (`list+w`, `search+w`),
+interleaved (A B C …, then backwards) so drifting background load hits all alike; then Backoffice alone runs the products
 HTML page, expense totals, a poster SVG and product creation. For the other sizes Backoffice
 and `hb` run list and search, for the growth table.
 
@@ -27,7 +29,9 @@ import json
 import os
 import platform
 import shutil
+import sqlite3
 import subprocess
+import threading
 import sys
 import tempfile
 import time
@@ -106,8 +110,58 @@ def start(kind: str, data: Path, binary: Path) -> dict:
             "idle_rss": peers.tree_rss(process.pid)[0], "folder": folder}
 
 
+def database_of(server: dict) -> Path:
+    """The SQLite file a running server reads."""
+    if "folder" in server:
+        return peers.db_file(server["folder"])
+    environ = Path(f"/proc/{server['proc'].pid}/environ").read_bytes().split(b"\0")
+    for entry in environ:
+        if entry.startswith(b"PEER_DB="):
+            return Path(entry[len(b"PEER_DB="):].decode())
+    raise SystemExit(f"no database file for {server['kind']}")
+
+
+class Writer:
+    """Another process's writes to a server's file while it is measured: one product changed
+    every 50 ms (its price, version and time), as a catalog in use is written to. Each write
+    bumps the catalog's change version through the triggers, so a read cache keyed by it is
+    emptied as in real use."""
+
+    def __init__(self, path: Path, interval: float = 0.05):
+        self.path, self.interval = path, interval
+        self.stop = threading.Event()
+        self.count = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        db = sqlite3.connect(str(self.path), timeout=10, isolation_level=None)
+        db.execute("PRAGMA busy_timeout = 10000")
+        numbers = [n for (n,) in db.execute("SELECT number FROM products ORDER BY number LIMIT 500")]
+        while not self.stop.wait(self.interval):
+            number = numbers[self.count % len(numbers)]
+            db.execute(
+                "UPDATE products SET price_minor = price_minor + 1, version = version + 1, "
+                "updated_at = ? WHERE number = ?", (time.time(), number))
+            self.count += 1
+        db.close()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
 def measure(server: dict, scenario: str, script_for, conns: int, seconds: int, warm: int,
             rep: int) -> dict:
+    if scenario.endswith("+w"):
+        with Writer(database_of(server)) as writer:
+            result = measure(server, scenario[:-2], script_for, conns, seconds, warm, rep)
+        result["scenario"] = scenario
+        result["writes"] = writer.count
+        return result
     base = f"http://127.0.0.1:{server['port']}"
     tag = f"{server['kind']}{int(time.time() * 1000) % 10**9}"
     if warm:
@@ -140,7 +194,8 @@ def compare(data: Path, creds: dict, binary: Path, kinds: list[str], scenarios: 
                 for kind in order:
                     results.append(measure(
                         servers[kind], scenario,
-                        lambda tag, s=scenario: peers.scenario_script(s, creds, tag),
+                        lambda tag, s=scenario.removesuffix("+w"): peers.scenario_script(
+                            s, creds, tag),
                         args.connections, args.seconds, args.warm, rep))
     finally:
         for server in servers.values():
@@ -177,6 +232,20 @@ def backoffice_alone(data: Path, creds: dict, binary: Path, args) -> list[dict]:
         shutil.rmtree(server["folder"], ignore_errors=True)
 
 
+def peer_creations(data: Path, creds: dict, kinds: list[str], args) -> list[dict]:
+    """Product creation on the peers that write (their own copy each), for the ratio to
+    Backoffice's creation."""
+    rows = []
+    for kind in kinds:
+        server = start(kind, data, Path("/nonexistent"))
+        try:
+            rows.append(measure(server, "create", lambda tag: peers.creating(creds["token"], tag),
+                                args.connections, args.seconds, args.warm, 0))
+        finally:
+            peers.stop_server(server)
+    return rows
+
+
 def mean(rows: list[dict], key: str) -> float:
     return sum(r[key] for r in rows) / len(rows)
 
@@ -188,6 +257,8 @@ def main() -> None:
                         help="product counts; the first gets the full comparison")
     parser.add_argument("--servers", default="bo,bo-nocache,hb,hb-respcache,flasksync,asgi")
     parser.add_argument("--growth-servers", default="bo,hb")
+    parser.add_argument("--create-peers", default="flasksync",
+                        help="peers whose product creation is measured beside Backoffice's")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--warm", type=int, default=2)
@@ -213,12 +284,15 @@ def main() -> None:
         data, creds = seed(binary, size, 20_000 if first else 0, extras=first)
         try:
             kinds = args.servers.split(",") if first else args.growth_servers.split(",")
-            scenarios = ["health", "list", "search"] if first else ["list", "search"]
+            scenarios = (["health", "me", "list", "search", "list+w", "search+w"] if first
+                         else ["list", "search"])
             rows, idle_here = compare(data, creds, binary, kinds, scenarios, args)
             everything["sizes"][size] = rows
             if first:
                 main_rows, idle = rows, idle_here
                 alone = backoffice_alone(data, creds, binary, args)
+                if args.create_peers:
+                    alone += peer_creations(data, creds, args.create_peers.split(","), args)
                 everything["alone"] = alone
         finally:
             shutil.rmtree(data, ignore_errors=True)
@@ -243,8 +317,8 @@ def main() -> None:
               f"{mean(rows, 'p50'):.2f} | {mean(rows, 'p99'):.2f} | {mean(rows, 'cpu_us'):.0f} | "
               f"{rps / mean(hb, 'rps'):.2f} | {rps / health:.2f} |" if hb else "")
     for r in alone:
-        print(f"| {r['scenario']} | bo | {r['rps']:.0f} | {r['p50']:.2f} | {r['p99']:.2f} | "
-              f"{r['cpu_us']:.0f} | | {r['rps'] / health:.2f} |")
+        print(f"| {r['scenario']} | {r['server']} | {r['rps']:.0f} | {r['p50']:.2f} | "
+              f"{r['p99']:.2f} | {r['cpu_us']:.0f} | | {r['rps'] / health:.2f} |")
     print("\nidle RSS MB:", {k: round(v, 1) for k, v in idle.items()})
     if len(sizes) > 1:
         print("\n| products | scenario | server | req/s | p50 ms | p99 ms | CPU µs/req |")

@@ -8,6 +8,13 @@ enum APIResponse {
     return response
   }
 
+  /// JSON already written (`ProductJSON`).
+  static func json(bytes: Data, status: HTTPResponseStatus = .ok) -> Response {
+    var headers = HTTPHeaders()
+    headers.contentType = .json
+    return Response(status: status, headers: headers, body: .init(data: bytes))
+  }
+
   /// `201 Created` with the new record and a `Location` header naming where it now lives.
   static func created(_ value: some Encodable, location: String) throws -> Response {
     let response = try json(value, status: .created)

@@ -107,7 +107,7 @@ struct PageWindow: Sendable, Equatable {
 
 /// One page of an API list, the same shape for every list: the items, where they are in the
 /// whole list, and whether another page follows.
-struct ListPage<Item: Encodable>: Encodable {
+struct ListPage<Item> {
   var items: [Item]
   var page: Int
   var perPage: Int
@@ -124,7 +124,9 @@ struct ListPage<Item: Encodable>: Encodable {
     self.total = total
     hasMore = paging.offset + items.count < total && paging.page < Paging.maxPage
   }
+}
 
+extension ListPage: Encodable where Item: Encodable {
   /// The page as JSON, with a `Link` header (RFC 8288) naming the `next` and `prev` pages: the
   /// request's own address with only `page` changed, relative to the request.
   func response(for req: Request) throws -> Response {

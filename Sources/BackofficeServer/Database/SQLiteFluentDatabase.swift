@@ -128,7 +128,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     var converted = SQLQueryConverter(delegate: SQLiteConverterDelegate()).convert(query)
     // A creation answers with its id, as the SQLite driver of the model layer does.
     if case .create = query.action, query.customIDKey != .some(.string("")) {
-      converted = SQLList(
+      converted = SQLKit.SQLList(
         [converted, SQLReturning(SQLColumn((query.customIDKey ?? .id).description))],
         separator: SQLRaw(" "))
     }

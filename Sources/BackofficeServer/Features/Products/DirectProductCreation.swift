@@ -87,7 +87,7 @@ struct DirectProductCreation {
             record.priceMinor, record.taxMinor, record.matchKey, record.version, stamp, stamp,
           ]))
         let summary = try ProductSummary(record, favorite: false, account: account)
-        var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
+        var answer = StoredAnswer.product(ProductsAPIController.Item(summary), status: .created)
         answer.location = Routes.apiProduct.href(id: summary.id)
         if let key {
           try Self.run(

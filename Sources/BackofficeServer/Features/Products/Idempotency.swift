@@ -17,6 +17,15 @@ struct StoredAnswer: Sendable {
       body: try JSONEncoder.api.encode(value))
   }
 
+  /// A product answer (`ProductJSON`).
+  static func product(_ item: ProductsAPIController.Item, status: HTTPResponseStatus)
+    -> StoredAnswer
+  {
+    StoredAnswer(
+      status: status, contentType: "application/json; charset=utf-8",
+      body: ProductJSON.object(item))
+  }
+
   /// The `version` of the record in a JSON answer, for its ETag.
   static func version(in body: Data) -> Int? {
     struct Versioned: Decodable { var version: Int }

@@ -17,9 +17,9 @@ enum ProductChanges {
 
   /// One change: a product as it is now (added, edited, starred or unstarred), or the id of
   /// one that was deleted.
-  struct Change: Encodable, Sendable {
+  struct Change: Sendable {
     var seq: Int64
-    @LowercasedID var id: UUID
+    var id: UUID
     var deleted: Bool
     /// The product as the API shows it; absent for a deletion.
     var product: ProductsAPIController.Item?
@@ -32,7 +32,7 @@ enum ProductChanges {
   }
 
   /// One page of the feed.
-  struct Feed: Encodable, Sendable {
+  struct Feed: Sendable {
     var changes: [Change]
     /// Ask for the changes after this next time.
     var cursor: Int64
@@ -169,7 +169,7 @@ extension ProductsAPIController {
       format: PageContext.catalogFormat(
         locale: account.locale, currency: account.currency, language: req.uiLanguage),
       on: req.db)
-    let response = try APIResponse.json(feed)
+    let response = APIResponse.json(bytes: ProductJSON.feed(feed))
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-store")
     return response
   }

@@ -2,11 +2,55 @@ import BackofficeCore
 import Foundation
 import Vapor
 
-/// The product list's JSON written straight into bytes: the same bytes `JSONEncoder.api` makes
-/// of a `ListPage<ProductsAPIController.Item>` (keys sorted, `/` escaped, dates as ISO 8601
-/// seconds, absent values left out), without its per-key snake_case conversion and reflection.
-/// `ProductJSONTests` compares the two over thousands of generated products.
+/// Every product answer's JSON, written straight into bytes: the one encoder of products (a
+/// page of the list or of favourites, one product, the change feed). It writes what the API's
+/// other answers look like (`JSONEncoder.api`: keys sorted and in snake_case, `/` escaped,
+/// dates as ISO 8601 seconds, absent values left out), without the encoder's per-key
+/// conversion and reflection. `ProductJSONTests` reads it back with `JSONDecoder.api` over
+/// thousands of generated products and holds it to the encoder's bytes for other values.
 enum ProductJSON {
+  /// One product.
+  static func object(_ item: ProductsAPIController.Item) -> Data {
+    var out: [UInt8] = []
+    out.reserveCapacity(420)
+    write(item, into: &out)
+    return Data(out)
+  }
+
+  /// A page of the change feed.
+  static func feed(_ feed: ProductChanges.Feed) -> Data {
+    var object = Object(out: [])
+    object.out.reserveCapacity(96 + feed.changes.count * 520)
+    object.field("changes") { out in
+      out.append(UInt8(ascii: "["))
+      for (index, change) in feed.changes.enumerated() {
+        if index > 0 { out.append(UInt8(ascii: ",")) }
+        write(change, into: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    }
+    object.field("cursor", raw: String(feed.cursor))
+    object.field("format", string: feed.format)
+    object.field("has_more", raw: feed.hasMore ? "true" : "false")
+    object.field("reset", raw: feed.reset ? "true" : "false")
+    return Data(object.close())
+  }
+
+  static func write(_ change: ProductChanges.Change, into out: inout [UInt8]) {
+    var object = Object(out: out)
+    out = []
+    object.field("deleted", raw: change.deleted ? "true" : "false")
+    if let favorited = change.favoritedAt {
+      object.field("favorited_at") { date(favorited, into: &$0) }
+    }
+    object.field("id", string: change.id.uuidString.lowercased())
+    if let key = change.nameKey { object.field("name_key", string: key) }
+    if let product = change.product { object.field("product") { write(product, into: &$0) } }
+    object.field("seq", raw: String(change.seq))
+    if let key = change.typeKey { object.field("type_key", string: key) }
+    out = object.close()
+  }
+
   static func page(_ page: ListPage<ProductsAPIController.Item>) -> EncodedListPage {
     var out: [UInt8] = []
     out.reserveCapacity(160 + page.items.count * 420)

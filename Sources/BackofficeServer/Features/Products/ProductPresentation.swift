@@ -86,7 +86,8 @@ struct AccountFormat: Sendable, Hashable {
 /// The native API's product: money as decimal strings, plus the account-formatted text the
 /// page's search overlay shows as is.
 extension ProductsAPIController {
-  struct Item: Codable, Equatable, Sendable {
+  /// Written by `ProductJSON` (the one encoder of products); decodable for clients and tests.
+  struct Item: Decodable, Equatable, Sendable {
     @LowercasedID var id: UUID
     var number: Int
     var name: String

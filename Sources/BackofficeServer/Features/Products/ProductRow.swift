@@ -18,6 +18,23 @@ struct ProductRow: Sendable, Equatable {
   var version: Int
   var favorite: Bool
 
+  init(
+    id: UUID, number: Int, name: String, type: String, priceMinor: Int64, taxMinor: Int64,
+    photoETag: String?, createdAt: Date?, updatedAt: Date?, version: Int, favorite: Bool
+  ) {
+    self.id = id
+    self.number = number
+    self.name = name
+    self.type = type
+    self.priceMinor = priceMinor
+    self.taxMinor = taxMinor
+    self.photoETag = photoETag
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.version = version
+    self.favorite = favorite
+  }
+
   /// From a row of any database, by column name.
   init(_ row: any SQLRow) throws {
     id = try row.decode(column: "id", as: UUID.self)

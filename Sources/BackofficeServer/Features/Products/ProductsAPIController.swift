@@ -81,9 +81,9 @@ struct ProductsAPIController: RouteCollection {
   @Sendable func get(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
-    return try APIResponse.json(
-      ProductsAPIController.Item(
-        try await store.summary(record, account: AccountFormat(try req.user)))
+    return APIResponse.json(
+      bytes: ProductJSON.object(
+        Item(try await store.summary(record, account: AccountFormat(try req.user))))
     ).withVersion(record.version)
   }
 
@@ -164,7 +164,7 @@ struct ProductsAPIController: RouteCollection {
       let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
       let record = try await store.create(product, photo: photo)
       let summary = try await store.summary(record, account: account)
-      var answer = try StoredAnswer.json(ProductsAPIController.Item(summary), status: .created)
+      var answer = StoredAnswer.product(Item(summary), status: .created)
       answer.location = Routes.apiProduct.href(id: summary.id)
       return answer
     }
@@ -207,9 +207,8 @@ struct ProductsAPIController: RouteCollection {
           throw APIError.lostWrite(
             stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
         }
-        return try StoredAnswer.json(
-          ProductsAPIController.Item(try await store.summary(record, account: account)),
-          status: .ok)
+        return StoredAnswer.product(
+          Item(try await store.summary(record, account: account)), status: .ok)
       }
     if !outcome.replayed {
       req.noteActivity(
@@ -278,7 +277,8 @@ struct ProductsAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let slice = try await store.favorites(page: paging.page, per: paging.perPage)
     let items = slice.items.map { Item(ProductSummary($0, account: account)) }
-    return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
+    return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))
+      .response(for: req)
   }
 
   /// Idempotent: favouriting a favourite is fine and answers the same.
@@ -287,9 +287,9 @@ struct ProductsAPIController: RouteCollection {
     let record = try owned(await store.find(req.parameters.get("productID")))
     let id = try record.requireID()
     try await store.setFavorite(id, true)
-    return try APIResponse.json(
-      ProductsAPIController.Item(
-        try await store.summary(record, account: AccountFormat(try req.user))))
+    return APIResponse.json(
+      bytes: ProductJSON.object(
+        Item(try await store.summary(record, account: AccountFormat(try req.user)))))
   }
 
   @Sendable func removeFavorite(req: Request) async throws -> Response {
