@@ -23,6 +23,8 @@ public struct Currency: Hashable, Sendable, Codable {
   /// The currency for `code` (case and surrounding spaces ignored), or nil if it is not an
   /// active ISO 4217 code.
   public static func lookup(_ code: String) -> Currency? {
+    // Codes are stored as they are looked up: the common case needs no trimming.
+    if let found = byCode[code] { return found }
     let key = code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
     guard key.utf8.count == 3 else { return nil }
     return byCode[key]

@@ -76,7 +76,11 @@ enum ProductJSON {
     out = []
     if let created = item.createdAt { object.field("created_at") { date(created, into: &$0) } }
     object.field("favorite", raw: item.favorite ? "true" : "false")
-    object.field("id", string: item.id.uuidString.lowercased())
+    object.field("id") { out in
+      out.append(UInt8(ascii: "\""))
+      UUIDText.writeLowercased(item.id, into: &out)
+      out.append(UInt8(ascii: "\""))
+    }
     if let image = item.imageUrl { object.field("image_url", string: image) }
     object.field("name", string: item.name)
     object.field("number", raw: String(item.number))

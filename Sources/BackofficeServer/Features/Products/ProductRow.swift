@@ -100,12 +100,11 @@ struct ProductRow: Sendable, Equatable {
     return text
   }
 
-  /// Ids are kept as their 16 bytes.
+  /// Ids are kept as their text (as the model layer writes them), read without Foundation's
+  /// parser; anything else is read by the model layer's rules.
   private static func uuid(_ value: DatabaseValue) throws -> UUID {
-    guard case .blob(let data) = value.storage, data.count == 16 else {
-      return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
-    }
-    return data.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    if case .string(let text) = value.storage, let id = UUIDText.parse(text) { return id }
+    return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
   }
 
   /// Times are kept as seconds since 1970, read to the microsecond as the model layer reads
