@@ -75,13 +75,13 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
       case .shared:
         switch kind {
         case .read:
-          return try await storage.writer.read { db in
+          return try await storage.read { db in
             try SQLiteStorage.rows(db, sql, arguments, kept: false)
           }
         case .unknown:
           // A statement SQLite cannot prepare on a reader (a schema change it cannot check
           // there) goes to the writer, which answers with the real error if there is one.
-          let read = try await storage.writer.read { db -> [DirectRow]? in
+          let read = try await storage.read { db -> [DirectRow]? in
             guard let statement = try? db.makeStatement(sql: sql), statement.isReadonly else {
               return nil
             }

@@ -94,6 +94,24 @@ final class SQLiteStorage: Sendable {
     }
   }
 
+  /// `body` with a reader, on GRDB's thread for it; the caller is resumed with the value after
+  /// the reader is back in the pool.
+  ///
+  /// Not GRDB's `async` `read`: that keeps its reader until the awaiting task runs again, and
+  /// the tasks run on the event loops, where `readNow` may be waiting for a reader. With every
+  /// reader kept by such a task and both loops waiting in `readNow`, nothing moved again (seen
+  /// under 32 connections on the products page). A reader here is only ever held by a closure
+  /// that is running.
+  func read<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws
+    -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      writer.asyncRead { database in
+        continuation.resume(with: Result { try Self.translating { try body(database.get()) } })
+      }
+    }
+  }
+
   // MARK: writes
 
   /// `body` as one `BEGIN IMMEDIATE` transaction on the writer, in its turn at the gate;

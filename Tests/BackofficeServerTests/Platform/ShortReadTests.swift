@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 import GRDB
 import GRDBSQLite
+import NIOConcurrencyHelpers
 import SQLKit
 import Testing
 import Vapor
@@ -29,6 +30,78 @@ struct ShortReadTests {
     try await t.db.withConnection { db in
       #expect((db as? SQLiteFluentDatabase)?.readsNow == nil)
       return try await body(db)
+    }
+  }
+
+  /// Short reads wait for a reader on the thread that runs the request; a model-layer read
+  /// must never keep a reader while its task waits for such a thread. Hundreds of both at once,
+  /// far more than the pool has readers: every one answers (raced against a minute, so a stall
+  /// fails the test instead of hanging it).
+  @Test func shortAndModelReadsTogetherNeverStall() async throws {
+    try await withFile { t, _ in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      for index in 0..<30 { try await client.createProduct(token: token, name: "Item \(index)") }
+      let db = t.db
+      let hash = secretHash(token)
+      let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          try await withThrowingTaskGroup(of: Void.self) { reads in
+            for index in 0..<400 {
+              reads.addTask {
+                if index.isMultiple(of: 2) {
+                  _ = try await ProductRecord.query(on: db).all()
+                } else {
+                  _ = try await APITokens.account(forHash: hash, on: db)
+                }
+              }
+            }
+            try await reads.waitForAll()
+          }
+          return true
+        }
+        group.addTask {
+          try await Task.sleep(for: .seconds(60))
+          return false
+        }
+        let first = try await group.next() ?? false
+        group.cancelAll()
+        return first
+      }
+      #expect(finished, "the reads stalled")
+    }
+  }
+
+  /// The same at the worst moment: every reader busy with a read whose task will want a thread
+  /// when it ends, and then every thread waiting in a short read. The readers must come back
+  /// without those threads. A stall here blocks every thread of the test process, so the
+  /// watchdog is a thread of its own that stops the process with the reason after a minute.
+  @Test func readersComeBackWithoutTheWaitingThreads() async throws {
+    try await withFile { _, storage in
+      let done = NIOLockedValueBox(false)
+      Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: 60)
+        if !done.withLockedValue({ $0 }) {
+          fatalError("readers never came back: short reads waited for threads that reads held")
+        }
+      }
+      try await withThrowingTaskGroup(of: Void.self) { reads in
+        for _ in 0..<(SQLiteStorage.maximumReaders * 2) {
+          reads.addTask {
+            _ = try await storage.read { db in
+              Thread.sleep(forTimeInterval: 0.05)
+              return try Int.fetchOne(db, sql: "SELECT 1")
+            }
+          }
+        }
+        try await Task.sleep(for: .milliseconds(10))
+        for _ in 0..<8 {
+          reads.addTask { _ = try storage.readNow("SELECT 1 AS one", []) }
+        }
+        try await reads.waitForAll()
+      }
+      done.withLockedValue { $0 = true }
     }
   }
 
