@@ -94,7 +94,7 @@ final class SQLiteStorage: Sendable {
     }
   }
 
-  /// `body` with a reader, on GRDB's thread for it; the caller is resumed with the value after
+  /// `body` (one statement's read) with a reader, on GRDB's thread for it; the caller is resumed with the value after
   /// the reader is back in the pool.
   ///
   /// Not GRDB's `async` `read`: that keeps its reader until the awaiting task runs again, and
@@ -105,8 +105,9 @@ final class SQLiteStorage: Sendable {
   func read<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws
     -> T
   {
+    // One statement reads one consistent state by itself: no transaction around it.
     try await withCheckedThrowingContinuation { continuation in
-      writer.asyncRead { database in
+      writer.asyncUnsafeRead { database in
         continuation.resume(with: Result { try Self.translating { try body(database.get()) } })
       }
     }
