@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
-"""Concurrent writes to SQLite with and without the one in-process writer, in one run.
+"""Concurrent writes to SQLite through the one writer (GRDB's, in its turn at the gate).
 
     python3 bench/writes.py --no-build --seconds 8 --reps 2
 
-Starts the release server twice on copies of one fresh data folder: `gate` as shipped and
-`nogate` with BACKOFFICE_SERIAL_WRITES=false (the driver's connections then meet each other's
-write lock and retry at once). Each runs, interleaved, with `wrk -t2 -c32`:
+Starts the release server on a copy of a fresh data folder and runs, with `wrk -t2 -c32`:
 
 - expense creation through the API (the model layer's path: a transaction of several
-  statements through the driver);
+  statements, holding the writer from BEGIN to COMMIT);
 - product edits through the API (`PUT`, rotating over 200 products);
 - a mix per connection: create an expense, edit a product, read the product list.
 
@@ -121,7 +119,7 @@ def main() -> None:
         run.stop(process)
 
         servers = {}
-        for name, extra in (("gate", {}), ("nogate", {"BACKOFFICE_SERIAL_WRITES": "false"})):
+        for name, extra in (("shipped", {}),):
             folder = root / name
             shutil.copytree(seed, folder)
             servers[name] = start(binary, folder, extra)
