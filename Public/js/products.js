@@ -177,7 +177,10 @@ async function makeThumbnailURLs() {
   const copy = await catalog;
   if (!copy) return new Map();
   const stored = await copy.thumbnails().catch(() => new Map());
-  for (const url of thumbURLs.values()) URL.revokeObjectURL(url);
+  // The old addresses go a while later, not now: cards drawn with them may still be loading
+  // their picture (revoked at once, the picture failed to show: ERR_FILE_NOT_FOUND).
+  const old = [...thumbURLs.values()];
+  if (old.length) setTimeout(() => old.forEach((url) => URL.revokeObjectURL(url)), 30_000);
   thumbURLs = new Map();
   const products = new Map((await copy.products().catch(() => [])).map((product) => [product.id, product]));
   for (const [id, entry] of stored) {
