@@ -21,7 +21,7 @@ struct SettingsController: RouteCollection {
   @Sendable func backup(req: Request) async throws -> Response {
     let now = req.now
     let file = try await AccountBackup.export(
-      workspaceID: try req.workspaceID, person: try req.userID, on: req.longReads, now: now)
+      workspaceID: try req.workspaceID, person: try req.userID, on: req.db, now: now)
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
     headers.replaceOrAdd(name: .cacheControl, value: "no-store")

@@ -167,14 +167,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func withConnection<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) async throws -> T
   ) async throws -> T {
-    if case .shared = access {
-      return try await storage.gate.run {
-        var held = self
-        held.access = .writer
-        return try await closure(held)
-      }
-    }
-    return try await closure(self)
+    try await holdingWriter { try await closure($0) }
   }
 
   func withConnection<T: Sendable>(
@@ -190,9 +183,8 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   ) async throws -> T {
     if inTransaction { return try await closure(self) }
     if case .snapshot = access { throw ReadOnlyTransaction() }
-    return try await storage.gate.run {
-      var db = self
-      db.access = .writer
+    return try await holdingWriter { held in
+      var db = held
       db.inTransaction = true
       _ = try await db.run(SQLRaw("BEGIN IMMEDIATE"), kind: .write)
       do {
@@ -226,6 +218,19 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     return try await body(reader)
   }
 
+  /// `body` with this database holding the writer connection: its turn at the gate taken first
+  /// when it does not hold it already.
+  private func holdingWriter<T>(_ body: (SQLiteFluentDatabase) async throws -> T) async throws
+    -> T
+  {
+    guard case .shared = access else { return try await body(self) }
+    return try await storage.gate.run {
+      var held = self
+      held.access = .writer
+      return try await body(held)
+    }
+  }
+
   // MARK: SQLDatabase
 
   func execute(
@@ -243,14 +248,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func withSession<R>(
     _ closure: @escaping @Sendable (any SQLDatabase) async throws -> R
   ) async throws -> R {
-    if case .shared = access {
-      return try await storage.gate.run {
-        var held = self
-        held.access = .writer
-        return try await closure(held)
-      }
-    }
-    return try await closure(self)
+    try await holdingWriter { try await closure($0) }
   }
 }
 

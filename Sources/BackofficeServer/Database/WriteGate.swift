@@ -70,13 +70,6 @@ final class WriteGate: Sendable {
   var queued: Int { line.withLockedValue { $0.waiting.count } }
 }
 
-extension Request {
-  /// The database for a read that takes long (a backup's snapshot). Reads on a SQLite file
-  /// run on the pool's readers, off the event loops, and a long read takes a snapshot
-  /// connection of its own (`readTransaction`), so this is the request's usual database.
-  var longReads: any Database { db }
-}
-
 extension Database {
   /// A transaction for reads that need one consistent view (a backup): on a SQLite file a
   /// snapshot that does not hold up writers (`SQLiteFluentDatabase.readTransaction`);

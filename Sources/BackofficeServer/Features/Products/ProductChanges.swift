@@ -65,20 +65,22 @@ enum ProductChanges {
 
     let productRows = try await DirectQuery.rows(
       """
-      SELECT \(unsafeRaw: ProductStore.columns), p.change_seq, f.created_at AS favorited_at
+      SELECT \(unsafeRaw: ProductStore.columns),
+        CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite, p.change_seq,
+        f.created_at AS favorited_at
       FROM products p
       LEFT JOIN product_favorites f ON f.user_id = \(bind: viewer) AND f.product_id = p.id
       WHERE p.workspace_id = \(bind: workspaceID) AND p.change_seq > \(bind: since)
       ORDER BY p.change_seq LIMIT \(bind: limit)
       """ as SQLQueryString, on: db)
     var changes: [Change] = try productRows.map { row in
-      let record = try ProductStore.record(row, workspaceID: workspaceID)
-      let favoritedAt = try row.decode(column: "favorited_at", as: Date?.self)
-      let summary = try ProductSummary(record, favorite: favoritedAt != nil, account: account)
+      let summary = ProductSummary(try ProductRow(row), account: account)
       return Change(
         seq: try row.decode(column: "change_seq", as: Int64.self), id: summary.id,
-        deleted: false, product: ProductsAPIController.Item(summary), nameKey: record.nameKey,
-        typeKey: record.typeKey, favoritedAt: favoritedAt)
+        deleted: false, product: ProductsAPIController.Item(summary),
+        nameKey: try row.decode(column: "name_key", as: String.self),
+        typeKey: try row.decode(column: "type_key", as: String.self),
+        favoritedAt: try row.decode(column: "favorited_at", as: Date?.self))
     }
     var full = productRows.count == limit
     // A copy made from nothing has nothing to delete.

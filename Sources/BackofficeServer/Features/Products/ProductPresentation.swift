@@ -22,20 +22,13 @@ struct ProductSummary: Sendable, Equatable {
   var version: Int
 
   init(_ record: ProductRecord, favorite: Bool, account: AccountFormat) throws {
-    id = try record.requireID()
-    number = record.number
-    name = record.name
-    type = record.type
-    priceMinor = MinorUnits(record.priceMinor)
-    taxMinor = MinorUnits(record.taxMinor)
-    // Formatted from the stored integers: lists format every row, and `Decimal` costs more.
-    priceText = MoneyFormat.currency(priceMinor, currency: account.currency, locale: account.locale)
-    taxText = ProductFormat.percent(taxMinor, locale: account.locale)
-    photoVersion = record.photoETag.map(PhotoResponse.version)
-    self.favorite = favorite
-    createdAt = record.createdAt
-    updatedAt = record.updatedAt
-    version = record.version
+    self.init(
+      ProductRow(
+        id: try record.requireID(), number: record.number, name: record.name, type: record.type,
+        priceMinor: record.priceMinor, taxMinor: record.taxMinor, photoETag: record.photoETag,
+        createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
+        favorite: favorite),
+      account: account)
   }
 
   init(_ row: ProductRow, account: AccountFormat) {
@@ -45,6 +38,7 @@ struct ProductSummary: Sendable, Equatable {
     type = row.type
     priceMinor = MinorUnits(row.priceMinor)
     taxMinor = MinorUnits(row.taxMinor)
+    // Formatted from the stored integers: lists format every row, and `Decimal` costs more.
     priceText = MoneyFormat.currency(priceMinor, currency: account.currency, locale: account.locale)
     taxText = ProductFormat.percent(taxMinor, locale: account.locale)
     photoVersion = row.photoETag.map(PhotoResponse.version)

@@ -151,26 +151,6 @@ struct ProductStore {
     p.photo_etag, p.created_at, p.updated_at, p.version
     """
 
-  /// A product read by a plain SQL statement that selected `columns`.
-  static func record(_ row: any SQLRow, workspaceID: UUID) throws -> ProductRecord {
-    let record = ProductRecord()
-    record.id = try row.decode(column: "id", as: UUID.self)
-    record.$id.exists = true
-    record.workspaceID = workspaceID
-    record.number = try row.decode(column: "number", as: Int.self)
-    record.name = try row.decode(column: "name", as: String.self)
-    record.nameKey = try row.decode(column: "name_key", as: String.self)
-    record.type = try row.decode(column: "type", as: String.self)
-    record.typeKey = try row.decode(column: "type_key", as: String.self)
-    record.priceMinor = try row.decode(column: "price_minor", as: Int64.self)
-    record.taxMinor = try row.decode(column: "tax_minor", as: Int64.self)
-    record.photoETag = try row.decode(column: "photo_etag", as: String?.self)
-    record.createdAt = try row.decode(column: "created_at", as: Date?.self)
-    record.updatedAt = try row.decode(column: "updated_at", as: Date?.self)
-    record.version = try row.decode(column: "version", as: Int.self)
-    return record
-  }
-
   /// The WHERE clause of a listing (`p` is the products table). The prefix search is a range
   /// on the indexed `name_key`: `key >= prefix AND key < prefixUpperBound(prefix)`.
   func conditions(_ filter: Filter) -> SQLQueryString {
