@@ -16,6 +16,8 @@ let package = Package(
     .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.14.0"),
     .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
     .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
   ],
   targets: [
     // MARK: core — Foundation only, shared with future Apple clients
@@ -38,6 +40,8 @@ let package = Package(
         .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
         .product(name: "Plot", package: "Plot"),
         .product(name: "SwiftCSV", package: "SwiftCSV"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -102,6 +102,7 @@ enum Routes {
   // MARK: system
   static let health = AppRoute(.GET, "/health", access: .outside)
   static let ready = AppRoute(.GET, "/ready", access: .outside)
+  static let metrics = AppRoute(.GET, "/metrics", access: .outside)
 
   // MARK: accounts
   static let home = AppRoute(.GET, "/")
@@ -335,7 +336,7 @@ enum Routes {
 
   static let all: [AppRoute] =
     [
-      health, ready, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
+      health, ready, metrics, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       settingsSignOutOthers, apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + importRoutes

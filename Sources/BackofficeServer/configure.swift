@@ -10,6 +10,8 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
 {
   app.config = config
   app.clients = clients
+  // Metrics first: a handle made before the backend is installed would count nowhere.
+  _ = AppMetrics.shared
 
   try configureDatabase(app, config: config)
   app.registerMigrations()
@@ -33,7 +35,7 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   // request refused before the session was read simply shows a signed-out page. Static files
   // are answered before any session work.
   app.middleware = Middlewares()
-  app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
+  app.middleware.use(RequestLogMiddleware())
   app.middleware.use(
     MiddlewareChain([
       SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies),

@@ -4,6 +4,7 @@ import Vapor
 func routes(_ app: Application) throws {
   // MARK: system — open to everyone
   try app.register(collection: SystemController())
+  try app.register(collection: MetricsController())
 
   // MARK: accounts — sign-in and sign-up pages
   try app.register(collection: AuthController())

@@ -14,7 +14,14 @@ enum Entrypoint {
     var env: Environment
     do {
       env = try Environment.detect()
-      try LoggingSystem.bootstrap(from: &env)
+      switch try LogFormat.from(ProcessInfo.processInfo.environment) {
+      case .text:
+        try LoggingSystem.bootstrap(from: &env)
+      case .json:
+        try LoggingSystem.bootstrap(from: &env) { level in
+          { label in JSONLogHandler(label: label, level: level) }
+        }
+      }
     } catch {
       fail("\(error)")
     }

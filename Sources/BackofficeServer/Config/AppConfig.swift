@@ -46,6 +46,8 @@ public struct AppConfig: Sendable {
   /// How long an SQLite connection sleeps waiting for another process's write lock (a CLI
   /// command or a second server on the same file) before answering "database is locked".
   public var sqliteBusyTimeoutMilliseconds = 5_000
+  /// Who may read `GET /metrics` (`BACKOFFICE_METRICS_TOKEN`, `BACKOFFICE_METRICS_ALLOW`).
+  public var metrics = MetricsAccess()
 
   public init(
     dataDirectory: String = "./data",
@@ -203,6 +205,30 @@ public struct AppConfig: Sendable {
     }
     number("BACKOFFICE_READ_CACHE_MB", 0...4096) { config.readCacheBytes = $0 * 1024 * 1024 }
 
+    if let token = nonEmpty(environment["BACKOFFICE_METRICS_TOKEN"]) {
+      if token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) {
+        config.metrics.token = token
+      } else {
+        problems.append(
+          "BACKOFFICE_METRICS_TOKEN must be at least 16 characters without spaces "
+            + "(for example the output of `openssl rand -hex 24`).")
+      }
+    }
+    if let raw = nonEmpty(environment["BACKOFFICE_METRICS_ALLOW"]) {
+      if raw.lowercased() == "none" {
+        config.metrics.allowed = TrustedProxies()
+      } else {
+        do {
+          config.metrics.allowed = try TrustedProxies(parsing: raw)
+        } catch {
+          problems.append(
+            "BACKOFFICE_METRICS_ALLOW must list IP addresses or CIDR blocks separated by "
+              + "commas (or be none), not "
+              + error.entries.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+        }
+      }
+    }
+
     if !problems.isEmpty { throw ConfigError(problems: problems) }
     return config
   }
@@ -230,6 +256,19 @@ public struct AppConfig: Sendable {
       return nil
     }
     return trimmed
+  }
+}
+
+/// Who may read the metrics: anyone presenting the token, and clients at the allowed
+/// addresses (loopback unless set) without it.
+public struct MetricsAccess: Sendable, Equatable {
+  public var token: String?
+  public var allowed: TrustedProxies
+
+  public init(token: String? = nil, allowed: TrustedProxies? = nil) {
+    self.token = token
+    // Loopback only: a Prometheus on the same machine, or an SSH tunnel.
+    self.allowed = allowed ?? (try! TrustedProxies(parsing: "127.0.0.0/8, ::1"))
   }
 }
 

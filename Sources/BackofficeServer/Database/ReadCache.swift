@@ -109,7 +109,11 @@ final class ReadCache: Sendable {
       state.buckets[bucketKey]?.values[key]?.lastUse = tick
       return value
     }
-    if let found { return found }
+    if let found {
+      AppMetrics.shared.cacheHits.increment()
+      return found
+    }
+    AppMetrics.shared.cacheMisses.increment()
     let value = try await compute()
     // The key's own size is not known; 32 bytes stand for it.
     let size = max(value.cacheCost, 64) + 32

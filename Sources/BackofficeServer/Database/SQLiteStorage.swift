@@ -65,15 +65,31 @@ final class SQLiteStorage: Sendable {
   /// page of the catalog), where handing the read to another thread costs more than the read.
   /// Never inside a transaction (its own writes would not be seen).
   func readNow(_ sql: String, _ arguments: StatementArguments) throws -> [DirectRow] {
-    try Self.translating {
-      try writer.unsafeRead { db in try Self.rows(db, sql, arguments, kept: true) }
+    let asked = DispatchTime.now().uptimeNanoseconds
+    return try Self.translating {
+      try writer.unsafeRead { db in
+        Self.recordReadWait(since: asked)
+        return try Self.rows(db, sql, arguments, kept: true)
+      }
     }
   }
 
   /// `body` with a reader, on the calling thread; for stores that read rows straight into
   /// what they answer.
   func readNow<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-    try Self.translating { try writer.unsafeRead(body) }
+    let asked = DispatchTime.now().uptimeNanoseconds
+    return try Self.translating {
+      try writer.unsafeRead { db in
+        Self.recordReadWait(since: asked)
+        return try body(db)
+      }
+    }
+  }
+
+  /// How long a read waited for a reader (`backoffice_db_read_wait_seconds`).
+  private static func recordReadWait(since asked: UInt64) {
+    AppMetrics.shared.readWait.recordNanoseconds(
+      Int64(DispatchTime.now().uptimeNanoseconds &- asked))
   }
 
   /// `body`'s value, with SQLite's refusals in the model layer's terms (`SQLiteFailure`), so
@@ -106,8 +122,10 @@ final class SQLiteStorage: Sendable {
     -> T
   {
     // One statement reads one consistent state by itself: no transaction around it.
-    try await withCheckedThrowingContinuation { continuation in
+    let asked = DispatchTime.now().uptimeNanoseconds
+    return try await withCheckedThrowingContinuation { continuation in
       writer.asyncUnsafeRead { database in
+        Self.recordReadWait(since: asked)
         continuation.resume(with: Result { try Self.translating { try body(database.get()) } })
       }
     }

@@ -22,7 +22,9 @@ final class WriteGate: Sendable {
   /// when this task already holds the gate.
   func run<T>(_ work: () async throws -> T) async rethrows -> T {
     if Self.held { return try await work() }
+    let asked = DispatchTime.now().uptimeNanoseconds
     await withCheckedContinuation { turn in whenFree { turn.resume() } }
+    Self.recordWait(since: asked)
     defer { leave() }
     return try await Self.$held.withValue(true) { try await work() }
   }
@@ -33,12 +35,20 @@ final class WriteGate: Sendable {
     on eventLoop: any EventLoop, _ work: @escaping @Sendable () -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
     let result = eventLoop.makePromise(of: T.self)
+    let asked = DispatchTime.now().uptimeNanoseconds
     whenFree {
+      Self.recordWait(since: asked)
       let future = work()
       future.whenComplete { _ in self.leave() }
       result.completeWith(future)
     }
     return result.futureResult
+  }
+
+  /// How long a write waited for its turn (`backoffice_db_write_wait_seconds`).
+  private static func recordWait(since asked: UInt64) {
+    AppMetrics.shared.writeWait.recordNanoseconds(
+      Int64(DispatchTime.now().uptimeNanoseconds &- asked))
   }
 
   /// Calls `go` now if nobody holds the gate, or when every earlier caller has left.

@@ -278,6 +278,11 @@ enum JarRefresh {
       return nil
     }
     let result = await client.fetch(jar)
+    if case .success = result {
+      AppMetrics.shared.jarRefreshes.increment()
+    } else {
+      AppMetrics.shared.jarRefreshFailures.increment()
+    }
     let snapshot = JarSnapshotRecord(fundraiserID: id, jarID: jar, takenAt: now(), result: result)
     try await snapshot.create(on: db)
     return snapshot

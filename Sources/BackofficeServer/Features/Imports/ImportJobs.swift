@@ -144,6 +144,7 @@ private struct ImportRun {
       guard let (job, json) = try await ImportJobStore.load(jobID, runner: runner, on: db),
         let area = ImportArea(rawValue: job.area)
       else { return }
+      AppMetrics.shared.importsStarted.increment()
       // Reading 150 000 rows takes a moment of CPU; keep it off the request threads.
       let (rows, occurrences) = try await jobs.compute {
         let rows = try area.rows(from: json)
@@ -224,6 +225,7 @@ private struct ImportRun {
       if pause > .zero { try? await Task.sleep(for: pause) }
     }
     try await ImportJobStore.finish(jobID, runner: runner, now: app.clients.now(), on: app.db)
+    AppMetrics.shared.importsFinished.increment()
   }
 
   /// The next batch's size: scaled so it takes about `target`, at most twice the last one.
@@ -236,6 +238,7 @@ private struct ImportRun {
   }
 
   func fail(_ reason: ImportMessages.StopReason) async {
+    AppMetrics.shared.importsFailed.increment()
     do {
       try await ImportJobStore.fail(
         jobID, runner: runner, message: reason.rawValue, now: app.clients.now(), on: app.db)
