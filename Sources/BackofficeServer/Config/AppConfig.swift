@@ -268,7 +268,8 @@ public struct MetricsAccess: Sendable, Equatable {
   public init(token: String? = nil, allowed: TrustedProxies? = nil) {
     self.token = token
     // Loopback only: a Prometheus on the same machine, or an SSH tunnel.
-    self.allowed = allowed ?? (try! TrustedProxies(parsing: "127.0.0.0/8, ::1"))
+    self.allowed =
+      allowed ?? ((try? TrustedProxies(parsing: "127.0.0.0/8, ::1")) ?? TrustedProxies())
   }
 }
 

@@ -51,8 +51,9 @@ public struct JSONLogHandler: LogHandler {
     if let explicit { fields.merge(explicit) { _, new in new } }
     var text = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(level.rawValue)\""
     text += ",\"label\":" + Self.quoted(label) + ",\"message\":" + Self.quoted("\(message)")
-    for key in fields.keys.sorted() where !["time", "level", "label", "message"].contains(key) {
-      text += "," + Self.quoted(key) + ":" + Self.json(fields[key]!)
+    for (key, value) in fields.sorted(by: { $0.key < $1.key })
+    where !["time", "level", "label", "message"].contains(key) {
+      text += "," + Self.quoted(key) + ":" + Self.json(value)
     }
     output.emit(text + "}\n")
   }
@@ -71,9 +72,8 @@ public struct JSONLogHandler: LogHandler {
       }
     case .array(let values): return "[" + values.map(json).joined(separator: ",") + "]"
     case .dictionary(let values):
-      return "{"
-        + values.keys.sorted().map { quoted($0) + ":" + json(values[$0]!) }.joined(
-          separator: ",") + "}"
+      let pairs = values.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + json($0.value) }
+      return "{" + pairs.joined(separator: ",") + "}"
     }
   }
 

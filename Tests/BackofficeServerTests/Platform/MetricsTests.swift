@@ -78,8 +78,9 @@ struct MetricsTests {
   }
 
   @Test func behindATrustedProxyTheClientCounts() async throws {
-    try await withApp(config: { $0.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1") }) {
-      t in
+    let proxies = try TrustedProxies(parsing: "127.0.0.1")
+    let config: (inout AppConfig) -> Void = { $0.trustedProxies = proxies }
+    try await withApp(config: config) { t in
       try await expectStatus(
         403, t.app, peer: "127.0.0.1", headers: [("X-Forwarded-For", "203.0.113.7")])
       try await expectStatus(200, t.app, peer: "127.0.0.1", headers: [("X-Forwarded-For", "::1")])
@@ -88,7 +89,8 @@ struct MetricsTests {
 
   @Test func theTokenOpensItFromAnywhereAndAWrongOneDoesNot() async throws {
     let token = "0123456789abcdef0123"
-    try await withApp(config: { $0.metrics.token = token }) { t in
+    let config: (inout AppConfig) -> Void = { $0.metrics.token = token }
+    try await withApp(config: config) { t in
       try await expectStatus(
         200, t.app, peer: "203.0.113.7", headers: [("Authorization", "Bearer \(token)")])
       let refused = try await respond(
@@ -104,13 +106,14 @@ struct MetricsTests {
   }
 
   @Test func theAllowedAddressesAreTheSetting() async throws {
-    try await withApp(config: {
-      $0.metrics.allowed = try! TrustedProxies(parsing: "10.0.0.0/8")
-    }) { t in
+    let tenNet = try TrustedProxies(parsing: "10.0.0.0/8")
+    let config: (inout AppConfig) -> Void = { $0.metrics.allowed = tenNet }
+    try await withApp(config: config) { t in
       try await expectStatus(200, t.app, peer: "10.20.30.40")
       try await expectStatus(403, t.app, peer: "127.0.0.1")
     }
-    try await withApp(config: { $0.metrics.allowed = TrustedProxies() }) { t in
+    let nobody: (inout AppConfig) -> Void = { $0.metrics.allowed = TrustedProxies() }
+    try await withApp(config: nobody) { t in
       try await expectStatus(403, t.app, peer: "127.0.0.1")
     }
   }
@@ -168,8 +171,9 @@ struct RequestLogTests {
     let logger = Logger(label: "test") { label in
       JSONLogHandler(label: label, level: .info, output: output, metadataProvider: nil)
     }
-    try await withApp(config: { $0.trustedProxies = try! TrustedProxies(parsing: "127.0.0.1") }) {
-      t in
+    let proxies = try TrustedProxies(parsing: "127.0.0.1")
+    let config: (inout AppConfig) -> Void = { $0.trustedProxies = proxies }
+    try await withApp(config: config) { t in
       _ = try await respond(
         t.app, peer: "127.0.0.1", "/api/v1/products/\(id)?secret=x",
         headers: ["X-Forwarded-For": "203.0.113.7"], logger: logger)
