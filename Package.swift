@@ -17,6 +17,7 @@ let package = Package(
     .package(url: "https://github.com/JohnSundell/Plot.git", from: "0.14.0"),
     .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.0"),
   ],
   targets: [
@@ -42,6 +43,7 @@ let package = Package(
         .product(name: "SwiftCSV", package: "SwiftCSV"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       swiftSettings: swiftSettings
     ),
@@ -72,6 +74,7 @@ let package = Package(
         "TestSupport",
         .product(name: "VaporTesting", package: "vapor"),
         .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
       exclude: ["Views/__Snapshots__"],
       swiftSettings: swiftSettings

@@ -110,6 +110,10 @@ enum Routes {
   static let signInSubmit = AppRoute(.POST, "/sign-in", access: .outside)
   static let signUp = AppRoute(.GET, "/sign-up", access: .outside)
   static let signUpSubmit = AppRoute(.POST, "/sign-up", access: .outside)
+  static let forgotPassword = AppRoute(.GET, "/forgot-password", access: .outside)
+  static let forgotPasswordSubmit = AppRoute(.POST, "/forgot-password", access: .outside)
+  static let resetPassword = AppRoute(.GET, "/reset-password/:token", access: .outside)
+  static let resetPasswordSubmit = AppRoute(.POST, "/reset-password/:token", access: .outside)
   static let signOut = AppRoute(.POST, "/sign-out", access: .outside)
 
   // MARK: settings
@@ -337,6 +341,7 @@ enum Routes {
   static let all: [AppRoute] =
     [
       health, ready, metrics, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
+      forgotPassword, forgotPasswordSubmit, resetPassword, resetPasswordSubmit,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       settingsSignOutOthers, apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + importRoutes

@@ -59,6 +59,11 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   // Background work that starts and stops with the app: CSV imports, the jar refresh.
   app.registerImportJobs()
   app.lifecycle.use(JarRefreshLifecycle())
+  if let mail = config.mail {
+    let host = config.publicURL.flatMap { URLComponents(string: $0)?.host } ?? "localhost"
+    app.mailDelivery = MailDelivery(settings: mail, heloName: host)
+    app.lifecycle.use(MailDeliveryLifecycle())
+  }
   try routes(app)
 
   if config.autoMigrate {

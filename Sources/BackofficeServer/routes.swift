@@ -5,6 +5,7 @@ func routes(_ app: Application) throws {
   // MARK: system — open to everyone
   try app.register(collection: SystemController())
   try app.register(collection: MetricsController())
+  try app.register(collection: PasswordResetController())
 
   // MARK: accounts — sign-in and sign-up pages
   try app.register(collection: AuthController())

@@ -20,8 +20,9 @@ struct AuthController: RouteCollection {
     if req.auth.has(User.self) { return req.redirect(to: Routes.home.href()) }
     return req.page(
       SignInView(
-        notice: req.queryValue("signed-out") == nil
-          ? nil : L("auth.signed_out"),
+        notice: req.queryValue("password-reset") != nil
+          ? L("auth.reset.done")
+          : req.queryValue("signed-out") == nil ? nil : L("auth.signed_out"),
         next: safeNext(req.query["next"]), signupOpen: req.config.signupOpen))
   }
 

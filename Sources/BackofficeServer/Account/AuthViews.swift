@@ -35,6 +35,7 @@ struct SignInView: PageView {
             ).render(),
             H.button(L("nav.sign_in"), [.class("button button-primary")]),
           ]),
+        H.p([], [H.a(Routes.forgotPassword.href(), text: L("auth.reset.link"))]),
         signupOpen
           ? H.p(
             [],
@@ -96,6 +97,106 @@ struct SignUpView: PageView {
           [
             H.text(L("auth.have_account") + " "),
             H.a(Routes.signIn.href(query: ["next": next]), text: L("nav.sign_in")),
+          ]),
+      ])
+  }
+}
+
+/// "Forgot password?": the form, the answer after it (the same for every address), or, without
+/// mail, who can help.
+struct ForgotPasswordView: PageView {
+  var mailOn: Bool
+  var email: String = ""
+  var error: String? = nil
+  /// Set once a request was taken: the address it was for.
+  var sentTo: String? = nil
+
+  var title: String { L("auth.reset.title") }
+
+  func content(context: PageContext) -> HTMLNode {
+    guard mailOn else {
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.reset.title")),
+          H.p([.class("notice")], L("auth.reset.no_mail")),
+          H.pre(
+            [.class("command")],
+            [H.code([], [H.text("backoffice user reset-password --email you@example.org")])]),
+          H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+        ])
+    }
+    if let sentTo {
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.reset.title")),
+          H.div(
+            [.class("flash flash-info"), .role("status")],
+            [H.text(L("auth.reset.sent", ["email": sentTo]))]),
+          H.p([], L("auth.reset.sent_hint")),
+          H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+        ])
+    }
+    return H.div(
+      [.class("auth-card")],
+      [
+        H.h1(L("auth.reset.title")),
+        H.p([], L("auth.reset.intro")),
+        postForm(
+          action: Routes.forgotPasswordSubmit.href(), csrf: context.csrf,
+          attributes: [.class("stack")],
+          [
+            FieldView(
+              name: "email", label: L("settings.email"), type: "email", value: email,
+              error: error, required: true, autocomplete: "username"
+            ).render(),
+            H.button(L("auth.reset.send"), [.class("button button-primary")]),
+          ]),
+        H.p([], [H.a(Routes.signIn.href(), text: L("auth.reset.back"))]),
+      ])
+  }
+}
+
+/// The page a reset link opens: a new password twice, or why the link no longer works.
+struct ResetPasswordView: PageView {
+  var secret: String
+  var usable: Bool = true
+  var errors: [String: String] = [:]
+
+  var title: String { L("auth.reset.new_title") }
+
+  func content(context: PageContext) -> HTMLNode {
+    guard usable else {
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.reset.new_title")),
+          H.p([.class("notice"), .role("alert")], L("auth.reset.unusable")),
+          H.a(Routes.forgotPassword.href(), text: L("auth.reset.ask_again")),
+        ])
+    }
+    return H.div(
+      [.class("auth-card")],
+      [
+        H.h1(L("auth.reset.new_title")),
+        H.p([], L("auth.reset.new_intro")),
+        postForm(
+          action: Routes.resetPasswordSubmit.href(["token": secret]), csrf: context.csrf,
+          attributes: [.class("stack")],
+          [
+            FieldView(
+              name: "password", label: L("settings.password.new"), type: "password",
+              error: errors["password"],
+              hint: L("settings.password.hint", ["count": String(Passwords.minimumLength)]),
+              required: true, autocomplete: "new-password",
+              extra: [.minlength("\(Passwords.minimumLength)")]
+            ).render(),
+            FieldView(
+              name: "confirm", label: L("settings.password.confirm"), type: "password",
+              error: errors["confirm"], required: true, autocomplete: "new-password"
+            ).render(),
+            H.button(L("auth.reset.save"), [.class("button button-primary")]),
           ]),
       ])
   }

@@ -7,7 +7,9 @@ import Vapor
 /// sign-up is closed. The password comes from standard input or a hidden prompt, never from
 /// an argument (arguments end up in shell history and process lists).
 struct UserCommand: AsyncCommandGroup {
-  var commands: [String: any AnyAsyncCommand] { ["create": UserCreateCommand()] }
+  var commands: [String: any AnyAsyncCommand] {
+    ["create": UserCreateCommand(), "reset-password": UserResetPasswordCommand()]
+  }
   var help: String { "Manage accounts." }
 }
 
@@ -56,18 +58,7 @@ struct UserCreateCommand: AsyncCommand {
       throw StartupError("--currency: \(currency) is not an ISO 4217 code.")
     }
 
-    let password: String
-    if isatty(STDIN_FILENO) != 0 {
-      let first = context.console.ask("Password for \(email):", isSecure: true)
-      let second = context.console.ask("Repeat the password:", isSecure: true)
-      guard first == second else { throw StartupError("The passwords do not match.") }
-      password = first
-    } else {
-      password = (readLine(strippingNewline: true) ?? "")
-    }
-    if let problem = Passwords.problem(with: password) {
-      throw StartupError("Password: \(problem)")
-    }
+    let password = try UserPasswordInput.read(for: email, context: context)
     if try await User.query(on: app.db).filter(\.$email == email).count() > 0 {
       throw StartupError("An account with the email \(email) already exists.")
     }
@@ -78,5 +69,62 @@ struct UserCreateCommand: AsyncCommand {
     context.console.print(
       "Created account \(email) (\(locale.identifier), \(currency))"
         + (user.isAdmin ? ", administrator." : "."))
+  }
+}
+
+/// `backoffice user reset-password --email …`: sets a new password for someone locked out
+/// (the way when the server sends no mail), and ends every session and API token of the
+/// account, as a reset link does.
+struct UserResetPasswordCommand: AsyncCommand {
+  struct Signature: CommandSignature {
+    @Option(name: "email", help: "Email address of the account.")
+    var email: String?
+
+    init() {}
+  }
+
+  var help: String {
+    "Set a new password for an account and sign out all its devices and API tokens. The "
+      + "password is read from standard input (or asked for on a terminal)."
+  }
+
+  func run(using context: CommandContext, signature: Signature) async throws {
+    let app = context.application
+    let email = EmailAddress.normalize(signature.email ?? "")
+    if let problem = EmailAddress.problem(with: email) {
+      throw StartupError("--email: \(problem)")
+    }
+    guard let user = try await User.query(on: app.db).filter(\.$email == email).first() else {
+      throw StartupError("No account has the email \(email).")
+    }
+    let password = try UserPasswordInput.read(for: email, context: context)
+    let hash = try await app.password.async.hash(password)
+    let userID = try user.requireID()
+    try await app.db.transaction { db in
+      user.passwordHash = hash
+      try await user.save(on: db)
+      try await PasswordResets.endEverything(of: userID, on: db)
+    }
+    context.console.print(
+      "New password set for \(email); every device and API token of the account was signed out.")
+  }
+}
+
+/// A new password from a hidden prompt (twice) on a terminal, or one line of standard input.
+enum UserPasswordInput {
+  static func read(for email: String, context: CommandContext) throws -> String {
+    let password: String
+    if isatty(STDIN_FILENO) != 0 {
+      let first = context.console.ask("Password for \(email):", isSecure: true)
+      let second = context.console.ask("Repeat the password:", isSecure: true)
+      guard first == second else { throw StartupError("The passwords do not match.") }
+      password = first
+    } else {
+      password = readLine(strippingNewline: true) ?? ""
+    }
+    if let problem = Passwords.problem(with: password) {
+      throw StartupError("Password: \(problem)")
+    }
+    return password
   }
 }

@@ -48,6 +48,8 @@ public struct AppConfig: Sendable {
   public var sqliteBusyTimeoutMilliseconds = 5_000
   /// Who may read `GET /metrics` (`BACKOFFICE_METRICS_TOKEN`, `BACKOFFICE_METRICS_ALLOW`).
   public var metrics = MetricsAccess()
+  /// Outgoing mail; nil (off) until `BACKOFFICE_SMTP_HOST` is set.
+  public var mail: MailSettings?
 
   public init(
     dataDirectory: String = "./data",
@@ -227,6 +229,13 @@ public struct AppConfig: Sendable {
               + error.entries.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
         }
       }
+    }
+
+    config.mail = MailSettings.load(from: environment, problems: &problems)
+    if nonEmpty(environment["BACKOFFICE_SMTP_HOST"]) != nil, config.publicURL == nil {
+      problems.append(
+        "BACKOFFICE_PUBLIC_URL must be set when mail is on: the links in mail (password "
+          + "reset, invitations) are written from it, never from a request's Host header.")
     }
 
     if !problems.isEmpty { throw ConfigError(problems: problems) }

@@ -35,5 +35,6 @@ extension Application {
     migrations.add(M091_AddProductMatchKeys())
     migrations.add(M092_CreateWorkspaces())
     migrations.add(M093_WorkspaceIDsOfTheirOwn())
+    migrations.add(M094_CreateMailTables())
   }
 }

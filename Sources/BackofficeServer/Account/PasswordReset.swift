@@ -1,0 +1,208 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// Password-reset links: one use, one hour, only the SHA-256 of the secret kept. Using one
+/// sets the password and ends every session and API token of the account.
+enum PasswordResets {
+  static let table = "password_resets"
+  static let lifetime: TimeInterval = 60 * 60
+
+  /// A new link's secret for `userID`.
+  static func create(userID: UUID, clients: AppClients, on db: any Database) async throws
+    -> String
+  {
+    let secret = randomToken(clients)
+    let now = clients.now()
+    try await sql(db).insert(into: table)
+      .columns("id", "user_id", "token_hash", "created_at", "expires_at")
+      .values(
+        SQLBind(UUID()), SQLBind(userID), SQLBind(secretHash(secret)), SQLBind(now),
+        SQLBind(now.addingTimeInterval(lifetime))
+      )
+      .run()
+    return secret
+  }
+
+  /// The account whose link `secret` is, if the link can still be used at `now`.
+  static func account(secret: String, now: Date, on db: any Database) async throws -> UUID? {
+    guard secret.count <= 100 else { return nil }
+    let row = try await sql(db).select().column("user_id").from(table)
+      .where("token_hash", .equal, SQLBind(secretHash(secret)))
+      .where("used_at", .is, SQLLiteral.null)
+      .where("expires_at", .greaterThan, SQLBind(now))
+      .first()
+    return try row?.decode(column: "user_id", as: UUID.self)
+  }
+
+  /// Uses the link: in one transaction, claims it (of two uses at once exactly one wins),
+  /// stores the new password's hash, and ends every session, API token and other reset link
+  /// of the account. Nil when the link could not be used.
+  static func use(secret: String, passwordHash: String, now: Date, on db: any Database)
+    async throws -> UUID?
+  {
+    guard secret.count <= 100 else { return nil }
+    return try await db.transaction { db in
+      let sql = try sql(db)
+      let claimed = try await sql.update(table)
+        .set("used_at", to: SQLBind(now))
+        .where("token_hash", .equal, SQLBind(secretHash(secret)))
+        .where("used_at", .is, SQLLiteral.null)
+        .where("expires_at", .greaterThan, SQLBind(now))
+        .returning("user_id").all()
+      guard let userID = try claimed.first?.decode(column: "user_id", as: UUID.self) else {
+        return nil
+      }
+      try await sql.update(User.schema).set("password_hash", to: SQLBind(passwordHash))
+        .where("id", .equal, SQLBind(userID)).run()
+      try await endEverything(of: userID, on: db)
+      return userID
+    }
+  }
+
+  /// Ends every browser session and API token of `userID` and drops its unused reset links.
+  static func endEverything(of userID: UUID, on db: any Database) async throws {
+    let sql = try sql(db)
+    _ = try await BrowserSessionStore(db: db).deleteAll(userID: userID)
+    try await sql.delete(from: APIToken.schema).where("user_id", .equal, SQLBind(userID)).run()
+    try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID))
+      .where("used_at", .is, SQLLiteral.null).run()
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Password resets need an SQL database.")
+    }
+    return sql
+  }
+}
+
+/// How often reset links may be asked for: per client address (answered 429), and per
+/// address asked about (silently: the answer must not differ by account).
+enum PasswordResetLimits {
+  static let window: TimeInterval = 60 * 60
+  static let perAddress = 10
+  static let perAccount = 3
+
+  static func addressRule(_ address: String) -> AttemptLimiter.Rule {
+    .init(key: "reset-address:\(address)", limit: perAddress)
+  }
+
+  static func accountRule(_ email: String) -> AttemptLimiter.Rule {
+    .init(key: "reset-account:\(email)", limit: perAccount)
+  }
+}
+
+struct PasswordResetController: RouteCollection {
+  func boot(routes: any RoutesBuilder) throws {
+    routes.on(Routes.forgotPassword, use: form)
+    routes.on(Routes.forgotPasswordSubmit, use: request)
+    routes.on(Routes.resetPassword, use: resetForm)
+    routes.on(Routes.resetPasswordSubmit, use: reset)
+  }
+
+  struct EmailForm: Content {
+    var email: String?
+  }
+
+  struct PasswordForm: Content {
+    var password: String?
+    var confirm: String?
+  }
+
+  @Sendable func form(req: Request) async throws -> Response {
+    req.page(ForgotPasswordView(mailOn: req.application.mailDelivery != nil))
+  }
+
+  @Sendable func request(req: Request) async throws -> Response {
+    guard req.application.mailDelivery != nil else {
+      return req.page(ForgotPasswordView(mailOn: false))
+    }
+    let form = try req.content.decode(EmailForm.self)
+    let email = EmailAddress.normalize(String((form.email ?? "").prefix(EmailAddress.maxLength)))
+    if let problem = EmailAddress.problem(with: email) {
+      return req.page(
+        ForgotPasswordView(mailOn: true, email: email, error: problem),
+        status: .unprocessableEntity)
+    }
+    let limiter = AttemptLimiter(window: PasswordResetLimits.window, db: req.db, now: req.now)
+    if case .blocked(let minutes) = try await limiter.reserve([
+      PasswordResetLimits.addressRule(req.clientLimitKey)
+    ]) {
+      let response = req.page(
+        ForgotPasswordView(
+          mailOn: true, email: email, error: L("auth.reset.too_many", count: minutes)),
+        status: .tooManyRequests)
+      response.headers.replaceOrAdd(name: .retryAfter, value: "\(minutes * 60)")
+      return response
+    }
+    // Past the per-account limit nothing more is sent, and nothing in the answer says so.
+    let accountTurn = try await limiter.reserve([PasswordResetLimits.accountRule(email)])
+    try await limiter.purge()
+    if case .allowed = accountTurn,
+      let user = try await User.query(on: req.db).filter(\.$email == email).first()
+    {
+      let userID = try user.requireID()
+      let secret = try await PasswordResets.create(
+        userID: userID, clients: req.application.clients, on: req.db)
+      let link =
+        (req.configuredPublicURL ?? req.publicBaseURL)
+        + Routes.resetPassword.href(["token": secret])
+      let language = user.uiLanguage.flatMap(UILanguage.init(rawValue:)) ?? req.uiLanguage
+      let mail = UILanguage.$current.withValue(language) {
+        OutgoingMail(
+          kind: .passwordReset, to: email, subject: L("mail.reset.subject"),
+          body: L(
+            "mail.reset.body",
+            ["email": email, "site": req.configuredPublicURL ?? "", "link": link]),
+          requestedBy: nil)
+      }
+      try await req.application.queueMail(mail, on: req.db)
+    }
+    return req.page(ForgotPasswordView(mailOn: true, sentTo: email))
+  }
+
+  @Sendable func resetForm(req: Request) async throws -> Response {
+    let secret = req.parameters.get("token") ?? ""
+    guard try await PasswordResets.account(secret: secret, now: req.now, on: req.db) != nil
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    return noReferrer(req.page(ResetPasswordView(secret: secret)))
+  }
+
+  @Sendable func reset(req: Request) async throws -> Response {
+    let secret = req.parameters.get("token") ?? ""
+    guard try await PasswordResets.account(secret: secret, now: req.now, on: req.db) != nil
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    let form = try req.content.decode(PasswordForm.self)
+    let password = form.password ?? ""
+    var errors: [String: String] = [:]
+    if let problem = Passwords.problem(with: password) { errors["password"] = problem }
+    if errors.isEmpty, password != (form.confirm ?? "") {
+      errors["confirm"] = L("settings.password.mismatch")
+    }
+    guard errors.isEmpty else {
+      return noReferrer(
+        req.page(ResetPasswordView(secret: secret, errors: errors), status: .unprocessableEntity))
+    }
+    let hash = try await req.password.async.hash(password)
+    guard
+      let userID = try await PasswordResets.use(
+        secret: secret, passwordHash: hash, now: req.now, on: req.db)
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    if let user = try await User.find(userID, on: req.db) {
+      try await AttemptLimiter(window: SignInLimits.window, db: req.db, now: req.now)
+        .reset(key: SignInLimits.accountKey(user.email))
+    }
+    // This browser's own session (if any) ended with the others.
+    req.auth.logout(User.self)
+    return req.redirect(to: Routes.signIn.href(query: ["password-reset": "1"]))
+  }
+
+  /// The link's secret is in the address: no other site learns it from a `Referer`.
+  private func noReferrer(_ response: Response) -> Response {
+    response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+    return response
+  }
+}
