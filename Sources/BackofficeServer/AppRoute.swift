@@ -110,6 +110,8 @@ enum Routes {
   static let signInSubmit = AppRoute(.POST, "/sign-in", access: .outside)
   static let signUp = AppRoute(.GET, "/sign-up", access: .outside)
   static let signUpSubmit = AppRoute(.POST, "/sign-up", access: .outside)
+  static let signUpConfirm = AppRoute(.GET, "/sign-up/confirm/:token", access: .outside)
+  static let signUpConfirmSubmit = AppRoute(.POST, "/sign-up/confirm/:token", access: .outside)
   static let forgotPassword = AppRoute(.GET, "/forgot-password", access: .outside)
   static let forgotPasswordSubmit = AppRoute(.POST, "/forgot-password", access: .outside)
   static let resetPassword = AppRoute(.GET, "/reset-password/:token", access: .outside)
@@ -341,7 +343,8 @@ enum Routes {
   static let all: [AppRoute] =
     [
       health, ready, metrics, home, signIn, signInSubmit, signUp, signUpSubmit, signOut,
-      forgotPassword, forgotPasswordSubmit, resetPassword, resetPasswordSubmit,
+      forgotPassword, forgotPasswordSubmit, resetPassword, resetPasswordSubmit, signUpConfirm,
+      signUpConfirmSubmit,
       settings, settingsLocale, settingsPassword, settingsBackup, tokenCreate, tokenRevoke,
       settingsSignOutOthers, apiMe,
     ] + productRoutes + adPaymentRoutes + fundraiserRoutes + expenseRoutes + importRoutes

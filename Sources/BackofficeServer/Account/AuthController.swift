@@ -9,6 +9,8 @@ struct AuthController: RouteCollection {
     routes.on(Routes.signUp, use: signUpForm)
     routes.on(Routes.signUpSubmit, use: signUp)
     routes.on(Routes.signOut, use: signOut)
+    routes.on(Routes.signUpConfirm, use: confirmForm)
+    routes.on(Routes.signUpConfirmSubmit, use: confirm)
   }
 
   struct Credentials: Content {
@@ -126,6 +128,9 @@ struct AuthController: RouteCollection {
     }
     try await limiter.purge()
 
+    if req.application.mailDelivery != nil {
+      return try await signUpByMail(req, email: email, password: password, next: next)
+    }
     if try await User.query(on: req.db).filter(\.$email == email).count() > 0 {
       // As long as hashing a password, so the answer's timing does not tell either.
       _ = try await req.password.async.hash(password)
@@ -150,6 +155,74 @@ struct AuthController: RouteCollection {
     try await req.startSession(for: user)
     req.flash(.success, L("auth.sign_up.welcome"))
     return req.redirect(to: next ?? Routes.home.href())
+  }
+
+  /// With mail on, the account is made once the address is confirmed, and the answer is the
+  /// same whether or not the address has an account already: its owner gets a mail saying
+  /// someone tried, a new address gets the link.
+  func signUpByMail(_ req: Request, email: String, password: String, next: String?)
+    async throws -> Response
+  {
+    let hash = try await req.password.async.hash(password)
+    let limiter = AttemptLimiter(window: SignUpLimits.window, db: req.db, now: req.now)
+    let turn = try await limiter.reserve([
+      .init(key: "signup-mail:\(email)", limit: PendingSignups.mailsPerAddress)
+    ])
+    guard case .allowed = turn else { return req.page(SignUpSentView(email: email)) }
+    let site = req.configuredPublicURL ?? req.publicBaseURL
+    if let existing = try await User.query(on: req.db).filter(\.$email == email).first() {
+      let language = existing.uiLanguage.flatMap(UILanguage.init(rawValue:)) ?? req.uiLanguage
+      let mail = UILanguage.$current.withValue(language) {
+        OutgoingMail(
+          kind: .signupAttempt, to: email, subject: L("mail.signup_attempt.subject"),
+          body: L(
+            "mail.signup_attempt.body",
+            [
+              "email": email, "site": site, "signin": site + Routes.signIn.href(),
+              "reset": site + Routes.forgotPassword.href(),
+            ]))
+      }
+      try await req.application.queueMail(mail, on: req.db)
+    } else {
+      let locale = BackofficeLocale.bestMatch(
+        acceptLanguage: req.headers.first(name: .acceptLanguage) ?? "")
+      let secret = try await PendingSignups.create(
+        .init(
+          email: email, passwordHash: hash, locale: locale.identifier,
+          currency: locale.defaultCurrency, uiLanguage: req.uiLanguage.rawValue, next: next),
+        clients: req.application.clients, on: req.db)
+      let link = site + Routes.signUpConfirm.href(["token": secret])
+      try await req.application.queueMail(
+        OutgoingMail(
+          kind: .signupConfirmation, to: email, subject: L("mail.signup.subject"),
+          body: L("mail.signup.body", ["site": site, "link": link])),
+        on: req.db)
+    }
+    return req.page(SignUpSentView(email: email))
+  }
+
+  @Sendable func confirmForm(req: Request) async throws -> Response {
+    let secret = req.parameters.get("token") ?? ""
+    guard try await PendingSignups.find(secret: secret, now: req.now, on: req.db) != nil else {
+      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .gone)
+    }
+    let response = req.page(ConfirmSignUpView(secret: secret, state: .ready))
+    response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+    return response
+  }
+
+  @Sendable func confirm(req: Request) async throws -> Response {
+    let secret = req.parameters.get("token") ?? ""
+    switch try await PendingSignups.confirm(secret: secret, now: req.now, on: req.db) {
+    case .unusable:
+      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .gone)
+    case .taken:
+      return req.page(ConfirmSignUpView(secret: secret, state: .taken), status: .conflict)
+    case .created(let user, let next):
+      try await req.startSession(for: user)
+      req.flash(.success, L("auth.sign_up.welcome"))
+      return req.redirect(to: safeNext(next) ?? Routes.home.href())
+    }
   }
 
   @Sendable func signOut(req: Request) async throws -> Response {

@@ -201,3 +201,65 @@ struct ResetPasswordView: PageView {
       ])
   }
 }
+
+/// After sign-up with mail on: the same page for every address.
+struct SignUpSentView: PageView {
+  var email: String
+
+  var title: String { L("auth.sign_up.sent_title") }
+
+  func content(context: PageContext) -> HTMLNode {
+    H.div(
+      [.class("auth-card")],
+      [
+        H.h1(L("auth.sign_up.sent_title")),
+        H.div(
+          [.class("flash flash-info"), .role("status")],
+          [H.text(L("auth.sign_up.sent", ["email": email]))]),
+        H.p([], L("auth.sign_up.sent_hint")),
+        H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+      ])
+  }
+}
+
+/// The page the confirmation link opens: one button to finish (a mail scanner that opens the
+/// link makes no account), or why the link no longer works.
+struct ConfirmSignUpView: PageView {
+  enum State { case ready, unusable, taken }
+  var secret: String
+  var state: State
+
+  var title: String { L("auth.sign_up.confirm_title") }
+
+  func content(context: PageContext) -> HTMLNode {
+    switch state {
+    case .ready:
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.sign_up.confirm_title")),
+          H.p([], L("auth.sign_up.confirm_intro")),
+          postForm(
+            action: Routes.signUpConfirmSubmit.href(["token": secret]), csrf: context.csrf,
+            attributes: [.class("stack")],
+            [H.button(L("auth.sign_up.confirm_button"), [.class("button button-primary")])]),
+        ])
+    case .unusable:
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.sign_up.confirm_title")),
+          H.p([.class("notice"), .role("alert")], L("auth.sign_up.confirm_unusable")),
+          H.a(Routes.signUp.href(), text: L("nav.create_account")),
+        ])
+    case .taken:
+      return H.div(
+        [.class("auth-card")],
+        [
+          H.h1(L("auth.sign_up.confirm_title")),
+          H.p([.class("notice"), .role("alert")], L("auth.sign_up.confirm_taken")),
+          H.a(Routes.signIn.href(), text: L("nav.sign_in")),
+        ])
+    }
+  }
+}
