@@ -65,7 +65,11 @@ enum PendingSignups {
 
   /// Makes the account of the link `secret`: nil when the link cannot be used, `.taken` when
   /// the address got an account meanwhile (another link of it, used first).
-  enum Outcome { case created(User, next: String?), taken, unusable }
+  enum Outcome {
+    case created(User, next: String?)
+    case taken
+    case unusable
+  }
 
   static func confirm(secret: String, now: Date, on db: any Database) async throws -> Outcome {
     guard let pending = try await find(secret: secret, now: now, on: db) else { return .unusable }

@@ -32,6 +32,11 @@ struct WorkspaceController: RouteCollection {
       workspace: workspace, me: try req.userID, members: try await store.list(),
       invitations: workspace.role == .owner ? try await store.pendingInvitations(now: req.now) : [],
       locale: .resolve(try req.user.locale))
+    if workspace.role == .owner, req.application.mailDelivery != nil {
+      view.mailOn = true
+      view.invitationMails = try await MailOutbox(db: req.db).recent(
+        requestedBy: try req.userID, kind: .invitation, workspace: workspace.id, limit: 5)
+    }
     change(&view)
     return req.page(view, status: status)
   }
@@ -97,6 +102,8 @@ struct WorkspaceController: RouteCollection {
   struct InviteForm: Content {
     var role: String?
     var days: String?
+    /// Where to send the link (with mail on); empty for a link to copy only.
+    var email: String?
   }
 
   @Sendable func invite(req: Request) async throws -> Response {
@@ -107,11 +114,39 @@ struct WorkspaceController: RouteCollection {
         $0.inviteErrors = problems.fields.mapValues(\.message)
       }
     case .success(let choice):
+      let mailOn = req.application.mailDelivery != nil
+      let recipient = EmailAddress.normalize(
+        String((form.email ?? "").prefix(EmailAddress.maxLength + 1)))
+      if mailOn, !recipient.isEmpty, let problem = EmailAddress.problem(with: recipient) {
+        return try await Self.page(req, status: .unprocessableEntity) {
+          $0.inviteErrors = ["email": problem]
+          $0.inviteEmail = recipient
+        }
+      }
       let made = try await Self.store(req).invite(
         role: choice.role, days: choice.days, by: try req.userID, now: req.now,
         clients: req.clients)
       await ActivityLog.record(req, .invited, .invitation, id: made.id, name: choice.role.title)
       let link = req.publicBaseURL + Routes.join.href(["token": made.secret])
+      if mailOn, !recipient.isEmpty {
+        let workspace = try req.workspace
+        let inviter = try req.user.email
+        try await req.application.queueMail(
+          OutgoingMail(
+            kind: .invitation, to: recipient,
+            subject: L(
+              "mail.invitation.subject", ["inviter": inviter, "workspace": workspace.name]),
+            body: L(
+              "mail.invitation.body",
+              [
+                "inviter": inviter, "workspace": workspace.name, "role": choice.role.title,
+                "site": req.publicBaseURL, "link": link,
+                "date": BackofficeLocale.resolve(try req.user.locale).formatDateTime(
+                  made.expiresAt, timeZone: .gmt) + " UTC",
+              ]),
+            requestedBy: try req.userID, workspaceID: workspace.id),
+          on: req.db)
+      }
       // The page shows the state after the change: the new link is waiting, and can be
       // revoked, like any other.
       return try await Self.page(req, status: .created) {

@@ -13,6 +13,11 @@ struct MembersView: PageView {
   var nameValue: String = ""
   var nameError: String? = nil
   var inviteErrors: [String: String] = [:]
+  var inviteEmail: String = ""
+  /// Mail is on: the invitation form offers to send the link, and shows what became of the
+  /// last links sent.
+  var mailOn = false
+  var invitationMails: [MailOutbox.Entry] = []
   var deleteValue: String = ""
   var deleteError: String? = nil
   /// Why the last change was refused ("The person who created the workspace stays its owner.").
@@ -170,8 +175,46 @@ struct MembersView: PageView {
               },
               selected: String(InvitationRules.defaultLifetime), error: inviteErrors["days"]
             ).render(),
+            mailOn
+              ? FieldView(
+                name: "email", label: L("workspace.invitations.email"), type: "email",
+                value: inviteEmail, error: inviteErrors["email"],
+                hint: L("workspace.invitations.email_hint"), autocomplete: "off",
+                fieldID: "invite-email"
+              ).render() : H.empty,
             H.button(L("workspace.invitations.create"), [.class("button button-primary")]),
           ]),
+        invitationMailsNode,
+      ])
+  }
+
+  /// What became of the links sent by mail lately: sent, waiting for another try, or not sent
+  /// and why, so a link that did not go out is never lost silently.
+  var invitationMailsNode: HTMLNode {
+    guard mailOn, !invitationMails.isEmpty else { return H.empty }
+    return H.div(
+      [.class("mail-status")],
+      [
+        H.h3([], [H.text(L("workspace.invitations.mail_heading"))]),
+        H.ul(
+          [.class("plain-list")],
+          invitationMails.map { entry in
+            let when = locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
+            let state: String =
+              switch entry.status {
+              case .sent: L("mail.status.sent")
+              case .queued:
+                entry.attempts == 0
+                  ? L("mail.status.queued")
+                  : L("mail.status.retrying", ["error": entry.lastError ?? ""])
+              case .failed: L("mail.status.failed", ["error": entry.lastError ?? ""])
+              }
+            return H.li(
+              entry.status == .failed ? [.class("mail-failed")] : [],
+              [
+                H.strong([], [H.text(entry.to)]), H.text(" · \(when) · \(state)"),
+              ])
+          }),
       ])
   }
 

@@ -91,9 +91,13 @@ struct MailOutbox: Sendable {
     try await select().where("id", .equal, SQLBind(id)).first().map(Self.entry)
   }
 
-  /// What `account` asked to send lately, newest first.
-  func recent(requestedBy account: UUID, limit: Int = 10) async throws -> [Entry] {
+  /// What `account` asked to send lately (of one kind, in one workspace), newest first.
+  func recent(
+    requestedBy account: UUID, kind: OutgoingMail.Kind, workspace: UUID, limit: Int = 10
+  ) async throws -> [Entry] {
     try await select().where("requested_by", .equal, SQLBind(account))
+      .where("kind", .equal, SQLBind(kind.rawValue))
+      .where("workspace_id", .equal, SQLBind(workspace))
       .orderBy("created_at", .descending).limit(limit)
       .all().map(Self.entry)
   }

@@ -80,7 +80,8 @@ struct SignUpConfirmationTests {
   }
 
   @Test func linksExpireAfterADayAndMailToOneAddressIsLimited() async throws {
-    try await withMailApp(config: { $0.signupsPerHour = 100 }) { t, server in
+    let config: (inout AppConfig) -> Void = { $0.signupsPerHour = 100 }
+    try await withMailApp(config: config) { t, server in
       let client = t.client()
       try await client.get("/sign-up")
       for _ in 0..<(PendingSignups.mailsPerAddress + 2) {
