@@ -55,10 +55,12 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.asyncCommands.use(CatalogCommand(), as: "catalog")
   app.asyncCommands.use(ExportCommand(), as: "export")
   app.asyncCommands.use(ImportCommand(), as: "import")
+  app.asyncCommands.use(BackupCommand(), as: "backup")
 
   // Background work that starts and stops with the app: CSV imports, the jar refresh.
   app.registerImportJobs()
   app.lifecycle.use(JarRefreshLifecycle())
+  if let backup = config.backup { app.lifecycle.use(BackupLifecycle(settings: backup)) }
   if let mail = config.mail {
     let host = config.publicURL.flatMap { URLComponents(string: $0)?.host } ?? "localhost"
     app.mailDelivery = MailDelivery(settings: mail, heloName: host)

@@ -8,6 +8,14 @@ import Vapor
 @main
 enum Entrypoint {
   static func main() async {
+    // Restoring replaces the database file: it runs before anything opens it.
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "restore" {
+      exit(
+        ServerRestore.main(
+          arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+      )
+    }
     runTasksOnEventLoops()
     quietOneShotCommands()
     raiseOpenFileLimit()

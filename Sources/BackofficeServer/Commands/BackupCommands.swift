@@ -105,3 +105,37 @@ enum BackupCommandSupport {
     return user
   }
 }
+
+/// `backoffice backup [--to FOLDER]`: one whole-server backup now, while the server may keep
+/// running (the same copy and check as the scheduled ones).
+struct BackupCommand: AsyncCommand {
+  struct Signature: CommandSignature {
+    @Option(name: "to", help: "Folder for the backup (default: BACKOFFICE_BACKUP_DIR).")
+    var to: String?
+
+    init() {}
+  }
+
+  var help: String {
+    "Back up the whole server (a SQLite database) into a folder, checked before it counts; "
+      + "`backoffice restore --from FILE` brings it back."
+  }
+
+  func run(using context: CommandContext, signature: Signature) async throws {
+    let app = context.application
+    guard let storage = app.sqliteStorage, storage.path != nil else {
+      throw StartupError(
+        "backup copies a SQLite database file; with PostgreSQL use pg_dump (docs/deploy.md).")
+    }
+    guard let folder = signature.to ?? app.config.backup?.folder else {
+      throw StartupError("Name the folder with --to, or set BACKOFFICE_BACKUP_DIR.")
+    }
+    let keep = app.config.backup?.keep ?? Int.max
+    let made = try await BackupThread.run {
+      try ServerBackup.run(storage: storage, folder: folder, keep: keep, now: Date())
+    }
+    context.console.print(
+      "Backed up to \(made.path) (\(made.bytes) bytes)"
+        + (made.removed.isEmpty ? "." : "; removed \(made.removed.count) older backup(s)."))
+  }
+}

@@ -50,6 +50,8 @@ public struct AppConfig: Sendable {
   public var metrics = MetricsAccess()
   /// Outgoing mail; nil (off) until `BACKOFFICE_SMTP_HOST` is set.
   public var mail: MailSettings?
+  /// Scheduled backups; nil (off) until `BACKOFFICE_BACKUP_DIR` is set.
+  public var backup: BackupSettings?
 
   public init(
     dataDirectory: String = "./data",
@@ -232,6 +234,8 @@ public struct AppConfig: Sendable {
     }
 
     config.mail = MailSettings.load(from: environment, problems: &problems)
+    config.backup = BackupSettings.load(
+      from: environment, database: config.database, problems: &problems)
     if nonEmpty(environment["BACKOFFICE_SMTP_HOST"]) != nil, config.publicURL == nil {
       problems.append(
         "BACKOFFICE_PUBLIC_URL must be set when mail is on: the links in mail (password "
