@@ -140,7 +140,8 @@ struct ServerBackupTests {
     #expect(throws: ServerRestore.Failure.self) {
       try ServerRestore.restore(from: backupPath, to: database)
     }
-    try await withApp(config: { $0.database = .sqliteFile(path: database) }) { t in
+    let restored: (inout AppConfig) -> Void = { $0.database = .sqliteFile(path: database) }
+    try await withApp(config: restored) { t in
       let client = t.client()
       let auth: HTTPHeaders = ["Authorization": "Bearer \(token)"]
       for path in lists {
