@@ -277,6 +277,7 @@ enum Routes {
   static let marketingPlanRemove = AppRoute(.POST, "/marketing/plans/:planID/review/remove")
   static let marketingPlanEmail = AppRoute(.POST, "/marketing/plans/:planID/email")
   static let marketingPlanEmailDownload = AppRoute(.GET, "/marketing/plans/:planID/email.eml")
+  static let marketingPlanEmailSend = AppRoute(.POST, "/marketing/plans/:planID/email/send")
   static let marketingPlanRename = AppRoute(.POST, "/marketing/plans/:planID/rename")
   static let marketingPlanDuplicate = AppRoute(.POST, "/marketing/plans/:planID/duplicate")
   static let marketingPlanDelete = AppRoute(.POST, "/marketing/plans/:planID/delete")
@@ -303,6 +304,7 @@ enum Routes {
     marketing, marketingPlanCreate, marketingPlanTargets, marketingPlanTargetToggle,
     marketingPlanChannels, marketingPlanChannel, marketingPlanChoose, marketingPlanReset,
     marketingPlanReview, marketingPlanRemove, marketingPlanEmail, marketingPlanEmailDownload,
+    marketingPlanEmailSend,
     marketingPlanRename, marketingPlanDuplicate, marketingPlanDelete, marketingCatalog,
     marketingCatalogRefresh, marketingCatalogImport, marketingCatalogExport,
     apiMarketingCatalog, apiMarketingCatalogRefresh, apiMarketingPlans, apiMarketingPlanCreate,

@@ -175,7 +175,8 @@ final class MailDelivery: Sendable {
   func send(_ entry: MailOutbox.Entry, on group: any EventLoopGroup) async throws {
     let message = MailMessage(
       from: MailAddress(settings.from, name: settings.fromName),
-      to: [MailAddress(entry.to)], subject: entry.subject, textBody: entry.body,
+      to: [MailAddress(entry.to)], replyTo: entry.replyTo.map { MailAddress($0) },
+      subject: entry.subject, textBody: entry.body,
       extraHeaders: [MailHeader("Auto-Submitted", "auto-generated")])
     try await SMTPClient.send(message, settings: smtp, on: group)
   }

@@ -20,6 +20,8 @@ struct OutgoingMail: Sendable, Equatable {
   /// The account that asked for it, so it can see what became of it.
   var requestedBy: UUID? = nil
   var workspaceID: UUID? = nil
+  /// Where answers go (the person who sent a plan), when not to the server's address.
+  var replyTo: String? = nil
 }
 
 /// The outbox: every message is a row before any attempt to send it, so a restart or a relay
@@ -37,6 +39,7 @@ struct MailOutbox: Sendable {
     var id: UUID
     var kind: OutgoingMail.Kind
     var to: String
+    var replyTo: String?
     var subject: String
     var body: String
     var status: Status
@@ -66,12 +69,13 @@ struct MailOutbox: Sendable {
     let id = UUID()
     try await sql.insert(into: Self.table)
       .columns(
-        "id", "kind", "recipient", "subject", "body", "requested_by", "workspace_id", "status",
-        "attempts", "next_attempt_at", "created_at"
+        "id", "kind", "recipient", "reply_to", "subject", "body", "requested_by",
+        "workspace_id", "status", "attempts", "next_attempt_at", "created_at"
       )
       .values(
-        SQLBind(id), SQLBind(mail.kind.rawValue), SQLBind(mail.to), SQLBind(mail.subject),
-        SQLBind(mail.body), SQLBind(mail.requestedBy), SQLBind(mail.workspaceID),
+        SQLBind(id), SQLBind(mail.kind.rawValue), SQLBind(mail.to), SQLBind(mail.replyTo),
+        SQLBind(mail.subject), SQLBind(mail.body), SQLBind(mail.requestedBy),
+        SQLBind(mail.workspaceID),
         SQLBind(Status.queued.rawValue), SQLBind(0), SQLBind(now), SQLBind(now)
       )
       .run()
@@ -153,7 +157,8 @@ struct MailOutbox: Sendable {
   private func select() throws -> SQLSelectBuilder {
     try sql.select()
       .columns(
-        "id", "kind", "recipient", "subject", "body", "status", "attempts", "next_attempt_at",
+        "id", "kind", "recipient", "reply_to", "subject", "body", "status", "attempts",
+        "next_attempt_at",
         "last_error", "created_at", "sent_at"
       )
       .from(Self.table)
@@ -165,6 +170,7 @@ struct MailOutbox: Sendable {
       kind: OutgoingMail.Kind(rawValue: try row.decode(column: "kind", as: String.self))
         ?? .invitation,
       to: try row.decode(column: "recipient", as: String.self),
+      replyTo: try row.decode(column: "reply_to", as: String?.self),
       subject: try row.decode(column: "subject", as: String.self),
       body: try row.decode(column: "body", as: String.self),
       status: Status(rawValue: try row.decode(column: "status", as: String.self)) ?? .failed,

@@ -10,6 +10,7 @@ struct M094_CreateMailTables: AsyncMigration {
       .field(.id, .uuid, .identifier(auto: false))
       .field("kind", .string, .required)
       .field("recipient", .string, .required)
+      .field("reply_to", .string)
       .field("subject", .string, .required)
       .field("body", .string, .required)
       .field("requested_by", .uuid, .references(User.schema, "id", onDelete: .setNull))

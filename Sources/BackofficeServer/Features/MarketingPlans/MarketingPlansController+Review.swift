@@ -9,14 +9,14 @@ extension MarketingPlansController {
 
   @Sendable func review(req: Request) async throws -> Response {
     let (plan, id, stored, selection) = try await load(req)
-    return try reviewPage(req, plan: plan, id: id, stored: stored, selection: selection)
+    return try await reviewPage(req, plan: plan, id: id, stored: stored, selection: selection)
   }
 
   func reviewPage(
     _ req: Request, plan: MarketingPlanRecord, id: UUID, stored: StoredMarketingCatalog?,
     selection: PlanSelection, header override: MarketingPlanHeader? = nil,
     email typed: MarketingReviewPage.Email? = nil, status: HTTPResponseStatus = .ok
-  ) throws -> Response {
+  ) async throws -> Response {
     let header = override ?? header(plan, id, .review, selection)
     guard let stored else {
       return req.page(
@@ -27,14 +27,54 @@ extension MarketingPlansController {
       of: plan, selection: selection, catalog: stored.catalog,
       locale: try MarketingPlanQueries.locale(req), now: req.now)
     let subject = plan.subject ?? summary.subject
+    let sentMails =
+      req.application.mailDelivery == nil
+      ? []
+      : try await MailOutbox(db: req.db).recent(
+        requestedBy: try req.userID, kind: .marketingPlan, workspace: try req.workspaceID,
+        limit: 3)
     let email =
       typed
       ?? MarketingReviewPage.Email(
         recipient: plan.recipient, subject: subject,
         mailto: summary.mailtoURL(recipient: plan.recipient, subject: subject))
-    return req.page(
-      MarketingReviewPage(header: header, stored: stored, summary: summary, email: email),
-      status: status)
+    var page = MarketingReviewPage(header: header, stored: stored, summary: summary, email: email)
+    if req.application.mailDelivery != nil {
+      page.mailOn = true
+      page.sentMails = sentMails
+    }
+    return req.page(page, status: status)
+  }
+
+  /// "Send": the plan's summary to its saved recipient, through the server's mail (queued; the
+  /// review page shows what became of it). Answers from the recipient go to the sender.
+  @Sendable func sendEmail(req: Request) async throws -> Response {
+    guard req.application.mailDelivery != nil else { throw Abort(.notFound) }
+    let (plan, id, stored, selection) = try await load(req)
+    guard let stored else {
+      throw Abort(.serviceUnavailable, reason: L("marketing.catalog_unreadable"))
+    }
+    let recipient = plan.recipient.trimmingCharacters(in: .whitespacesAndNewlines)
+    if recipient.isEmpty {
+      req.flash(.error, L("marketing.email.send_no_recipient"))
+      return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
+    }
+    if let problem = MarketingPlanRules.recipientProblem(recipient) {
+      req.flash(.error, L("marketing.email.recipient_problem", ["problem": problem]))
+      return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
+    }
+    let summary = MarketingPlanQueries.summary(
+      of: plan, selection: selection, catalog: stored.catalog,
+      locale: try MarketingPlanQueries.locale(req), now: req.now)
+    let user = try req.user
+    try await req.application.queueMail(
+      OutgoingMail(
+        kind: .marketingPlan, to: recipient, subject: plan.subject ?? summary.subject,
+        body: summary.text, requestedBy: try req.userID, workspaceID: try req.workspaceID,
+        replyTo: user.email),
+      on: req.db)
+    req.flash(.success, L("marketing.email.send_queued", ["email": recipient]))
+    return req.redirect(to: Routes.marketingPlanReview.href(id: id) + "#send-email")
   }
 
   /// Removing is not applied onto a plan changed meanwhile: the review shows the plan as it is
@@ -58,7 +98,7 @@ extension MarketingPlansController {
         ?? packageID
       var header = header(plan, id, .review, selection)
       header.conflict = L("marketing.conflict.package_not_removed", ["package": name])
-      return try reviewPage(
+      return try await reviewPage(
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         status: .conflict)
     }
@@ -89,7 +129,7 @@ extension MarketingPlansController {
       var header = header(plan, id, .review, selection)
       // A form sent back for its errors keeps the version it was opened at.
       header.version = VersionField.parse(form.version) ?? 0
-      return try reviewPage(
+      return try await reviewPage(
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         email: MarketingReviewPage.Email(
           recipient: recipient, subject: subject, recipientError: recipientError,
@@ -125,7 +165,7 @@ extension MarketingPlansController {
         recipient: recipient, subject: subject, mailto: mailto(req, plan, selection, stored))
       email.recipientSaved = differing["recipient"]
       email.subjectSaved = differing["subject"]
-      return try reviewPage(
+      return try await reviewPage(
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         email: email, status: .conflict)
     }

@@ -18,6 +18,7 @@ struct MarketingPlansController: RouteCollection {
     routes.on(Routes.marketingPlanReview, use: review)
     routes.on(Routes.marketingPlanRemove, use: remove)
     routes.on(Routes.marketingPlanEmail, use: saveEmail)
+    routes.on(Routes.marketingPlanEmailSend, use: sendEmail)
     routes.on(Routes.marketingPlanEmailDownload, use: downloadEmail)
     routes.on(Routes.marketingPlanRename, use: rename)
     routes.on(Routes.marketingPlanDuplicate, use: duplicate)
@@ -300,7 +301,7 @@ struct MarketingPlansController: RouteCollection {
   func renamePage(
     _ req: Request, header: MarketingPlanHeader, plan: MarketingPlanRecord, id: UUID,
     stored: StoredMarketingCatalog?, selection: PlanSelection, status: HTTPResponseStatus
-  ) throws -> Response {
+  ) async throws -> Response {
     var header = header
     switch header.step {
     case .targets:
@@ -309,7 +310,7 @@ struct MarketingPlansController: RouteCollection {
       header.step = .channels
       return req.page(MarketingChannelsPage(header: header, stored: stored), status: status)
     case .review:
-      return try reviewPage(
+      return try await reviewPage(
         req, plan: plan, id: id, stored: stored, selection: selection, header: header,
         status: status)
     }
@@ -329,7 +330,7 @@ struct MarketingPlansController: RouteCollection {
       header.renameError = problem
       // A form sent back for its errors keeps the version it was opened at.
       header.version = VersionField.parse(form.version) ?? 0
-      return try renamePage(
+      return try await renamePage(
         req, header: header, plan: plan, id: id, stored: stored, selection: selection,
         status: .unprocessableEntity)
     }
@@ -341,7 +342,7 @@ struct MarketingPlansController: RouteCollection {
       header.renameValue = form.name ?? ""
       if name != plan.name { header.renameSaved = plan.name }
       header.conflict = L("marketing.conflict.name_not_saved")
-      return try renamePage(
+      return try await renamePage(
         req, header: header, plan: plan, id: id, stored: stored, selection: selection,
         status: .conflict)
     }

@@ -19,6 +19,9 @@ struct MarketingReviewPage: PageView {
   var stored: StoredMarketingCatalog?
   var summary: PlanSummary?
   var email: Email?
+  /// The server sends mail: a Send button, and what became of the last plans sent.
+  var mailOn = false
+  var sentMails: [MailOutbox.Entry] = []
 
   var title: String { L("marketing.review.title") }
   var section: NavSection? { .marketingPlans }
@@ -114,6 +117,36 @@ struct MarketingReviewPage: PageView {
     return H.group(body)
   }
 
+  private func sentMailsNode(_ context: PageContext) -> HTMLNode {
+    guard !sentMails.isEmpty else { return H.empty }
+    let utc = TimeZone(identifier: "UTC") ?? .gmt
+    return H.div(
+      [.class("mail-status")],
+      [
+        H.h3([], [H.text(L("marketing.email.sent_heading"))]),
+        H.ul(
+          [.class("plain-list")],
+          sentMails.map { entry in
+            let when = context.locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
+            let state: String =
+              switch entry.status {
+              case .sent: L("mail.status.sent")
+              case .queued:
+                entry.attempts == 0
+                  ? L("mail.status.queued")
+                  : L("mail.status.retrying", ["error": entry.lastError ?? ""])
+              case .failed: L("mail.status.failed", ["error": entry.lastError ?? ""])
+              }
+            return H.li(
+              entry.status == .failed ? [.class("mail-failed")] : [],
+              [
+                H.strong([], [H.text(entry.to)]),
+                H.text(" · \(entry.subject) · \(when) · \(state)"),
+              ])
+          }),
+      ])
+  }
+
   private func emailSection(context: PageContext, summary: PlanSummary, email: Email) -> HTMLNode {
     // "{n}" is left in for the script, which fills it after each save.
     let template = L("marketing.review.mailto_shortened", ["limit": String(Mailto.defaultLimit)])
@@ -152,6 +185,16 @@ struct MarketingReviewPage: PageView {
               ""),
             H.button(L("marketing.email.save"), [.class("button"), .id("mk-email-save")]),
           ]),
+        mailOn
+          ? postForm(
+            action: Routes.marketingPlanEmailSend.href(id: header.id), csrf: context.csrf,
+            attributes: [.class("mk-send-form")],
+            [
+              H.button(
+                L("marketing.email.send"), [.class("button button-primary"), .id("mk-send-now")]),
+              H.p([.class("hint")], L("marketing.email.send_hint")),
+            ]) : H.empty,
+        mailOn ? sentMailsNode(context) : H.empty,
         H.div(
           [.class("mk-row mk-email-actions")],
           [
