@@ -204,7 +204,7 @@ struct AuthController: RouteCollection {
   @Sendable func confirmForm(req: Request) async throws -> Response {
     let secret = req.parameters.get("token") ?? ""
     guard try await PendingSignups.find(secret: secret, now: req.now, on: req.db) != nil else {
-      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .gone)
+      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .notFound)
     }
     let response = req.page(ConfirmSignUpView(secret: secret, state: .ready))
     response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
@@ -215,7 +215,7 @@ struct AuthController: RouteCollection {
     let secret = req.parameters.get("token") ?? ""
     switch try await PendingSignups.confirm(secret: secret, now: req.now, on: req.db) {
     case .unusable:
-      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .gone)
+      return req.page(ConfirmSignUpView(secret: secret, state: .unusable), status: .notFound)
     case .taken:
       return req.page(ConfirmSignUpView(secret: secret, state: .taken), status: .conflict)
     case .created(let user, let next):

@@ -167,14 +167,14 @@ struct PasswordResetController: RouteCollection {
   @Sendable func resetForm(req: Request) async throws -> Response {
     let secret = req.parameters.get("token") ?? ""
     guard try await PasswordResets.account(secret: secret, now: req.now, on: req.db) != nil
-    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .notFound) }
     return noReferrer(req.page(ResetPasswordView(secret: secret)))
   }
 
   @Sendable func reset(req: Request) async throws -> Response {
     let secret = req.parameters.get("token") ?? ""
     guard try await PasswordResets.account(secret: secret, now: req.now, on: req.db) != nil
-    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .notFound) }
     let form = try req.content.decode(PasswordForm.self)
     let password = form.password ?? ""
     var errors: [String: String] = [:]
@@ -190,7 +190,7 @@ struct PasswordResetController: RouteCollection {
     guard
       let userID = try await PasswordResets.use(
         secret: secret, passwordHash: hash, now: req.now, on: req.db)
-    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .gone) }
+    else { return req.page(ResetPasswordView(secret: secret, usable: false), status: .notFound) }
     if let user = try await User.find(userID, on: req.db) {
       try await AttemptLimiter(window: SignInLimits.window, db: req.db, now: req.now)
         .reset(key: SignInLimits.accountKey(user.email))

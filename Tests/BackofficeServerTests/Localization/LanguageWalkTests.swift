@@ -109,6 +109,7 @@ struct LanguageWalkTests {
       "owned expense", "owned import", "owned", "Product", "Backoffice", "CSV", "JSON", "API",
       "URL", "PNG", "SVG", "JPEG", "Monobank", "ISO 4217", "UTC", "Authorization: Bearer <token>",
       "ETag", "If-Match", "bo_", "EUR", "USD", "UAH", "GBP", "backoffice import",
+      "backoffice user reset-password --email you@example.org",
       "https://owned.example.com",
     ]
 
