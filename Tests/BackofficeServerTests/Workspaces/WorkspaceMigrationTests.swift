@@ -74,10 +74,13 @@ struct WorkspaceMigrationTests {
       ]
 
       try await t.db.withConnection { db in
+        // The mail tables refer to workspaces: out first, back last.
+        try await M094_CreateMailTables().revert(on: db)
         try await M093_WorkspaceIDsOfTheirOwn().revert(on: db)
         try await M092_CreateWorkspaces().revert(on: db)
         try await M092_CreateWorkspaces().prepare(on: db)
         try await M093_WorkspaceIDsOfTheirOwn().prepare(on: db)
+        try await M094_CreateMailTables().prepare(on: db)
       }
       try await Self.expectReferencesToWorkspaces(t.db)
 
