@@ -115,6 +115,42 @@ struct PasswordResetTests {
     }
   }
 
+  @Test func twoTabsUsingOneLinkAtOnceSetOnePassword() async throws {
+    try await withMailApp { t, server in
+      try await t.makeAccount("owner@example.com")
+      let asker = t.client()
+      try await asker.get("/forgot-password")
+      try await asker.post("/forgot-password", form: [("email", "owner@example.com")])
+      try await t.deliverMail()
+      let mail = try #require(server.messages.first)
+      let link = try #require(firstLink(in: mail.text, after: "/reset-password/"))
+      let tabs = [t.client(), t.client()]
+      for tab in tabs { try await tab.get(link) }
+      let answers = try await withThrowingTaskGroup(of: (Int, HTTPStatus).self) { group in
+        for (index, tab) in tabs.enumerated() {
+          group.addTask {
+            let password = "parallel password \(index)"
+            let answer = try await tab.post(
+              link, form: [("password", password), ("confirm", password)])
+            return (index, answer.status)
+          }
+        }
+        return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+      }
+      #expect(answers.values.filter { $0 == .seeOther }.count == 1)
+      #expect(answers.values.filter { $0 == .notFound }.count == 1)
+      let winner = try #require(answers.first { $0.value == .seeOther }?.key)
+      #expect(
+        try await t.client().signIn(
+          email: "owner@example.com", password: "parallel password \(winner)"
+        ).status == .seeOther)
+      #expect(
+        try await t.client().signIn(
+          email: "owner@example.com", password: "parallel password \(1 - winner)"
+        ).status == .unauthorized)
+    }
+  }
+
   @Test func aLinkExpiresAfterAnHourAndANewerOneDoesNotReviveIt() async throws {
     try await withMailApp { t, server in
       try await t.makeAccount("owner@example.com")
