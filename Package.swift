@@ -76,7 +76,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
-      exclude: ["Views/__Snapshots__"],
+      exclude: ["Views/__Snapshots__", "Fixtures"],
       swiftSettings: swiftSettings
     ),
   ]
