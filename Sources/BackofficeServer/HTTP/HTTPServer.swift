@@ -27,6 +27,8 @@ final class BackofficeHTTPServer: Server, Sendable {
   }
 
   let connections: ConnectionCounter
+  /// Called with every accepted connection's channel (tests look at its options).
+  let acceptObserver = NIOLockedValueBox<(@Sendable (any Channel) -> Void)?>(nil)
   /// Requests whose handler is running (the route's work, not the writing of its answer).
   let handling = InFlight()
 
@@ -80,7 +82,8 @@ final class BackofficeHTTPServer: Server, Sendable {
         }
       }
       .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
+        server.acceptObserver.withLockedValue { $0 }?(channel)
+        return channel.eventLoop.makeCompletedFuture {
           let sync = channel.pipeline.syncOperations
           try sync.configureHTTPServerPipeline(
             withPipeliningAssistance: true, withErrorHandling: true)
@@ -90,7 +93,9 @@ final class BackofficeHTTPServer: Server, Sendable {
               limits: limits, isShuttingDown: { server.isShuttingDown }))
         }
       }
-      .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+      // A TCP-level option: at the socket level the same number is SO_DEBUG, which only root
+      // may set, so every connection of a server not run as root was closed at once.
+      .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
       .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
 
     let bound: EventLoopFuture<any Channel>

@@ -182,7 +182,7 @@ enum ServerBackup {
     made.increment()
     lastSuccess.record(now.timeIntervalSince1970)
     let bytes = (try? manager.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
-    return Made(path: target, bytes: bytes ?? 0, removed: removed)
+    return Made(path: target, bytes: bytes, removed: removed)
   }
 
   /// The backups in `folder`, oldest first (only files this server named).

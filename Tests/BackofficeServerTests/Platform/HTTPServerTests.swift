@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import Vapor
@@ -164,6 +165,30 @@ struct HTTPServerTests {
       connection.send("GET /health HTTP/1.1\r\nHost: x\r\n")
       // The read blocks until the server closes (or 30 s pass, failing the test).
       #expect(await connection.isClosedByServer())
+    }
+  }
+
+  /// `TCP_NODELAY` is set at the TCP level: set at the socket level the same number is
+  /// `SO_DEBUG`, refused to anyone but root, and every connection of a server run as its own
+  /// user (systemd's unit) was closed at once.
+  @Test func connectionsGetNoDelayAndNothingOnlyRootMaySet() async throws {
+    try await withRunningServer { t, port in
+      let server = try #require(t.app.server as? BackofficeHTTPServer)
+      let accepted = NIOLockedValueBox<(any Channel)?>(nil)
+      server.acceptObserver.withLockedValue {
+        $0 = { channel in accepted.withLockedValue { $0 = channel } }
+      }
+      let connection = try RawConnection(port: port)
+      connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+      let answer = await connection.read(until: { $0.contains("\r\n\r\n") })
+      #expect(answer.hasPrefix("HTTP/1.1 200"))
+      let channel = try #require(accepted.withLockedValue { $0 })
+      let noDelay = try await channel.getOption(ChannelOptions.tcpOption(.tcp_nodelay)).get()
+      #expect(noDelay != 0)
+      let debug = try await channel.getOption(
+        ChannelOptions.socketOption(NIOBSDSocket.Option(rawValue: SO_DEBUG))
+      ).get()
+      #expect(debug == 0)
     }
   }
 
