@@ -192,9 +192,14 @@ def test_each_client_behind_nginx_has_its_own_sign_up_limit(app: Server, nginx: 
     assert second.sign_up() == 303, app.log_tail()
     # The log names the clients, not the proxy.
     log = app.log_path.read_text(errors="replace")
-    assert re.search(r"POST /sign-up \[client: 127\.0\.0\.2,", log), log[-2000:]
-    assert re.search(r"POST /sign-up \[client: 127\.0\.0\.3,", log), log[-2000:]
-    assert not re.search(r"POST /sign-up \[client: 127\.0\.0\.1,", log), log[-2000:]
+    # One line per request: "request [client: …, …, method: POST, …, route: /sign-up, …]".
+    def signed_up_from(address: str) -> bool:
+        pattern = r"request \[client: " + re.escape(address) + r",[^\]]*method: POST[^\]]*route: /sign-up,"
+        return re.search(pattern, log) is not None
+
+    assert signed_up_from("127.0.0.2"), log[-2000:]
+    assert signed_up_from("127.0.0.3"), log[-2000:]
+    assert not signed_up_from("127.0.0.1"), log[-2000:]
 
 
 def test_a_forged_forwarded_for_through_nginx_counts_only_nginx_s_own_entry(
