@@ -134,6 +134,13 @@ def test_sign_up_confirm_and_reset_the_password_by_mail(start_server, new_page, 
     expect(page.get_by_role("status")).to_contain_text("Your password was changed")
     sign_in(page, server.base_url, email, "a brand new passphrase")
     wait_for_path(page, "/")
+    # The first account is the server's administrator: its settings show the server's mail.
+    page.goto(server.url("/settings"))
+    expect(page.get_by_role("heading", name="Outgoing mail")).to_be_visible()
+    at_phone(page)
+    shot(page, "operations-settings-mail-phone")
+    at_desktop(page)
+    shot(page, "operations-settings-mail-desktop")
     # The link worked once.
     page.goto(link)
     expect(page.get_by_role("alert")).to_contain_text("can no longer be used")

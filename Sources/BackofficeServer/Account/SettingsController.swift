@@ -57,6 +57,12 @@ struct SettingsController: RouteCollection {
             lastUsedAt: token.lastUsedAt)
         }
       })
+    if user.isAdmin, req.application.mailDelivery != nil {
+      let outbox = MailOutbox(db: req.db)
+      view.mail = SettingsShow.MailState(
+        queued: try await outbox.count(.queued),
+        failures: try await outbox.recentFailures(limit: 5))
+    }
     change(&view)
     return view
   }

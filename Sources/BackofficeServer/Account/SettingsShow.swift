@@ -26,6 +26,13 @@ struct SettingsShow: PageView {
   var tokenName: String = ""
   var tokenError: String? = nil
   var newToken: (name: String, secret: String)? = nil
+  /// For an administrator when the server sends mail: what waits and what failed lately.
+  var mail: MailState? = nil
+
+  struct MailState: Sendable {
+    var queued: Int
+    var failures: [MailOutbox.Entry]
+  }
 
   var title: String { L("nav.settings") }
   var section: NavSection? { .settings }
@@ -130,7 +137,40 @@ struct SettingsShow: PageView {
               Routes.settingsBackup.href(), [.class("button"), .download("")],
               text: L("settings.backup.download")),
           ]) : H.empty,
+      mailSection(locale: displayLocale),
     ])
+  }
+
+  /// The server's outgoing mail, for an administrator: how many messages wait, and the latest
+  /// failures with the relay's answer (a reset or a sign-up mail that did not go out is never
+  /// shown to the stranger who asked, so it is shown here).
+  func mailSection(locale: BackofficeLocale) -> HTMLNode {
+    guard let mail else { return H.empty }
+    let utc = TimeZone(identifier: "UTC") ?? .gmt
+    return H.section(
+      [.class("card"), .aria(.labelledby, "server-mail")],
+      [
+        H.h2(L("settings.mail.heading"), [.id("server-mail")]),
+        H.p([.class("hint")], L("settings.mail.queued", count: mail.queued)),
+        mail.failures.isEmpty
+          ? H.p([.class("empty-inline")], L("settings.mail.no_failures"))
+          : H.ul(
+            [.class("plain-list mail-status")],
+            mail.failures.map { entry in
+              let when = locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
+              let state =
+                entry.status == .failed
+                ? L("mail.status.failed", ["error": entry.lastError ?? ""])
+                : L("mail.status.retrying", ["error": entry.lastError ?? ""])
+              return H.li(
+                entry.status == .failed ? [.class("mail-failed")] : [],
+                [
+                  H.strong([], [H.text(entry.to)]),
+                  H.text(
+                    " · \(L("settings.mail.kind.\(entry.kind.rawValue)")) · \(when) · \(state)"),
+                ])
+            }),
+      ])
   }
 
   /// The workspace: its name, the person's role, and the ways to its members and activity.

@@ -106,6 +106,15 @@ struct MailOutbox: Sendable {
       .all().map(Self.entry)
   }
 
+  /// The latest messages that were given up or are waiting for another try, newest first:
+  /// for the administrator, who sees what the people who asked (a reset, a sign-up) cannot.
+  func recentFailures(limit: Int) async throws -> [Entry] {
+    try await select().where("last_error", .isNot, SQLLiteral.null)
+      .where("status", .notEqual, SQLBind(Status.sent.rawValue))
+      .orderBy("created_at", .descending).limit(limit)
+      .all().map(Self.entry)
+  }
+
   func all() async throws -> [Entry] {
     try await select().orderBy("created_at").all().map(Self.entry)
   }

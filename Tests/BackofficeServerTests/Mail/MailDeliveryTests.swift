@@ -139,3 +139,33 @@ struct MailDeliveryTests {
     }
   }
 }
+
+@Suite("Mail: the administrator sees what failed")
+struct MailAdministratorTests {
+  @Test func failuresNobodyElseSeesAreOnTheAdministratorsSettings() async throws {
+    var refusing = SMTPTestServer.Configuration()
+    refusing.faults = [.reply(to: "RCPT", code: 550, text: "5.1.1 mailbox unavailable")]
+    try await withMailApp(refusing) { t, _ in
+      try await t.makeAccount("admin@example.com")  // the first account: the administrator
+      try await t.makeAccount("someone@example.com")
+      // A stranger asks for a reset link for someone: the relay refuses it.
+      let stranger = t.client()
+      try await stranger.get("/forgot-password")
+      try await stranger.post("/forgot-password", form: [("email", "someone@example.com")])
+      try await t.deliverMail()
+
+      let admin = t.client()
+      #expect(try await admin.signIn(email: "admin@example.com").status == .seeOther)
+      let page = try await admin.get("/settings")
+      #expect(page.body.contains("Outgoing mail"))
+      #expect(page.body.contains("someone@example.com"))
+      #expect(page.body.contains("mailbox unavailable"))
+      #expect(page.body.contains("password reset"))
+      // Anyone else does not see the server's mail.
+      let member = t.client()
+      #expect(try await member.signIn(email: "someone@example.com").status == .seeOther)
+      let theirs = try await member.get("/settings")
+      #expect(!theirs.body.contains("Outgoing mail"))
+    }
+  }
+}
