@@ -141,6 +141,16 @@ struct SettingsShow: PageView {
     ])
   }
 
+  static func kindName(_ kind: OutgoingMail.Kind) -> String {
+    switch kind {
+    case .passwordReset: L("settings.mail.kind.password_reset")
+    case .signupConfirmation: L("settings.mail.kind.signup_confirmation")
+    case .signupAttempt: L("settings.mail.kind.signup_attempt")
+    case .invitation: L("settings.mail.kind.invitation")
+    case .marketingPlan: L("settings.mail.kind.marketing_plan")
+    }
+  }
+
   /// The server's outgoing mail, for an administrator: how many messages wait, and the latest
   /// failures with the relay's answer (a reset or a sign-up mail that did not go out is never
   /// shown to the stranger who asked, so it is shown here).
@@ -167,7 +177,7 @@ struct SettingsShow: PageView {
                 [
                   H.strong([], [H.text(entry.to)]),
                   H.text(
-                    " · \(L("settings.mail.kind.\(entry.kind.rawValue)")) · \(when) · \(state)"),
+                    " · \(Self.kindName(entry.kind)) · \(when) · \(state)"),
                 ])
             }),
       ])
