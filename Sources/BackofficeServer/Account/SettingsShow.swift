@@ -168,10 +168,7 @@ struct SettingsShow: PageView {
             [.class("plain-list mail-status")],
             mail.failures.map { entry in
               let when = locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
-              let state =
-                entry.status == .failed
-                ? L("mail.status.failed", ["error": entry.lastError ?? ""])
-                : L("mail.status.retrying", ["error": entry.lastError ?? ""])
+              let state = MailOutbox.stateText(entry)
               return H.li(
                 entry.status == .failed ? [.class("mail-failed")] : [],
                 [

@@ -200,15 +200,7 @@ struct MembersView: PageView {
           [.class("plain-list")],
           invitationMails.map { entry in
             let when = locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
-            let state: String =
-              switch entry.status {
-              case .sent: L("mail.status.sent")
-              case .queued:
-                entry.attempts == 0
-                  ? L("mail.status.queued")
-                  : L("mail.status.retrying", ["error": entry.lastError ?? ""])
-              case .failed: L("mail.status.failed", ["error": entry.lastError ?? ""])
-              }
+            let state = MailOutbox.stateText(entry)
             return H.li(
               entry.status == .failed ? [.class("mail-failed")] : [],
               [

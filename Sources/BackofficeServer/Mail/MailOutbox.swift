@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 import SQLKit
@@ -48,6 +49,18 @@ struct MailOutbox: Sendable {
     var lastError: String?
     var createdAt: Date
     var sentAt: Date?
+  }
+
+  /// What became of a message, in the reader's words: sent, waiting, retrying or not sent,
+  /// with the relay's answer (the members, plan review and settings pages all say it so).
+  static func stateText(_ entry: Entry) -> String {
+    switch entry.status {
+    case .sent: L("mail.status.sent")
+    case .queued:
+      entry.attempts == 0
+        ? L("mail.status.queued") : L("mail.status.retrying", ["error": entry.lastError ?? ""])
+    case .failed: L("mail.status.failed", ["error": entry.lastError ?? ""])
+    }
   }
 
   /// Waits after the first, second, … failed attempt; the message is given up after the last.

@@ -128,15 +128,7 @@ struct MarketingReviewPage: PageView {
           [.class("plain-list")],
           sentMails.map { entry in
             let when = context.locale.formatDateTime(entry.createdAt, timeZone: utc) + " UTC"
-            let state: String =
-              switch entry.status {
-              case .sent: L("mail.status.sent")
-              case .queued:
-                entry.attempts == 0
-                  ? L("mail.status.queued")
-                  : L("mail.status.retrying", ["error": entry.lastError ?? ""])
-              case .failed: L("mail.status.failed", ["error": entry.lastError ?? ""])
-              }
+            let state = MailOutbox.stateText(entry)
             return H.li(
               entry.status == .failed ? [.class("mail-failed")] : [],
               [
