@@ -36,5 +36,6 @@ extension Application {
     migrations.add(M092_CreateWorkspaces())
     migrations.add(M093_WorkspaceIDsOfTheirOwn())
     migrations.add(M094_CreateMailTables())
+    migrations.add(M095_AddFundraiserReports())
   }
 }

@@ -29,6 +29,30 @@ final class ExpenseRecord: Model, @unchecked Sendable {
   @OptionalField(key: "deleted_at") var deletedAt: Date?
   /// One more on every change; see `RecordVersion`.
   @Field(key: "version") var version: Int
+  /// The fundraiser (of the same workspace) the money was spent for; nil for most expenses.
+  @OptionalField(key: "fundraiser_id") var fundraiserID: UUID?
+
+  init() {}
+}
+
+/// A photo of an expense's receipt, stored as uploaded. `isPublic` puts it on the public report
+/// of the expense's fundraiser; hidden by default, since receipts can carry personal data.
+final class ExpenseReceiptRecord: Model, @unchecked Sendable {
+  static let schema = "expense_receipts"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
+  @Field(key: "expense_id") var expenseID: UUID
+  @Field(key: "data") var data: Data
+  @Field(key: "mime") var mime: String
+  @Field(key: "width") var width: Int
+  @Field(key: "height") var height: Int
+  /// Hex SHA-256 of the bytes.
+  @Field(key: "etag") var etag: String
+  @Field(key: "is_public") var isPublic: Bool
+  /// Order among the expense's receipts, from 0.
+  @Field(key: "position") var position: Int
+  @Field(key: "created_at") var createdAt: Date
 
   init() {}
 }

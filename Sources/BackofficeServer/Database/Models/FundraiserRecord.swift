@@ -29,6 +29,12 @@ final class FundraiserRecord: Model, @unchecked Sendable {
   @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
   /// One more on every change; see `RecordVersion`.
   @Field(key: "version") var version: Int
+  /// Active (the jar is asked), closed (no longer asked) or reported (the report is public).
+  @Field(key: "stage") var stageValue: String
+  /// When it was closed; nil while active.
+  @OptionalField(key: "closed_at") var closedAt: Date?
+  /// When its report was published; nil until then and after it is taken down.
+  @OptionalField(key: "reported_at") var reportedAt: Date?
 
   init() {}
 
@@ -36,7 +42,14 @@ final class FundraiserRecord: Model, @unchecked Sendable {
     self.workspaceID = workspaceID
     self.version = RecordVersion.first
     self.isPublic = false
+    self.stageValue = FundraiserStage.active.rawValue
     apply(campaign)
+  }
+
+  /// The stored stage; a value from a newer version reads as active.
+  var stage: FundraiserStage {
+    get { FundraiserStage(rawValue: stageValue) ?? .active }
+    set { stageValue = newValue.rawValue }
   }
 
   func apply(_ campaign: Campaign) {
