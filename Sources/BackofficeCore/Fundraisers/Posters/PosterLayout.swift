@@ -10,14 +10,17 @@ public struct PosterLayout: Sendable {
   public let canvas: PosterRect
   /// Where text may go: the canvas minus the story's unsafe top and bottom.
   public let textArea: PosterRect
-  /// The photo's slot.
+  /// The photo's slot. A report poster has no photo: its slot is empty, at the origin.
   public let photoSlot: PosterPhotoSlot
-  /// Text blocks: the purpose, and the goal/progress block when there is one.
+  /// Text blocks: the purpose, and the goal/progress block when there is one; on a report
+  /// poster the headline with the purpose, the totals and the purchases.
   public let textGroups: [PosterTextGroup]
   /// The QR card along the bottom, when the poster has one. Its text is not in `textGroups`.
   public let share: PosterShareBlock?
 
   let background: PosterBackground
+  /// False on a report poster, which draws neither a photo nor its placeholder.
+  var drawsPhotoSlot = true
 }
 
 /// The shape the photo is clipped to.
@@ -53,6 +56,12 @@ public struct PosterTextGroup: Sendable {
     case goal
     /// The call to action and the jar link beside the QR code.
     case share
+    /// A report poster's "Зібрали! Дякуємо" with the purpose under it.
+    case headline
+    /// A report poster's amounts raised and spent.
+    case totals
+    /// A report poster's list of the largest purchases.
+    case purchases
   }
 
   public let kind: Kind
@@ -84,6 +93,14 @@ public struct PosterParagraph: Sendable, Hashable {
     case callToAction
     /// "send.monobank.ua/jar/…" under the call to action.
     case link
+    /// "Зібрали! Дякуємо" on a report poster.
+    case headline
+    /// "Витрачено: 48 120,50 грн." on a report poster (the raised amount is `collected`).
+    case spent
+    /// One purchase on a report poster: "Тепловізор — 52 000 грн.", on one or two lines.
+    case purchase
+    /// "і ще 7 покупок" under the purchases a report poster lists.
+    case morePurchases
   }
 
   public let role: Role

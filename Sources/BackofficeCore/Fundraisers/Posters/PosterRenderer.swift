@@ -38,7 +38,7 @@ public enum PosterRenderer {
   }
 
   /// Keeps ids valid XML names: letters, digits, `-` and `_`, starting with a letter.
-  private static func sanitizedPrefix(_ prefix: String?) -> String? {
+  static func sanitizedPrefix(_ prefix: String?) -> String? {
     guard let prefix else { return nil }
     let kept = String(
       prefix.unicodeScalars.filter {

@@ -61,13 +61,13 @@ struct PosterSVGWriter {
       out += "</style>\n"
     }
     backgroundDefinition(layout.background)
-    slotDefinitions(layout.photoSlot, hasPhoto: photo != nil)
+    if layout.drawsPhotoSlot { slotDefinitions(layout.photoSlot, hasPhoto: photo != nil) }
     if layout.textGroups.contains(where: \.style.textShadow) {
       shadowFilter(id("text-shadow"), blur: 0.004 * width, dy: 0.002 * width, opacity: 0.45)
     }
     out += "</defs>\n"
     background(layout.background, width: width, height: height)
-    slot(layout.photoSlot, photo: photo)
+    if layout.drawsPhotoSlot { slot(layout.photoSlot, photo: photo) }
     out += "<g font-family=\"\(PosterFont.familyList)\" font-weight=\"700\" fill=\"#FFFFFF\""
     out += " text-rendering=\"geometricPrecision\">\n"
     for group in layout.textGroups { textGroup(group) }
