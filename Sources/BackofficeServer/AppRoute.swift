@@ -183,10 +183,13 @@ enum Routes {
   static let fundraiserPoster = AppRoute(.GET, "/fundraisers/:fundraiserID/poster.svg")
   static let fundraiserPublish = AppRoute(.POST, "/fundraisers/:fundraiserID/public")
   static let fundraiserShareImage = AppRoute(.PUT, "/fundraisers/:fundraiserID/share-image")
+  static let fundraiserStage = AppRoute(.POST, "/fundraisers/:fundraiserID/stage")
   static let publicFundraiser = AppRoute(.GET, "/f/:slug", access: .outside)
   static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg", access: .outside)
   static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png", access: .outside)
   static let publicFundraiserQR = AppRoute(.GET, "/f/:slug/qr.svg", access: .outside)
+  static let publicFundraiserReceipt = AppRoute(
+    .GET, "/f/:slug/receipts/:receiptID", access: .outside)
   static let apiFundraisers = AppRoute(.GET, "/api/v1/fundraisers")
   static let apiFundraiserCreate = AppRoute(.POST, "/api/v1/fundraisers", body: .jsonWithPhoto)
   static let apiFundraiser = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID")
@@ -198,13 +201,17 @@ enum Routes {
   static let apiFundraiserSnapshots = AppRoute(
     .GET, "/api/v1/fundraisers/:fundraiserID/snapshots")
   static let apiFundraiserRefresh = AppRoute(.POST, "/api/v1/fundraisers/:fundraiserID/refresh")
+  static let apiFundraiserReport = AppRoute(.GET, "/api/v1/fundraisers/:fundraiserID/report")
+  static let apiFundraiserStage = AppRoute(.POST, "/api/v1/fundraisers/:fundraiserID/stage")
   static let fundraiserRoutes: [AppRoute] = [
     fundraisers, fundraiserNew, fundraiserCreate, fundraiserPreview, fundraiserRefreshAll,
     fundraiserPhoto, fundraiser, fundraiserEdit, fundraiserUpdate, fundraiserDelete,
-    fundraiserRefresh, fundraiserPoster, fundraiserPublish, fundraiserShareImage,
+    fundraiserRefresh, fundraiserPoster, fundraiserPublish, fundraiserShareImage, fundraiserStage,
     publicFundraiser, publicFundraiserPoster, publicFundraiserImage, publicFundraiserQR,
+    publicFundraiserReceipt,
     apiFundraisers, apiFundraiserCreate, apiFundraiser, apiFundraiserUpdate, apiFundraiserDelete,
     apiFundraiserPoster, apiFundraiserPhoto, apiFundraiserSnapshots, apiFundraiserRefresh,
+    apiFundraiserReport, apiFundraiserStage,
   ]
 
   // MARK: ad payments

@@ -22,8 +22,9 @@ enum JarRefreshJob {
   }
 
   /// One pass: take the lease, then ask each jar that is due, `spacing` apart so the service
-  /// is never hammered. A jar is due when nobody asked it in the last half interval (a manual
-  /// "Refresh" counts) and it is not known to be closed. A failure is stored as a code
+  /// is never hammered. A jar is due when its fundraiser is active (a closed or reported one
+  /// keeps its last reading), nobody asked it in the last half interval (a manual "Refresh"
+  /// counts) and it is not known to be closed. A failure is stored as a code
   /// (`JarFetchError.storedForm`, see `JarRefresh.refresh`), never as words: this runs outside
   /// any request, in no reader's language.
   static func runOnce(
@@ -37,6 +38,7 @@ enum JarRefreshJob {
     outcome.ran = true
 
     let records = try await FundraiserRecord.query(on: db).filter(\.$jarID != nil)
+      .filter(\.$stageValue == FundraiserStage.active.rawValue)
       .sort(\.$createdAt).all()
     let states = try await JarSnapshots.states(for: records, on: db)
     var first = true

@@ -70,7 +70,14 @@ struct FundraiserIndex: PageView {
             ]),
             H.span([.class("fr-card-purpose")], summary.purpose),
           ]),
-        H.div([.class("fr-card-body")], FundraiserFigures.lines(summary, detailed: false)),
+        H.div(
+          [.class("fr-card-body")],
+          (summary.stage == .active
+            ? []
+            : [
+              H.p(
+                [.class("fr-badge fr-stage-\(summary.stage.rawValue)")], summary.stage.displayName)
+            ]) + FundraiserFigures.lines(summary, detailed: false)),
       ])
   }
 

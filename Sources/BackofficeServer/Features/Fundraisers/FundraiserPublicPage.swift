@@ -22,6 +22,7 @@ struct FundraiserPublicPage: RouteCollection {
     routes.on(Routes.publicFundraiserPoster, use: poster)
     routes.on(Routes.publicFundraiserImage, use: image)
     routes.on(Routes.publicFundraiserQR, use: qr)
+    routes.on(Routes.publicFundraiserReceipt, use: receipt)
   }
 
   /// The fundraiser behind `:slug` while its page is on; 404 otherwise, the same for a page
@@ -93,6 +94,10 @@ struct FundraiserPublicPage: RouteCollection {
       ]),
       H.h1([.class("fp-purpose")], [H.text(campaign.purpose)]),
     ]
+    let stage = record.stage
+    if stage != .active {
+      main.append(H.p([.class("fr-badge fr-stage-done")], L("fundraisers.public.finished")))
+    }
     if let progress { main.append(FundraiserFigures.progressBar(progress)) }
     // The money behind the percentage, as the poster beside it shows it.
     main += FundraiserFigures.amounts(
@@ -102,7 +107,14 @@ struct FundraiserPublicPage: RouteCollection {
         H.p(
           [.class("hint")], [FundraiserFormat.withTime(L("fundraisers.public.data_as_of"), taken)]))
     }
-    if let jar = campaign.jar {
+    if stage == .reported {
+      let report = try await FundraiserReport.load(
+        fundraiser: record, workspaceID: record.workspaceID, state: state, on: req.db
+      ).forPublic
+      main.append(Self.reportSection(report, slug: slug))
+    }
+    // Once closed, the fundraiser no longer asks for money.
+    if let jar = campaign.jar, stage == .active {
       main += [
         H.p(
           [.class("fp-actions")],
@@ -145,6 +157,40 @@ struct FundraiserPublicPage: RouteCollection {
     response.headers.replaceOrAdd(
       name: .cacheControl, value: FundraiserPosters.cacheControl(shared: true))
     return response
+  }
+
+  /// The report for donors: the money and each purchase, with only the receipts the volunteer
+  /// made public (`report` is already `forPublic`).
+  static func reportSection(_ report: FundraiserReport, slug: String) -> HTMLNode {
+    H.section(
+      [.class("fp-report"), .aria(.labelledby, "fp-report-title")],
+      [
+        H.h2(L("fundraisers.report.public_title"), [.id("fp-report-title")]),
+        FundraiserReportView.money(report),
+        report.purchases.isEmpty
+          ? H.p([.class("muted")], L("fundraisers.report.public_no_purchases"))
+          : H.empty,
+        FundraiserReportView.purchases(report) { purchase, receipt in
+          Routes.publicFundraiserReceipt.href([
+            "slug": slug, "receiptID": receipt.id.uuidString.lowercased(),
+          ])
+        },
+      ])
+  }
+
+  /// A receipt on the public report: only while the page is on and the report published, and
+  /// only a public receipt of a live expense of this fundraiser. Every other case is the same
+  /// 404, so nobody can tell a hidden receipt from one that does not exist.
+  @Sendable func receipt(req: Request) async throws -> Response {
+    let record = try await published(req)
+    guard record.stage == .reported,
+      let receipt = try await FundraiserReport.publicReceipt(
+        id: req.parameters.get("receiptID"), of: record, on: req.db),
+      // Only pictures are served, whatever a stored type says.
+      ["image/jpeg", "image/png"].contains(receipt.mime)
+    else { throw Abort(.notFound) }
+    return FundraiserPosters.imageResponse(
+      receipt.data, type: receipt.mime, etag: receipt.etag, req: req, shared: true)
   }
 
   /// The poster in the fundraiser's template, square, with the progress the page shows.
@@ -200,7 +246,8 @@ struct FundraiserPublicPage: RouteCollection {
   /// database lease per fundraiser makes that once a minute across every app instance.
   static func freshState(_ record: FundraiserRecord, req: Request) async throws -> JarState {
     let state = try await JarSnapshots.state(for: record, on: req.db)
-    guard record.jarID != nil, let id = record.id else { return state }
+    // A closed or reported fundraiser's jar is never asked again: its last reading stands.
+    guard record.stage.asksJar, record.jarID != nil, let id = record.id else { return state }
     let now = req.now
     if let last = state.lastAttemptAt, now.timeIntervalSince(last) < refreshInterval {
       return state

@@ -8,6 +8,26 @@ struct FundraiserShow: PageView {
   var recent: [JarSnapshotRecordView]
   /// The public page's address while it is on.
   var publicPath: String? = nil
+  var stage = StageInfo()
+  /// The money and purchases; nil draws no report panel.
+  var report: FundraiserReport? = nil
+
+  /// Where the fundraiser is in its life, and the version its moves are made from.
+  struct StageInfo: Sendable {
+    var stage = FundraiserStage.active
+    var version = RecordVersion.first
+    var closedAt: Date?
+    var reportedAt: Date?
+
+    init() {}
+
+    init(_ record: FundraiserRecord) {
+      stage = record.stage
+      version = record.version
+      closedAt = record.closedAt
+      reportedAt = record.reportedAt
+    }
+  }
 
   var title: String { L("fundraisers.show.title") }
   var section: NavSection? { .fundraisers }
@@ -42,6 +62,7 @@ struct FundraiserShow: PageView {
                     confirmLabel: L("fundraisers.delete_confirm_button")),
                 ])),
           ]),
+        stagePanel(context: context),
         H.div(
           [.class("fr-show")],
           [
@@ -90,7 +111,160 @@ struct FundraiserShow: PageView {
               [.class("card fr-public-panel"), .aria(.labelledby, "fr-public-title")],
               publicPanel(context: context)),
           ]),
+        report.map { report in
+          H.section(
+            [.class("card fr-report-panel"), .aria(.labelledby, "fr-report-title")],
+            reportPanel(report, context: context))
+        } ?? H.empty,
       ])
+  }
+
+  /// The stage with its dates, and the one-step moves from it. Each move asks first (without
+  /// scripts too: the first click opens the question) and can be taken back.
+  func stagePanel(context: PageContext) -> HTMLNode {
+    var line: [HTMLNode] = [
+      H.span([.class("fr-stage-label")], L("fundraisers.stage.label")), H.text(" "),
+      H.strong(
+        [.class("fr-badge fr-stage fr-stage-\(stage.stage.rawValue)"), .id("fr-stage")],
+        [H.text(stage.stage.displayName)]),
+    ]
+    if stage.stage != .active, let closedAt = stage.closedAt {
+      line += [
+        H.text(" "),
+        H.span(
+          [.class("fr-meta")],
+          [FundraiserFormat.withTime(L("fundraisers.stage.closed_at"), closedAt)]),
+      ]
+    }
+    if stage.stage == .reported, let reportedAt = stage.reportedAt {
+      line += [
+        H.text(" "),
+        H.span(
+          [.class("fr-meta")],
+          [FundraiserFormat.withTime(L("fundraisers.stage.reported_at"), reportedAt)]),
+      ]
+    }
+    var nodes: [HTMLNode] = [
+      H.p([.class("fr-stage-line")], line),
+      H.p([.class("hint fr-stage-hint")], stageHint),
+    ]
+    if context.canWrite {
+      nodes.append(
+        H.div(
+          [.class("fr-stage-moves")],
+          stage.stage.next.map { target in stageMove(target, context: context) }))
+    }
+    return H.section(
+      [.class("fr-stage-panel"), .aria(.label, L("fundraisers.stage.label"))], nodes)
+  }
+
+  var stageHint: String {
+    switch stage.stage {
+    case .active: L("fundraisers.stage.hint.active")
+    case .closed: L("fundraisers.stage.hint.closed")
+    case .reported: L("fundraisers.stage.hint.reported")
+    }
+  }
+
+  /// One move: a button that opens its question, and the form that makes it.
+  func stageMove(_ target: FundraiserStage, context: PageContext) -> HTMLNode {
+    let forward = target == .closed && stage.stage == .active || target == .reported
+    let label: String
+    let question: String
+    let confirm: String
+    switch (stage.stage, target) {
+    case (.active, .closed):
+      label = L("fundraisers.stage.move.close")
+      question = L("fundraisers.stage.confirm.close")
+      confirm = L("fundraisers.stage.confirm_button.close")
+    case (.closed, .reported):
+      label = L("fundraisers.stage.move.report")
+      question = L("fundraisers.stage.confirm.report")
+      confirm = L("fundraisers.stage.confirm_button.report")
+    case (.closed, .active):
+      label = L("fundraisers.stage.move.reopen")
+      question = L("fundraisers.stage.confirm.reopen")
+      confirm = L("fundraisers.stage.confirm_button.reopen")
+    default:
+      label = L("fundraisers.stage.move.take_down")
+      question = L("fundraisers.stage.confirm.take_down")
+      confirm = L("fundraisers.stage.confirm_button.take_down")
+    }
+    let style = forward ? "button button-primary" : "button"
+    return H.details(
+      [.class("confirm fr-stage-move"), .data("stage", target.rawValue)],
+      [
+        H.summary([.class(style)], [H.text(label)]),
+        H.div(
+          [.class("confirm-panel"), .role("alertdialog")],
+          [
+            H.p([], question),
+            postForm(
+              action: Routes.fundraiserStage.href(id: summary.id), csrf: context.csrf,
+              attributes: [.class("inline-form")],
+              [
+                H.input([.type("hidden"), .name("stage"), .value(target.rawValue)]),
+                VersionField.hidden(stage.version),
+                H.input([.type("hidden"), .name("format"), .value(format.rawValue)]),
+                H.button(confirm, [.class(style)]),
+              ]),
+          ]),
+      ])
+  }
+
+  /// Raised, spent and left, then every purchase with its receipts (the owner's full-size
+  /// pictures), newest first; links to the expenses behind it.
+  func reportPanel(_ report: FundraiserReport, context: PageContext) -> [HTMLNode] {
+    let id = summary.id.uuidString.lowercased()
+    var nodes: [HTMLNode] = [
+      H.h2(L("fundraisers.report.title"), [.id("fr-report-title")]),
+      FundraiserReportView.money(report),
+    ]
+    if report.raised == nil {
+      nodes.append(H.p([.class("hint")], L("fundraisers.report.raised_hint")))
+    }
+    nodes.append(H.h3([.class("fr-purchases-title")], [H.text(L("fundraisers.report.purchases"))]))
+    if report.purchases.isEmpty {
+      nodes.append(
+        H.div(
+          [.class("fr-purchases-empty")],
+          [
+            H.p([.class("muted")], L("fundraisers.report.no_purchases")),
+            whenWriting(
+              context,
+              H.a(
+                Routes.expenseNew.href(query: ["fundraiser": id]), [.class("button")],
+                text: L("fundraisers.report.add_expense"))),
+          ]))
+    } else {
+      nodes.append(
+        FundraiserReportView.purchases(report, hiddenMark: true) { purchase, receipt in
+          Routes.expenseReceipt.href([
+            "expenseID": purchase.expenseID.uuidString.lowercased(),
+            "receiptID": receipt.id.uuidString.lowercased(),
+          ])
+        })
+      if report.purchases.contains(where: { $0.receipts.contains { !$0.isPublic } }) {
+        nodes.append(H.p([.class("hint")], L("fundraisers.report.hidden_hint")))
+      }
+      nodes.append(
+        H.p(
+          [.class("fr-report-links")],
+          [
+            H.a(
+              Routes.expenses.href(query: ["fundraiser": id]), [],
+              text: L("fundraisers.report.expenses_link")),
+            whenWriting(
+              context,
+              H.group([
+                H.text(" · "),
+                H.a(
+                  Routes.expenseNew.href(query: ["fundraiser": id]), [],
+                  text: L("fundraisers.report.add_expense")),
+              ])),
+          ]))
+    }
+    return nodes
   }
 
   func formatSwitch(id: UUID) -> HTMLNode {
@@ -192,17 +366,22 @@ struct FundraiserShow: PageView {
       nodes.append(
         H.p(
           [.class("muted")],
-          context.canWrite
+          context.canWrite && stage.stage.asksJar
             ? L("fundraisers.progress_panel.no_data") : L("fundraisers.figures.no_data_yet")))
     }
     nodes += FundraiserFigures.lines(summary, detailed: true)
+    if !stage.stage.asksJar {
+      nodes.append(H.p([.class("hint")], L("fundraisers.progress_panel.not_asked")))
+    }
     nodes.append(
-      whenWriting(
-        context,
-        postForm(
-          action: Routes.fundraiserRefresh.href(id: summary.id), csrf: context.csrf,
-          attributes: [.class("fr-refresh")],
-          [H.button(L("fundraisers.progress_panel.refresh"), [.class("button")])])))
+      !stage.stage.asksJar
+        ? H.empty
+        : whenWriting(
+          context,
+          postForm(
+            action: Routes.fundraiserRefresh.href(id: summary.id), csrf: context.csrf,
+            attributes: [.class("fr-refresh")],
+            [H.button(L("fundraisers.progress_panel.refresh"), [.class("button")])])))
     if let chart, !chart.points.isEmpty {
       nodes.append(
         H.figure(

@@ -10,6 +10,7 @@ struct FundraiserSummary: Sendable {
   var jar: JarID?
   var showProgress: Bool
   var state: JarState
+  var stage: FundraiserStage
 
   init(_ record: FundraiserRecord, id: UUID, state: JarState) {
     let campaign = record.campaign
@@ -20,6 +21,7 @@ struct FundraiserSummary: Sendable {
     self.jar = campaign.jar
     self.showProgress = campaign.showProgress
     self.state = state
+    self.stage = record.stage
   }
 
   var progress: FundraiserProgress? { state.progress(target: target) }

@@ -16,6 +16,8 @@ struct FundraisersAPIController: RouteCollection {
     routes.on(Routes.apiFundraiserPhoto, use: photo)
     routes.on(Routes.apiFundraiserSnapshots, use: snapshots)
     routes.on(Routes.apiFundraiserRefresh, use: refresh)
+    routes.on(Routes.apiFundraiserReport, use: report)
+    routes.on(Routes.apiFundraiserStage, use: stage)
   }
 
   // MARK: bodies
@@ -58,9 +60,49 @@ struct FundraisersAPIController: RouteCollection {
     /// The public page's address while it is on (`/f/…`), else absent.
     var publicUrl: String?
     var photoUrl: String
+    /// "active", "closed" or "reported".
+    var stage: String
+    var closedAt: Date?
+    var reportedAt: Date?
     var createdAt: Date?
     var updatedAt: Date?
     var version: Int
+  }
+
+  struct ReportReceipt: Codable, Equatable {
+    @LowercasedID var id: UUID
+    var `public`: Bool
+  }
+
+  struct ReportPurchase: Codable, Equatable {
+    @LowercasedID var expenseId: UUID
+    var title: String
+    var amount: String
+    /// The workspace's currency, which `amount` is in.
+    var currency: String
+    /// When the money was spent, as the expenses API writes it; absent for an undated one.
+    var spentAt: Date?
+    var receipts: [ReportReceipt]
+  }
+
+  struct ReportOther: Codable, Equatable {
+    var currency: String
+    var amount: String
+  }
+
+  /// The money of a fundraiser: raised (the jar's last good amount), spent in hryvnias, spent
+  /// in another currency (never converted), remaining (null while unknown).
+  struct Report: Codable, Equatable {
+    var raised: String?
+    var spent: String
+    var spentOther: [ReportOther]
+    var remaining: String?
+    var currency: String
+    var purchases: [ReportPurchase]
+  }
+
+  struct StageInput: Decodable {
+    var stage: String?
   }
 
   static var recordName: String { L("fundraisers.api.record_name") }
@@ -234,6 +276,10 @@ struct FundraisersAPIController: RouteCollection {
       throw APIError(
         .conflict, code: "no_jar", message: L("fundraisers.api.no_jar"))
     }
+    guard record.stage.asksJar else {
+      throw APIError(
+        .conflict, code: "fundraiser_closed", message: L("fundraisers.flash.not_asked_closed"))
+    }
     let app = req.application
     guard
       let stored = try await JarRefresh.refresh(
@@ -246,6 +292,65 @@ struct FundraisersAPIController: RouteCollection {
     }
     return try APIResponse.json(
       RefreshResult(snapshot: snapshot, fundraiser: try await detail(record, db: req.db)))
+  }
+
+  @Sendable func report(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let report = try await FundraiserReport.load(
+      fundraiser: record, workspaceID: try req.workspaceID, on: req.db)
+    return try APIResponse.json(Self.body(report))
+  }
+
+  static func body(_ report: FundraiserReport) -> Report {
+    Report(
+      raised: report.raised.map(FundraiserFormat.apiAmount),
+      spent: FundraiserFormat.apiAmount(report.spent),
+      spentOther: report.spentOther.map {
+        ReportOther(currency: $0.currency, amount: FundraiserFormat.apiAmount($0.amount))
+      },
+      remaining: report.remaining.map(FundraiserFormat.apiAmount),
+      currency: FundraiserReport.jarCurrency,
+      purchases: report.purchases.map { purchase in
+        ReportPurchase(
+          expenseId: purchase.expenseID, title: purchase.title,
+          amount: FundraiserFormat.apiAmount(purchase.amount), currency: report.currency,
+          spentAt: purchase.spentAt,
+          receipts: purchase.receipts.map { ReportReceipt(id: $0.id, public: $0.isPublic) })
+      })
+  }
+
+  /// Moves the fundraiser one step (`{"stage": "closed"}`), honouring `If-Match`. A stage that
+  /// is not one step away is 409 `stage_not_allowed`; an unknown one 422.
+  @Sendable func stage(req: Request) async throws -> Response {
+    let record = try await found(req)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    let input: StageInput
+    do {
+      input = try req.content.decode(StageInput.self, using: JSONDecoder.api)
+    } catch {
+      throw APIError(.badRequest, code: "bad_request", message: L("fundraisers.api.bad_body"))
+    }
+    guard let target = input.stage.flatMap(FundraiserStage.init(rawValue:)) else {
+      throw APIError.validation(["stage": L("fundraisers.stage.unknown")])
+    }
+    let id = try record.requireID()
+    switch try await FundraiserStageMove.move(record, to: target, expected: expected, req: req) {
+    case .moved:
+      req.noteActivity(.changed, .fundraiser, id: id, name: record.purpose)
+      return try APIResponse.json(try await detail(record, db: req.db))
+        .withVersion(record.version)
+    case .notAllowed(let from):
+      throw APIError(
+        .conflict, code: "stage_not_allowed",
+        message: FundraiserStageMove.notAllowedMessage(from: from, to: target))
+    case .changed where expected == nil:
+      // Without If-Match only the stage is checked: someone moved it first.
+      throw APIError(
+        .conflict, code: "stage_changed", message: L("fundraisers.stage.changed"))
+    case .changed, .gone:
+      throw try await lostWrite(req, id: id)
+    }
   }
 
   // MARK: helpers
@@ -363,6 +468,7 @@ struct FundraisersAPIController: RouteCollection {
       posterUrl: Routes.apiFundraiserPoster.href(id: id),
       publicUrl: record.isPublic ? record.publicSlug.map(FundraiserPublicPage.path) : nil,
       photoUrl: Routes.apiFundraiserPhoto.href(id: id),
+      stage: record.stage.rawValue, closedAt: record.closedAt, reportedAt: record.reportedAt,
       createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }
 

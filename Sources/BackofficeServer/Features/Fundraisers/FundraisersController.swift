@@ -27,6 +27,7 @@ struct FundraisersController: RouteCollection {
     routes.on(Routes.fundraiserPoster, use: poster)
     routes.on(Routes.fundraiserPublish, use: publish)
     routes.on(Routes.fundraiserShareImage, use: shareImage)
+    routes.on(Routes.fundraiserStage, use: stage)
   }
 
   func store(_ req: Request) throws -> FundraiserStore {
@@ -72,11 +73,53 @@ struct FundraisersController: RouteCollection {
         snapshot.value.map { FundraiserChart.Point(at: snapshot.takenAt, amount: $0.amount) }
       }, goal: summary.progress?.goal)
     let recent = try await JarSnapshots.recent(for: record, limit: 10, on: req.db)
+    let report = try await FundraiserReport.load(
+      fundraiser: record, workspaceID: try req.workspaceID, state: state, on: req.db)
     return req.page(
       FundraiserShow(
         summary: summary, format: FundraiserPosters.format(req), chart: chart,
         recent: recent.map(JarSnapshotRecordView.init),
-        publicPath: record.isPublic ? record.publicSlug.map(FundraiserPublicPage.path) : nil))
+        publicPath: record.isPublic ? record.publicSlug.map(FundraiserPublicPage.path) : nil,
+        stage: FundraiserShow.StageInfo(record), report: report))
+  }
+
+  // MARK: stage
+
+  struct StageInput: Content {
+    var stage: String?
+    var version: String?
+    var format: String?
+  }
+
+  /// Moves the fundraiser one step (close, reopen, publish the report, take it down) from the
+  /// version its page was opened at; a page opened before another change is told so and
+  /// nothing moves.
+  @Sendable func stage(req: Request) async throws -> Response {
+    let input = try req.content.decode(StageInput.self)
+    guard let record = try await store(req).find(req.parameters.get("fundraiserID")) else {
+      return Self.gone(req)
+    }
+    let back = try showHref(
+      record, format: input.format.flatMap(PosterFormat.init(rawValue:)) ?? .post)
+    guard let target = input.stage.flatMap(FundraiserStage.init(rawValue:)) else {
+      req.flash(.error, L("fundraisers.stage.unknown"))
+      return req.redirect(to: back)
+    }
+    let from = record.stage
+    // A missing or unreadable version is stale, as on the edit form.
+    let expected = VersionField.parse(input.version) ?? 0
+    switch try await FundraiserStageMove.move(record, to: target, expected: expected, req: req) {
+    case .moved:
+      req.flash(.success, FundraiserStageMove.movedMessage(to: target, from: from))
+      req.noteActivity(.changed, .fundraiser, id: record.id, name: record.purpose)
+    case .notAllowed(let from):
+      req.flash(.error, FundraiserStageMove.notAllowedMessage(from: from, to: target))
+    case .changed:
+      req.flash(.error, L("fundraisers.stage.changed"))
+    case .gone:
+      return Self.gone(req)
+    }
+    return req.redirect(to: back)
   }
 
   // MARK: public page
@@ -436,6 +479,11 @@ struct FundraisersController: RouteCollection {
       req.flash(.error, L("fundraisers.flash.no_jar"))
       return req.redirect(to: back)
     }
+    // The money is in: a closed fundraiser's jar keeps its last reading.
+    guard record.stage.asksJar else {
+      req.flash(.info, L("fundraisers.flash.not_asked_closed"))
+      return req.redirect(to: back)
+    }
     let app = req.application
     let snapshot = try await JarRefresh.refresh(
       record, client: app.jarClient, on: req.db, now: app.clients.now)
@@ -452,7 +500,8 @@ struct FundraisersController: RouteCollection {
   }
 
   @Sendable func refreshAll(req: Request) async throws -> Response {
-    let records = try await store(req).all().filter { $0.jarID != nil }
+    // Closed and reported fundraisers keep their last reading.
+    let records = try await store(req).all().filter { $0.jarID != nil && $0.stage.asksJar }
     let app = req.application
     let client = app.jarClient
     let db = req.db

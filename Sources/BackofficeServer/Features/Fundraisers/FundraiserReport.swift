@@ -1,0 +1,217 @@
+import BackofficeCore
+import Fluent
+import Foundation
+import SQLKit
+import Vapor
+
+/// A fundraiser's money: what the jar raised, what was spent on it (its live expenses) and what
+/// is left, with every purchase and its receipts. One place reads it, for the owner's page, the
+/// public report, the API and the report poster.
+///
+/// The jar counts in hryvnias; expenses are in the workspace's currency. Only when that is the
+/// hryvnia do the two meet: otherwise the expenses' sum is listed apart, never converted, and
+/// nothing is left over to compute.
+struct FundraiserReport: Sendable, Equatable {
+  /// The jar's currency.
+  static let jarCurrency = "UAH"
+
+  struct Receipt: Sendable, Equatable {
+    var id: UUID
+    var isPublic: Bool
+    var width: Int
+    var height: Int
+  }
+
+  struct Purchase: Sendable, Equatable {
+    var expenseID: UUID
+    var title: String
+    /// In the workspace's currency.
+    var amount: Decimal
+    /// The day the money was spent (UTC midnight, as expenses keep it); nil when undated.
+    var spentAt: Date?
+    var receipts: [Receipt]
+  }
+
+  /// Money spent in a currency other than the jar's.
+  struct OtherSpending: Sendable, Equatable {
+    var currency: String
+    var amount: Decimal
+  }
+
+  /// The jar's last good amount; nil before the jar has answered (or without a jar).
+  var raised: Decimal?
+  /// The workspace's currency, which every purchase's amount is in.
+  var currency: String
+  /// Spent in hryvnias: the exact sum of the live expenses when the workspace counts in
+  /// hryvnias, else zero.
+  var spent: Decimal
+  /// What was spent in the workspace's other currency; empty when it is the hryvnia.
+  var spentOther: [OtherSpending]
+  /// Newest first, as the expense list orders them.
+  var purchases: [Purchase]
+
+  /// Raised minus spent, in hryvnias; negative when more was spent than raised. Nil while the
+  /// jar has not answered, and when part of the spending is in another currency (it would
+  /// need a rate this app does not have).
+  var remaining: Decimal? {
+    guard let raised, spentOther.isEmpty else { return nil }
+    return raised - spent
+  }
+
+  /// The report as the public sees it: the same money and purchases, only public receipts.
+  var forPublic: FundraiserReport {
+    var copy = self
+    copy.purchases = purchases.map { purchase in
+      var purchase = purchase
+      purchase.receipts = purchase.receipts.filter(\.isPublic)
+      return purchase
+    }
+    return copy
+  }
+
+  /// Reads the report of `fundraiser`, which belongs to `workspaceID`. `state` is the jar
+  /// state when the caller has it already.
+  static func load(
+    fundraiser: FundraiserRecord, workspaceID: UUID, state: JarState? = nil, on db: any Database
+  ) async throws -> FundraiserReport {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Fundraiser reports need an SQL database.")
+    }
+    let id = try fundraiser.requireID()
+    let jar: JarState
+    if let state {
+      jar = state
+    } else {
+      jar = try await JarSnapshots.state(for: fundraiser, on: db)
+    }
+    let currency =
+      try await Workspace.query(on: db).filter(\.$id == workspaceID).field(\.$id)
+      .field(\.$currency).first()?.currency.uppercased() ?? jarCurrency
+    let total = try await sum(fundraiserID: id, workspaceID: workspaceID, on: sql)
+    let purchases = try await purchases(fundraiserID: id, workspaceID: workspaceID, on: sql)
+    let inHryvnias = currency == jarCurrency
+    return FundraiserReport(
+      raised: jar.lastGood?.amount, currency: currency, spent: inHryvnias ? total : 0,
+      spentOther: inHryvnias || purchases.isEmpty
+        ? [] : [OtherSpending(currency: currency, amount: total)],
+      purchases: purchases)
+  }
+
+  /// The live expenses of the fundraiser in the workspace, narrowed in SQL.
+  private static func linked(
+    _ query: SQLSelectBuilder, fundraiserID: UUID, workspaceID: UUID
+  ) -> SQLSelectBuilder {
+    query.from(ExpenseRecord.schema)
+      .where("workspace_id", .equal, SQLBind(workspaceID))
+      .where("fundraiser_id", .equal, SQLBind(fundraiserID))
+      .where("deleted_at", .is, SQLLiteral.null)
+  }
+
+  /// The exact sum, as `ExpenseStore.totals` reads it: integer cents split in two parts summed
+  /// apart (neither can overflow), read back as text, combined exactly in Swift.
+  private static func sum(fundraiserID: UUID, workspaceID: UUID, on sql: any SQLDatabase)
+    async throws -> Decimal
+  {
+    let split = ExpenseStore.splitCents
+    let query = sql.select()
+      .column(
+        SQLQueryString("CAST(SUM(\(ident: "amount_cents") / \(literal: split)) AS TEXT)"),
+        as: "high"
+      )
+      .column(
+        SQLQueryString("CAST(SUM(\(ident: "amount_cents") % \(literal: split)) AS TEXT)"),
+        as: "low")
+    guard
+      let row = try await linked(query, fundraiserID: fundraiserID, workspaceID: workspaceID)
+        .first()
+    else { return 0 }
+    // No rows: SUM is NULL.
+    guard let high = try row.decode(column: "high", as: String?.self),
+      let low = try row.decode(column: "low", as: String?.self)
+    else { return 0 }
+    guard let amount = ExpenseStore.amount(highText: high, lowText: low) else {
+      throw Abort(.internalServerError, reason: "Unreadable fundraiser sum \(high)/\(low)")
+    }
+    return amount
+  }
+
+  /// Every live linked expense, newest first, with its receipts (in two queries).
+  private static func purchases(fundraiserID: UUID, workspaceID: UUID, on sql: any SQLDatabase)
+    async throws -> [Purchase]
+  {
+    let query = sql.select().columns("id", "title", "amount_cents", "spent_at")
+    let rows = try await linked(query, fundraiserID: fundraiserID, workspaceID: workspaceID)
+      // `spent_at IS NULL` sorts alike on both databases (see `ExpenseStore.rows`).
+      .orderBy(SQLQueryString("CASE WHEN \(ident: "spent_at") IS NULL THEN 1 ELSE 0 END"))
+      .orderBy("spent_at", .descending)
+      .orderBy("created_at", .descending)
+      .orderBy("id", .descending)
+      .all()
+    var purchases = try rows.map { row in
+      Purchase(
+        expenseID: try row.decode(column: "id", as: UUID.self),
+        title: try row.decode(column: "title", as: String.self),
+        amount: MinorUnits(try row.decode(column: "amount_cents", as: Int64.self)).decimal,
+        spentAt: try row.decode(column: "spent_at", as: Date?.self), receipts: [])
+    }
+    guard !purchases.isEmpty else { return [] }
+    var receipts: [UUID: [Receipt]] = [:]
+    let ids = purchases.map(\.expenseID)
+    for start in stride(from: 0, to: ids.count, by: 500) {
+      let chunk = Array(ids[start..<min(start + 500, ids.count)])
+      // The bytes stay in the database: a list names receipts, their routes serve them.
+      let rows = try await sql.select()
+        .columns("id", "expense_id", "is_public", "width", "height")
+        .from(ExpenseReceiptRecord.schema)
+        .where("workspace_id", .equal, SQLBind(workspaceID))
+        .where("expense_id", .in, SQLBind.group(chunk))
+        .orderBy("position").orderBy("created_at").orderBy("id")
+        .all()
+      for row in rows {
+        let expenseID = try row.decode(column: "expense_id", as: UUID.self)
+        receipts[expenseID, default: []].append(
+          Receipt(
+            id: try row.decode(column: "id", as: UUID.self),
+            isPublic: try row.decode(column: "is_public", as: Bool.self),
+            width: try row.decode(column: "width", as: Int.self),
+            height: try row.decode(column: "height", as: Int.self)))
+      }
+    }
+    for index in purchases.indices {
+      purchases[index].receipts = receipts[purchases[index].expenseID] ?? []
+    }
+    return purchases
+  }
+
+  /// The receipt `id` when the public report of `fundraiser` may show it: public, on a live
+  /// expense of the fundraiser, in its workspace. Nil in every other case, alike.
+  static func publicReceipt(id: String?, of fundraiser: FundraiserRecord, on db: any Database)
+    async throws -> ExpenseReceiptRecord?
+  {
+    guard let id = id.flatMap(UUID.init(uuidString:)), let fundraiserID = fundraiser.id,
+      let receipt = try await ExpenseReceiptRecord.query(on: db)
+        .filter(\.$id == id).filter(\.$workspaceID == fundraiser.workspaceID)
+        .filter(\.$isPublic == true).first()
+    else { return nil }
+    let expense = try await ExpenseRecord.query(on: db)
+      .filter(\.$id == receipt.expenseID).filter(\.$workspaceID == fundraiser.workspaceID)
+      .filter(\.$fundraiserID == fundraiserID).filter(\.$deletedAt == nil)
+      .field(\.$id).first()
+    return expense == nil ? nil : receipt
+  }
+}
+
+/// How the report writes money and days: the area's Ukrainian way ("15 000 грн."), another
+/// currency by its code ("120 USD"), an expense's day as the expense list keeps it (UTC).
+enum FundraiserReportFormat {
+  static func amount(_ value: Decimal, currency: String) -> String {
+    currency == FundraiserReport.jarCurrency
+      ? FundraiserFormat.amount(value)
+      : Hryvnia.formatNumber(value) + "\u{00A0}" + currency
+  }
+
+  /// "14.03.2025".
+  static func day(_ date: Date) -> String {
+    BackofficeLocale.ukUA.formatDate(date, timeZone: ExpenseStore.timeZone)
+  }
+}
