@@ -4,6 +4,22 @@
 
 const form = document.querySelector("form[data-expense-form]");
 if (form) enhance(form);
+if (form) checkReceipts(form);
+
+// A receipt photo over the size limit is named before the form is sent, so a phone does not
+// upload megabytes only to be told so. The server checks every file again.
+function checkReceipts(form) {
+  const input = form.querySelector("#field-receipts");
+  if (!input) return;
+  const max = Number(input.dataset.maxBytes) || 0;
+  input.addEventListener("change", () => {
+    const large = Array.from(input.files || []).filter((file) => max > 0 && file.size > max);
+    input.setCustomValidity(
+      large.length ? `${large.map((file) => file.name).join(", ")}: ${input.dataset.tooLarge}` : "",
+    );
+    if (large.length) input.reportValidity();
+  });
+}
 
 // The list's filters are folded on a phone, so the list is the first thing there; a wider
 // screen has room to show them open.

@@ -184,6 +184,8 @@ enum Routes {
   static let fundraiserPublish = AppRoute(.POST, "/fundraisers/:fundraiserID/public")
   static let fundraiserShareImage = AppRoute(.PUT, "/fundraisers/:fundraiserID/share-image")
   static let fundraiserStage = AppRoute(.POST, "/fundraisers/:fundraiserID/stage")
+  static let fundraiserReportPoster = AppRoute(
+    .GET, "/fundraisers/:fundraiserID/report-poster.svg")
   static let publicFundraiser = AppRoute(.GET, "/f/:slug", access: .outside)
   static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg", access: .outside)
   static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png", access: .outside)
@@ -207,6 +209,7 @@ enum Routes {
     fundraisers, fundraiserNew, fundraiserCreate, fundraiserPreview, fundraiserRefreshAll,
     fundraiserPhoto, fundraiser, fundraiserEdit, fundraiserUpdate, fundraiserDelete,
     fundraiserRefresh, fundraiserPoster, fundraiserPublish, fundraiserShareImage, fundraiserStage,
+    fundraiserReportPoster,
     publicFundraiser, publicFundraiserPoster, publicFundraiserImage, publicFundraiserQR,
     publicFundraiserReceipt,
     apiFundraisers, apiFundraiserCreate, apiFundraiser, apiFundraiserUpdate, apiFundraiserDelete,
@@ -239,11 +242,12 @@ enum Routes {
   // MARK: expenses
   static let expenses = AppRoute(.GET, "/expenses")
   static let expenseNew = AppRoute(.GET, "/expenses/new", access: .write)
-  static let expenseCreate = AppRoute(.POST, "/expenses")
+  static let expenseCreate = AppRoute(.POST, "/expenses", body: .photoForm)
   static let expenseEdit = AppRoute(.GET, "/expenses/:expenseID/edit", access: .write)
-  static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID")
+  static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID", body: .photoForm)
   static let expenseDelete = AppRoute(.POST, "/expenses/:expenseID/delete")
   static let expenseRestore = AppRoute(.POST, "/expenses/:expenseID/restore")
+  static let expenseReceipt = AppRoute(.GET, "/expenses/:expenseID/receipts/:receiptID")
   static let expensesExport = AppRoute(.GET, "/expenses/export.csv")
   static let expensesImport = AppRoute(.GET, "/expenses/import", access: .write)
   static let expensesImportSubmit = AppRoute(.POST, "/expenses/import")
@@ -253,11 +257,20 @@ enum Routes {
   static let apiExpense = AppRoute(.GET, "/api/v1/expenses/:expenseID")
   static let apiExpenseUpdate = AppRoute(.PUT, "/api/v1/expenses/:expenseID")
   static let apiExpenseDelete = AppRoute(.DELETE, "/api/v1/expenses/:expenseID")
+  static let apiExpenseReceiptAdd = AppRoute(
+    .POST, "/api/v1/expenses/:expenseID/receipts", body: .jsonWithPhoto)
+  static let apiExpenseReceipt = AppRoute(
+    .GET, "/api/v1/expenses/:expenseID/receipts/:receiptID")
+  static let apiExpenseReceiptUpdate = AppRoute(
+    .PATCH, "/api/v1/expenses/:expenseID/receipts/:receiptID")
+  static let apiExpenseReceiptDelete = AppRoute(
+    .DELETE, "/api/v1/expenses/:expenseID/receipts/:receiptID")
   static let expenseRoutes: [AppRoute] = [
     expenses, expenseNew, expenseCreate, expenseEdit, expenseUpdate, expenseDelete,
-    expenseRestore, expensesExport, expensesImport, expensesImportSubmit,
+    expenseRestore, expenseReceipt, expensesExport, expensesImport, expensesImportSubmit,
     apiExpenses, apiExpenseCreate, apiExpensesSummary, apiExpense, apiExpenseUpdate,
-    apiExpenseDelete,
+    apiExpenseDelete, apiExpenseReceiptAdd, apiExpenseReceipt, apiExpenseReceiptUpdate,
+    apiExpenseReceiptDelete,
   ]
 
   // MARK: imports (CSV imports of expenses, ad payments and products, running in the background)

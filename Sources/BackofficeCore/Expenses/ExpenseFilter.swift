@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a list of expenses is narrowed to: a category, a period (one month, or a range of
-/// days) and a piece of title text. Pages, exports, the API and its summary all read the same
-/// query parameters (`category`, `month`, `from`, `to`, `q`) through `parse`.
+/// days), a piece of title text and the fundraiser the money was spent for. Pages, exports, the
+/// API and its summary all read the same query parameters (`category`, `month`, `from`, `to`,
+/// `q`, `fundraiser`) through `parse`.
 ///
 /// A period leaves undated expenses out, since they belong to no period.
 public struct ExpenseFilter: Hashable, Sendable {
@@ -17,16 +18,19 @@ public struct ExpenseFilter: Hashable, Sendable {
   public var to: ExpenseDay?
   /// Trimmed search text; empty means no text filter.
   public var text: String
+  /// Only the expenses of this fundraiser (an id of the workspace's; any other matches none).
+  public var fundraiser: UUID?
 
   public init(
     category: ExpenseCategory? = nil, month: ExpenseMonth? = nil, from: ExpenseDay? = nil,
-    to: ExpenseDay? = nil, text: String = ""
+    to: ExpenseDay? = nil, text: String = "", fundraiser: UUID? = nil
   ) {
     self.category = category
     self.month = month
     self.from = from
     self.to = to
     self.text = text
+    self.fundraiser = fundraiser
   }
 
   /// The filter named by query values (nil or empty means "any"), and a message for every
@@ -34,7 +38,7 @@ public struct ExpenseFilter: Hashable, Sendable {
   /// even when others are wrong.
   public static func parse(
     category: String? = nil, month: String? = nil, from: String? = nil, to: String? = nil,
-    text: String? = nil
+    text: String? = nil, fundraiser: String? = nil
   ) -> (filter: ExpenseFilter, errors: [String: String]) {
     var filter = ExpenseFilter()
     var errors: [String: String] = [:]
@@ -78,6 +82,13 @@ public struct ExpenseFilter: Hashable, Sendable {
     let trimmed = String((text ?? "").filter { !Expense.isControl($0) })
       .trimmingCharacters(in: .whitespacesAndNewlines)
     filter.text = String(trimmed.prefix(maxTextLength))
+    if let raw = nonEmpty(fundraiser) {
+      if let value = UUID(uuidString: raw) {
+        filter.fundraiser = value
+      } else {
+        errors["fundraiser"] = L("expenses.filter.fundraiser_invalid")
+      }
+    }
     return (filter, errors)
   }
 
@@ -109,6 +120,7 @@ public struct ExpenseFilter: Hashable, Sendable {
     if let from { items["from"] = from.description }
     if let to { items["to"] = to.description }
     if !text.isEmpty { items["q"] = text }
+    if let fundraiser { items["fundraiser"] = fundraiser.uuidString.lowercased() }
     return items
   }
 

@@ -48,7 +48,18 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
   let stored = try #require(await FundraiserRecord.find(fundraiser, on: t.db))
   stored.showQR = false
   stored.callToAction = "Разом до перемоги!"
+  stored.stage = .closed
+  stored.closedAt = t.clock.now
   try await stored.save(on: t.db)
+  // Spent for the fundraiser, with two receipts, one of them public.
+  let bought = try await client.addExpenseWithReceipts(
+    title: "Akkus", amount: "80", fundraiser: fundraiser,
+    receipts: [(ProductImages.png(), "a.png"), (ProductImages.jpeg(), "b.jpg")], db: t.db)
+  let first = try #require(
+    try await ExpenseReceiptRecord.query(on: t.db).filter(\.$expenseID == bought)
+      .filter(\.$position == 0).first())
+  first.isPublic = true
+  try await first.save(on: t.db)
   let snapshots = [
     JarSnapshotRecord(
       fundraiserID: fundraiser, jarID: try #require(JarID(rawValue: "StubJar001")),
@@ -85,7 +96,10 @@ private func withoutIDs(_ backup: AccountBackup) -> AccountBackup {
   let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
   copy.account.email = ""
   for index in copy.products.items.indices { copy.products.items[index].id = zero }
-  for index in copy.expenses.indices { copy.expenses[index].id = zero }
+  for index in copy.expenses.indices {
+    copy.expenses[index].id = zero
+    copy.expenses[index].fundraiserId = copy.expenses[index].fundraiserId.map { _ in zero }
+  }
   // Expenses made in the same instant are ordered by id, which differs between the two.
   copy.expenses.sort { ($0.createdAt, $0.title) < ($1.createdAt, $1.title) }
   for index in copy.adPayments.indices { copy.adPayments[index].id = zero }
@@ -106,7 +120,13 @@ struct AccountBackupTests {
     #expect(original.products.items.count == 2)
     #expect(original.products.items.first?.photo != nil)
     #expect(original.products.items.first?.favoritedAt != nil)
-    #expect(original.expenses.count == 2, "the deleted expense is not part of the account")
+    #expect(original.expenses.count == 3, "the deleted expense is not part of the account")
+    let bought = try #require(original.expenses.first { $0.title == "Akkus" })
+    #expect(bought.fundraiserId == original.fundraisers.first?.id)
+    #expect(bought.receipts?.map(\.public) == [true, false])
+    #expect(bought.receipts?.first?.data == ProductImages.png())
+    #expect(original.fundraisers.first?.stage == "closed")
+    #expect(original.fundraisers.first?.closedAt != nil)
     #expect(original.fundraisers.first?.jarSnapshots.count == 2)
     #expect(original.fundraisers.first?.photo != nil)
     #expect(original.fundraisers.first?.showQr == false)
@@ -138,7 +158,12 @@ struct AccountBackupTests {
       #expect(products.body.contains("129,90"))
       #expect(products.body.contains("Stuhl Åland"))
       let expenses = try await client.get("/expenses")
-      #expect(expenses.body.contains("60,60"))
+      #expect(expenses.body.contains("140,60"))
+      let receipt = try #require(
+        try await ExpenseReceiptRecord.query(on: t.db).filter(\.$isPublic == true).first())
+      let picture = try await client.get(
+        "/expenses/\(receipt.expenseID.uuidString)/receipts/\(try receipt.requireID().uuidString)")
+      #expect(picture.status == .ok)
       let fundraiser = try #require(original.fundraisers.first)
       let poster = try await client.get("/fundraisers/\(fundraiser.id.uuidString)/poster.svg")
       #expect(poster.status == .ok)

@@ -27,15 +27,16 @@ struct ExpenseCSVTests {
       #expect(disposition.hasSuffix(".csv\""))
       #expect(
         response.body
-          == "\u{FEFF}date,title,category,amount\r\n"
-          + "2025-11-22T15:05:00Z,\"Tea, milk\",Food,3.50\r\n"
-          + "2025-10-01T09:00:00Z,\"Say \"\"hi\"\"\",Food,12.05\r\n"
-          + ",'=SUM(A1),Hobby,1.00\r\n")
+          == "\u{FEFF}date,title,category,amount,fundraiser\r\n"
+          + "2025-11-22T15:05:00Z,\"Tea, milk\",Food,3.50,\r\n"
+          + "2025-10-01T09:00:00Z,\"Say \"\"hi\"\"\",Food,12.05,\r\n"
+          + ",'=SUM(A1),Hobby,1.00,\r\n")
 
       let food = try await client.get("/expenses/export.csv?category=Food&month=2025-10")
       #expect(
         food.body
-          == "\u{FEFF}date,title,category,amount\r\n2025-10-01T09:00:00Z,\"Say \"\"hi\"\"\",Food,12.05\r\n"
+          == "\u{FEFF}date,title,category,amount,fundraiser\r\n"
+          + "2025-10-01T09:00:00Z,\"Say \"\"hi\"\"\",Food,12.05,\r\n"
       )
       #expect(try await client.get("/expenses/export.csv?month=13").status == .unprocessableEntity)
     }

@@ -59,7 +59,7 @@ struct ExpenseOverflowTests {
 
       let csv = try await client.get("/expenses/export.csv")
       #expect(csv.status == .ok)
-      #expect(csv.body.components(separatedBy: ",\(Self.largest)\r\n").count - 1 == 93)
+      #expect(csv.body.components(separatedBy: ",\(Self.largest),\r\n").count - 1 == 93)
     }
   }
 

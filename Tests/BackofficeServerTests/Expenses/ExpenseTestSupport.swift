@@ -114,3 +114,41 @@ struct ExpenseRandom: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+extension TestClient {
+  /// Sends the expense form as the browser does (multipart) with receipt photos and a
+  /// fundraiser; `path` is "/expenses" to add or "/expenses/<id>" to save an edit.
+  func postExpenseForm(
+    _ path: String = "/expenses", fields: [(String, String)],
+    receipts: [(data: Data, filename: String)] = []
+  ) async throws -> TestResponse {
+    var parts = fields.map { ProductPart.text($0.0, $0.1) }
+    if receipts.isEmpty {
+      // A file field left blank is sent as an empty part.
+      parts.append(.file("receipts[]", Data(), filename: ""))
+    }
+    for receipt in receipts {
+      parts.append(.file("receipts[]", receipt.data, filename: receipt.filename))
+    }
+    return try await postProductForm(path, parts)
+  }
+
+  /// Adds an expense with receipts through the form and returns its id.
+  @discardableResult
+  func addExpenseWithReceipts(
+    title: String, amount: String, fundraiser: UUID? = nil,
+    receipts: [(data: Data, filename: String)], isPublic: Bool = false, db: any Database
+  ) async throws -> UUID {
+    try await get("/expenses/new")
+    var fields = [("title", title), ("amount", amount), ("category", "Personal")]
+    if let fundraiser { fields.append(("fundraiser", fundraiser.uuidString.lowercased())) }
+    if isPublic { fields.append(("receipts_public", "1")) }
+    let response = try await postExpenseForm(fields: fields, receipts: receipts)
+    #expect(response.status == .seeOther, "add failed: \(response.status) \(response.body)")
+    try await get("/expenses")
+    let record = try await ExpenseRecord.query(on: db)
+      .filter(\.$title == Expense.normalizedTitle(title))
+      .sort(\.$createdAt, .descending).first()
+    return try #require(record?.id)
+  }
+}

@@ -80,6 +80,19 @@ struct AccountBackup: Codable, Equatable, Sendable {
     /// The record's version (see `RecordVersion`); files written before versions have none
     /// and their records start at 1.
     var version: Int?
+    /// The fundraiser (in this file) the money was spent for; absent for none.
+    var fundraiserId: UUID? = nil
+    /// The receipt photos in their order; absent in files written before receipts, and for an
+    /// expense without any.
+    var receipts: [ReceiptItem]? = nil
+  }
+
+  struct ReceiptItem: Codable, Equatable, Sendable {
+    /// For the reader's information; the type is read from the bytes on import.
+    var mime: String
+    var data: Data
+    /// Shown on the fundraiser's public report.
+    var `public`: Bool
   }
 
   struct AdPaymentItem: Codable, Equatable, Sendable {
@@ -132,6 +145,10 @@ struct AccountBackup: Codable, Equatable, Sendable {
     var photo: Photo?
     /// Every fetch of the jar, oldest first: the progress chart's history.
     var jarSnapshots: [JarSnapshotItem]
+    /// "active", "closed" or "reported"; files written before stages have none: active.
+    var stage: String? = nil
+    var closedAt: Date? = nil
+    var reportedAt: Date? = nil
     var createdAt: Date
     var updatedAt: Date
     /// The record's version (see `RecordVersion`); files written before versions have none
@@ -409,17 +426,27 @@ extension AccountBackup {
   private static func exportExpenses(workspaceID: UUID, on db: any Database) async throws
     -> [ExpenseItem]
   {
-    try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+    let records = try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .filter(\.$deletedAt == nil).sort(\.$createdAt).sort(\.$id).all()
-      .map { record in
+    // Receipts one expense at a time: each can be megabytes, and only one expense's are held.
+    var items: [ExpenseItem] = []
+    for record in records {
+      let id = try record.requireID()
+      let receipts = try await ExpenseReceiptRecord.query(on: db)
+        .filter(\.$workspaceID == workspaceID).filter(\.$expenseID == id)
+        .sort(\.$position).sort(\.$id).all()
+        .map { ReceiptItem(mime: $0.mime, data: $0.data, public: $0.isPublic) }
+      items.append(
         ExpenseItem(
-          id: try record.requireID(), title: record.title,
+          id: id, title: record.title,
           amount: MoneyFormat.decimalString(
             MinorUnits(record.amountCents).decimal, fractionDigits: 2),
           category: record.category, spentAt: record.spentAt.map(BackupDate.rounded),
           createdAt: BackupDate.rounded(record.createdAt),
-          updatedAt: BackupDate.rounded(record.updatedAt), version: record.version)
-      }
+          updatedAt: BackupDate.rounded(record.updatedAt), version: record.version,
+          fundraiserId: record.fundraiserID, receipts: receipts.isEmpty ? nil : receipts))
+    }
+    return items
   }
 
   private static func exportAdPayments(workspaceID: UUID, on db: any Database) async throws
@@ -491,7 +518,10 @@ extension AccountBackup {
         jarId: record.jarID, template: record.template, scale: record.scale,
         offsetX: record.offsetX, offsetY: record.offsetY, showProgress: record.showProgress,
         showQr: record.showQR, callToAction: record.callToAction, photo: photos[id],
-        jarSnapshots: snapshots[id] ?? [], createdAt: created,
+        jarSnapshots: snapshots[id] ?? [],
+        stage: record.stage == .active ? nil : record.stage.rawValue,
+        closedAt: record.closedAt.map(BackupDate.rounded),
+        reportedAt: record.reportedAt.map(BackupDate.rounded), createdAt: created,
         updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
     }
   }

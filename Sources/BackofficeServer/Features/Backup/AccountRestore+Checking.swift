@@ -21,7 +21,11 @@ extension AccountRestore {
     var currency: String
     var products: [(item: AccountBackup.ProductItem, product: Product, photo: CheckedPhoto?)] =
       []
-    var expenses: [(item: AccountBackup.ExpenseItem, expense: Expense)] = []
+    var expenses:
+      [(
+        item: AccountBackup.ExpenseItem, expense: Expense,
+        receipts: [(photo: CheckedPhoto, isPublic: Bool)]
+      )] = []
     var adPayments: [(item: AccountBackup.AdPaymentItem, payment: AdPayment)] = []
     var plans:
       [(item: AccountBackup.MarketingPlanItem, name: String, recipient: String, subject: String?)] =
@@ -113,7 +117,23 @@ extension AccountRestore {
                 + "characters or has surrounding spaces.")
           }
           expense.date = item.spentAt
-          expenses.append((item, expense))
+          var receipts: [(photo: CheckedPhoto, isPublic: Bool)] = []
+          let given = item.receipts ?? []
+          if given.count > ExpenseReceipts.maxPerExpense {
+            problem("\(at).receipts: at most \(ExpenseReceipts.maxPerExpense) per expense.")
+          }
+          for (position, receipt) in given.enumerated() {
+            switch CheckedPhoto.check(receipt.data, maxBytes: maxPhotoBytes) {
+            case .success(let photo): receipts.append((photo, receipt.public))
+            case .failure(let error): problem("\(at).receipts[\(position)]: \(error.message)")
+            }
+          }
+          if let fundraiser = item.fundraiserId,
+            !backup.fundraisers.contains(where: { $0.id == fundraiser })
+          {
+            problem("\(at).fundraiser_id: no fundraiser in the file has this id.")
+          }
+          expenses.append((item, expense, receipts))
         case .failure(let errors):
           for (field, message) in errors.fields.sorted(by: { $0.key < $1.key }) {
             problem("\(at).\(field): \(message)")
@@ -197,6 +217,9 @@ extension AccountRestore {
         for (position, snapshot) in item.jarSnapshots.enumerated()
         where JarID(rawValue: snapshot.jarId) == nil {
           problem("\(at).jar_snapshots[\(position)].jar_id: \"\(snapshot.jarId)\" is not a jar id.")
+        }
+        if let stage = item.stage, FundraiserStage(rawValue: stage) == nil {
+          problem("\(at).stage: \"\(stage)\" is not one of active, closed, reported.")
         }
         if let campaign, let photo {
           fundraisers.append((item, campaign, photo, item.jarSnapshots))

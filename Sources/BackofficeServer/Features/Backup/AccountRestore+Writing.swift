@@ -69,12 +69,16 @@ extension AccountRestore {
   }
 
   static func insertExpenses(
-    _ checked: [(item: AccountBackup.ExpenseItem, expense: Expense)], ids: IDPlan,
+    _ checked: [(
+      item: AccountBackup.ExpenseItem, expense: Expense,
+      receipts: [(photo: CheckedPhoto, isPublic: Bool)]
+    )], ids: IDPlan,
     workspaceID: UUID,
     on db: any Database, outcome: inout Outcome
   ) async throws {
     var records: [ExpenseRecord] = []
-    for (item, expense) in checked {
+    var receipts: [ExpenseReceiptRecord] = []
+    for (item, expense, photos) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.expenses += 1
         continue
@@ -87,9 +91,27 @@ extension AccountRestore {
       record.updatedAt = item.updatedAt
       record.deletedAt = nil
       record.version = item.version ?? RecordVersion.first
+      // The fundraisers are in by now (inserted first), under the ids the plan gave them.
+      record.fundraiserID = item.fundraiserId.map { ids.id(for: $0) }
       records.append(record)
+      for (position, receipt) in photos.enumerated() {
+        let row = ExpenseReceiptRecord()
+        row.id = UUID()
+        row.workspaceID = workspaceID
+        row.expenseID = ids.id(for: item.id)
+        row.data = receipt.photo.data
+        row.mime = receipt.photo.info.kind.mimeType
+        row.width = receipt.photo.info.dimensions.width
+        row.height = receipt.photo.info.dimensions.height
+        row.etag = receipt.photo.sha256
+        row.isPublic = receipt.isPublic
+        row.position = position
+        row.createdAt = item.updatedAt
+        receipts.append(row)
+      }
     }
     try await BulkInsert.insert(records, on: db)
+    try await BulkInsert.insert(receipts, on: db, batch: 1)
     outcome.added.expenses = records.count
   }
 
@@ -163,6 +185,9 @@ extension AccountRestore {
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.version = item.version ?? RecordVersion.first
+      record.stage = item.stage.flatMap(FundraiserStage.init(rawValue:)) ?? .active
+      record.closedAt = item.closedAt
+      record.reportedAt = item.reportedAt
       records.append(record)
       let stored = FundraiserPhotoRecord(
         workspaceID: workspaceID, fundraiserID: id, data: photo.data, info: photo.info,

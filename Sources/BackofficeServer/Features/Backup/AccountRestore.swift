@@ -100,14 +100,15 @@ enum AccountRestore {
     try await insertProducts(
       backup.products, checked: checked.products, ids: ids, workspaceID: workspaceID,
       person: try user.requireID(), on: db, outcome: &outcome)
+    // Fundraisers before expenses: an expense names the fundraiser it was spent for.
+    try await insertFundraisers(
+      checked.fundraisers, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertExpenses(
       checked.expenses, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertAdPayments(
       checked.adPayments, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     try await insertPlans(
       checked.plans, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
-    try await insertFundraisers(
-      checked.fundraisers, ids: ids, workspaceID: workspaceID, on: db, outcome: &outcome)
     return outcome
   }
 

@@ -1,21 +1,24 @@
 import BackofficeCore
 import Foundation
 
-/// The expenses CSV file: `date,title,category,amount`, dot-decimal amounts. Core maps cells to
-/// expenses (`ExpenseCSVRow`, `ExpenseCSV`); this file writes and reads the CSV syntax.
+/// The expenses CSV file: `date,title,category,amount,fundraiser`, dot-decimal amounts. Core maps
+/// cells to expenses (`ExpenseCSVRow`, `ExpenseCSV`); this file writes and reads the CSV syntax.
+/// The fundraiser column names the fundraiser's purpose for the reader; an import ignores it
+/// (purposes are not unique, so a name cannot say which fundraiser was meant).
 enum ExpenseCSVFile {
   // MARK: export
 
   /// The header and one line per expense (`CSVText.document`). The header and the category
   /// names are in the interface language, like the page the file comes from; an import reads
   /// both languages.
-  static func export(_ expenses: [Expense]) -> String {
+  static func export(_ expenses: [Expense], fundraisers: [String] = []) -> String {
     CSVText.document(
-      header: ExpenseCSV.header,
-      rows: expenses.map { expense in
+      header: ExpenseCSV.header + [L("expenses.csv.fundraiser")],
+      rows: expenses.enumerated().map { index, expense in
         var row = ExpenseCSVRow(expense: expense, timeZone: ExpenseStore.timeZone)
         row.category = expense.category.displayName
-        return row.cells
+        let fundraiser = index < fundraisers.count ? fundraisers[index] : ""
+        return row.cells + [CSVText.guardFormula(fundraiser)]
       })
   }
 

@@ -30,6 +30,22 @@ struct ExpenseForm: PageView {
     var conflict: String? = nil
     /// The saved values (title, amount, category, date) that differ from the typed ones.
     var saved: [String: String] = [:]
+    /// The workspace's fundraisers to pick from: id (lowercase text) and purpose.
+    var fundraisers: [(id: String, purpose: String)] = []
+    /// The picked fundraiser's id as the form sends it; empty for none.
+    var fundraiser = ""
+    /// The expense's stored receipts (edit).
+    var receipts: [ExpenseReceipts.Ref] = []
+    /// Stored receipts ticked "show on the public report".
+    var publicReceipts: Set<UUID> = []
+    /// Stored receipts ticked "remove".
+    var removeReceipts: Set<UUID> = []
+    /// Whether new receipts go on the public report (off unless ticked).
+    var newReceiptsPublic = false
+    /// Messages for the fields Core does not check: `fundraiser`, `receipts`.
+    var fieldErrors: [String: String] = [:]
+    /// The largest photo the server takes, for the hint and the script's check.
+    var maxUploadBytes = ImageUpload.defaultMaxBytes
   }
 
   static var changedMessage: String { L("expenses.form.changed", ["update": updateLabel]) }
@@ -59,7 +75,7 @@ struct ExpenseForm: PageView {
       H.h1(title),
     ]
     if let conflict = model.conflict { nodes.append(conflictNotice(conflict)) }
-    if !model.errors.isEmpty {
+    if !model.errors.isEmpty || !model.fieldErrors.isEmpty {
       nodes.append(
         H.div(
           [.class("form-error"), .role("alert")],
@@ -74,6 +90,7 @@ struct ExpenseForm: PageView {
           .data("amount-missing", ExpenseMessages.amountMissing),
           .data("approved", ExpenseMessages.approved),
         ],
+        multipart: true,
         [
           model.back.map { H.input([.type("hidden"), .name("back"), .value($0)]) }
             ?? H.empty,
@@ -92,6 +109,8 @@ struct ExpenseForm: PageView {
           savedNode("category"),
           dateFields(),
           savedNode("date", empty: L("expenses.no_date")),
+          fundraiserField(),
+          receiptsField(),
           H.div(
             [.class("form-actions")],
             [
@@ -246,5 +265,109 @@ struct ExpenseForm: PageView {
           FieldView(name: "date", label: "", error: error).errorNode,
         ]),
     ])
+  }
+
+  // MARK: fundraiser and receipts
+
+  /// "Spent for": none, or one of the workspace's fundraisers (its purpose, shortened).
+  func fundraiserField() -> HTMLNode {
+    guard !model.fundraisers.isEmpty || !model.fundraiser.isEmpty else { return H.empty }
+    var options: [(value: String, label: String)] = [("", L("expenses.form.fundraiser_none"))]
+    options += model.fundraisers.map { ($0.id, Self.shortPurpose($0.purpose)) }
+    return SelectView(
+      name: "fundraiser", label: L("expenses.field.fundraiser"), options: options,
+      selected: model.fundraiser, error: model.fieldErrors["fundraiser"],
+      hint: L("expenses.form.fundraiser_hint")
+    ).render()
+  }
+
+  /// A purpose as a one-line label: its first line, at most 60 characters.
+  static func shortPurpose(_ purpose: String) -> String {
+    let line = purpose.split(whereSeparator: \.isNewline).first.map(String.init) ?? purpose
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    return trimmed.count > 60 ? String(trimmed.prefix(59)) + "\u{2026}" : trimmed
+  }
+
+  /// The receipts: the stored ones (edit) with "public" and "remove" ticks, then a file field
+  /// for more, from the camera or the files, with the "public" tick for the new ones and why it
+  /// starts off.
+  func receiptsField() -> HTMLNode {
+    let id = "field-receipts"
+    let error = model.fieldErrors["receipts"]
+    let size = ImageUploadError.size(model.maxUploadBytes)
+    var nodes: [HTMLNode] = [
+      H.label([.`for`(id)], [H.text(L("expenses.field.receipts"))])
+    ]
+    if !model.receipts.isEmpty {
+      nodes.append(H.input([.type("hidden"), .name("receipts_listed"), .value("1")]))
+      nodes.append(
+        H.ul(
+          [.class("receipt-list")],
+          model.receipts.enumerated().map { index, receipt in
+            let number = index + 1
+            let key = receipt.id.uuidString.lowercased()
+            return H.li(
+              [.class("receipt-item")],
+              [
+                H.a(
+                  receipt.href, [.class("receipt-thumb"), .target("_blank")],
+                  [
+                    H.img([
+                      .src(receipt.href),
+                      .alt(L("expenses.receipts.alt", ["number": String(number)])),
+                      .width("72"), .height("72"), .loading("lazy"),
+                    ])
+                  ]),
+                H.label(
+                  [.class("check")],
+                  [
+                    H.input(
+                      [.type("checkbox"), .name("public_receipts[]"), .value(key)]
+                        + (model.publicReceipts.contains(receipt.id) ? [.checked] : [])),
+                    H.text(L("expenses.receipts.public")),
+                  ]),
+                H.label(
+                  [.class("check")],
+                  [
+                    H.input(
+                      [.type("checkbox"), .name("remove_receipts[]"), .value(key)]
+                        + (model.removeReceipts.contains(receipt.id) ? [.checked] : [])),
+                    H.text(L("expenses.receipts.remove")),
+                  ]),
+              ])
+          }))
+    }
+    var input: [Attr] = [
+      .id(id), .name("receipts[]"), .type("file"), .accept("image/jpeg,image/png"), .multiple,
+      .data("max-bytes", String(model.maxUploadBytes)),
+      .data("too-large", L("expenses.form.receipt_too_large", ["size": size])),
+      .aria(.describedby, "\(id)-hint \(id)-error"),
+    ]
+    if error != nil { input.append(.aria(.invalid, "true")) }
+    nodes += [
+      H.input(input),
+      H.p(
+        [.class("hint"), .id("\(id)-hint")],
+        L(
+          "expenses.form.receipts_hint",
+          ["size": size, "count": String(ExpenseReceipts.maxPerExpense)])),
+      FieldView(name: "receipts", label: "", error: error).errorNode,
+      H.label(
+        [.class("check")],
+        [
+          H.input(
+            [
+              .type("checkbox"), .name("receipts_public"), .value("1"),
+              .aria(.describedby, "field-receipts-public-hint"),
+            ] + (model.newReceiptsPublic ? [.checked] : [])),
+          H.text(L("expenses.form.receipts_public")),
+        ]),
+      H.p(
+        [.class("hint"), .id("field-receipts-public-hint")],
+        L("expenses.form.receipts_public_hint")),
+    ]
+    return H.div(
+      [.class(error == nil ? "field receipts-field" : "field receipts-field field-invalid")],
+      nodes)
   }
 }

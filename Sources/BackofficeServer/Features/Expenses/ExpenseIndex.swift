@@ -18,6 +18,11 @@ struct ExpenseIndex: PageView {
     /// The list's own address, so edit and delete come back to the same filter and page.
     var back: String
     var undo: Undo? = nil
+    /// The workspace's fundraisers (id as lowercase text, purpose), for the filter and the
+    /// rows' labels.
+    var fundraisers: [(id: String, purpose: String)] = []
+    /// Each listed expense's receipts.
+    var receipts: [UUID: [ExpenseReceipts.Ref]] = [:]
   }
 
   /// A just-deleted expense that can still be restored.
@@ -149,6 +154,7 @@ struct ExpenseIndex: PageView {
               name: "q", label: L("expenses.filter.text"), type: "search",
               value: typed["q"] ?? model.filter.text
             ).render(),
+            fundraiserFilter(),
           ]),
         H.div(
           [.class("filter-actions")],
@@ -159,6 +165,30 @@ struct ExpenseIndex: PageView {
               : H.a(Routes.expenses.href(), [.class("button")], text: L("expenses.filter.clear")),
           ]),
       ])
+  }
+
+  /// The fundraiser filter, when the workspace has fundraisers (or the address names one).
+  func fundraiserFilter() -> HTMLNode {
+    let selected =
+      model.typed["fundraiser"] ?? model.filter.fundraiser?.uuidString.lowercased() ?? ""
+    guard !model.fundraisers.isEmpty || !selected.isEmpty else { return H.empty }
+    var options: [(value: String, label: String)] = [
+      ("", L("expenses.filter.all_fundraisers"))
+    ]
+    options += model.fundraisers.map { ($0.id, ExpenseForm.shortPurpose($0.purpose)) }
+    if !selected.isEmpty, !options.contains(where: { $0.value == selected }) {
+      options.append((selected, L("expenses.filter.unknown_fundraiser")))
+    }
+    return SelectView(
+      name: "fundraiser", label: L("expenses.field.fundraiser"), options: options,
+      selected: selected, error: model.filterErrors["fundraiser"]
+    ).render()
+  }
+
+  /// The purpose of the workspace's fundraiser `id`, as the filter and rows show it.
+  func fundraiserName(_ id: UUID) -> String? {
+    let key = id.uuidString.lowercased()
+    return model.fundraisers.first { $0.id == key }.map { ExpenseForm.shortPurpose($0.purpose) }
   }
 
   /// "Food · November 2025 · titles with “tea”", or "All expenses".
@@ -177,6 +207,12 @@ struct ExpenseIndex: PageView {
     }
     if !model.filter.text.isEmpty {
       parts.append(L("expenses.filter.summary_text", ["text": model.filter.text]))
+    }
+    if let fundraiser = model.filter.fundraiser {
+      parts.append(
+        L(
+          "expenses.filter.summary_fundraiser",
+          ["purpose": fundraiserName(fundraiser) ?? L("expenses.filter.unknown_fundraiser")]))
     }
     return parts.isEmpty ? L("expenses.filter.summary_all") : parts.joined(separator: " · ")
   }
@@ -307,7 +343,17 @@ struct ExpenseIndex: PageView {
                 editLink(context, edit, [.class("expense-title")], text: expense.title),
                 H.p(
                   [.class("expense-meta")],
-                  [H.span([.class("ex-chip cat-\(slug)")], expense.category.displayName), when]),
+                  [
+                    H.span([.class("ex-chip cat-\(slug)")], expense.category.displayName), when,
+                    row.fundraiserID.flatMap(fundraiserName).map { purpose in
+                      H.a(
+                        Routes.expenses.href(query: [
+                          "fundraiser": row.fundraiserID?.uuidString.lowercased()
+                        ]),
+                        [.class("ex-fundraiser")], text: purpose)
+                    } ?? H.empty,
+                  ]),
+                receiptThumbs(model.receipts[row.id] ?? [], title: expense.title),
               ]),
             H.p(
               [.class("expense-amount")],
@@ -339,6 +385,29 @@ struct ExpenseIndex: PageView {
                 ])),
           ])
       })
+  }
+
+  /// The first receipt as a small picture opening the full one, and how many more there are.
+  func receiptThumbs(_ receipts: [ExpenseReceipts.Ref], title: String) -> HTMLNode {
+    guard let first = receipts.first else { return H.empty }
+    var nodes: [HTMLNode] = [
+      H.a(
+        first.href, [.class("receipt-thumb"), .target("_blank")],
+        [
+          H.img([
+            .src(first.href),
+            .alt(L("expenses.receipts.alt_named", ["title": title])),
+            .width("48"), .height("48"), .loading("lazy"),
+          ])
+        ])
+    ]
+    for (index, more) in receipts.dropFirst().enumerated() {
+      nodes.append(
+        H.a(
+          more.href, [.class("receipt-more"), .target("_blank")],
+          text: L("expenses.receipts.number", ["number": String(index + 2)])))
+    }
+    return H.div([.class("expense-receipts")], nodes)
   }
 
   func pagination() -> HTMLNode {

@@ -24,6 +24,8 @@ struct ExpenseStore: Sendable {
     var createdAt: Date
     var updatedAt: Date
     var version: Int
+    /// The fundraiser the money was spent for, if any.
+    var fundraiserID: UUID? = nil
   }
 
   // MARK: reading
@@ -34,7 +36,7 @@ struct ExpenseStore: Sendable {
     let query = try sql.select()
       .columns(
         "id", "title", "amount_cents", "category", "spent_at", "created_at", "updated_at",
-        "version"
+        "version", "fundraiser_id"
       )
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
@@ -57,7 +59,8 @@ struct ExpenseStore: Sendable {
           date: try row.decode(column: "spent_at", as: Date?.self)),
         createdAt: try row.decode(column: "created_at", as: Date.self),
         updatedAt: try row.decode(column: "updated_at", as: Date.self),
-        version: try row.decode(column: "version", as: Int.self))
+        version: try row.decode(column: "version", as: Int.self),
+        fundraiserID: try row.decode(column: "fundraiser_id", as: UUID?.self))
     }
   }
 
@@ -120,27 +123,67 @@ struct ExpenseStore: Sendable {
 
   // MARK: writing
 
-  func create(_ expense: Expense, now: Date) async throws -> ExpenseRecord {
+  /// Adds the expense, linked to `fundraiserID` (checked by the caller with `fundraiserExists`),
+  /// and then, in the same transaction, whatever `also` writes (its receipts).
+  func create(
+    _ expense: Expense, fundraiserID: UUID? = nil, now: Date,
+    also: (@Sendable (any Database, UUID) async throws -> Void)? = nil
+  ) async throws -> ExpenseRecord {
     let record = ExpenseRecord()
+    record.id = UUID()
     record.workspaceID = workspaceID
     try Self.assign(expense, to: record)
+    record.fundraiserID = fundraiserID
     record.createdAt = now
     record.updatedAt = now
     record.version = RecordVersion.first
-    try await record.create(on: db)
+    guard let also, let id = record.id else {
+      try await record.create(on: db)
+      return record
+    }
+    try await db.transaction { db in
+      try await record.create(on: db)
+      try await also(db, id)
+    }
     return record
   }
 
-  /// Saves the expense's new values if it still has version `expected` (whatever its version
-  /// when nil) and is not deleted. False otherwise: nothing is written then.
-  func update(_ record: ExpenseRecord, expected: Int?, with expense: Expense, now: Date)
-    async throws -> Bool
-  {
-    try await record.write(expected: expected, on: db) { db in
+  /// Saves the expense's new values (and its fundraiser, unless `fundraiserID` is nil: keep)
+  /// if it still has version `expected` (whatever its version when nil) and is not deleted,
+  /// with whatever `also` writes in the same transaction. False otherwise: nothing is written.
+  func update(
+    _ record: ExpenseRecord, expected: Int?, with expense: Expense,
+    fundraiserID: FundraiserLink = .keep, now: Date,
+    also: (@Sendable (any Database, UUID) async throws -> Void)? = nil
+  ) async throws -> Bool {
+    let id = try record.requireID()
+    return try await record.write(expected: expected, on: db) { db in
       try Self.assign(expense, to: record)
+      if case .set(let fundraiser) = fundraiserID { record.fundraiserID = fundraiser }
       record.updatedAt = now
       try await record.save(on: db)
+      try await also?(db, id)
     }
+  }
+
+  /// What a save does with an expense's fundraiser.
+  enum FundraiserLink: Sendable, Equatable {
+    case keep
+    /// Link to this fundraiser, or to none.
+    case set(UUID?)
+  }
+
+  /// True when `id` is one of this workspace's fundraisers.
+  func fundraiserExists(_ id: UUID) async throws -> Bool {
+    try await FundraiserRecord.query(on: db).filter(\.$id == id)
+      .filter(\.$workspaceID == workspaceID).count() > 0
+  }
+
+  /// The workspace's fundraisers an expense can be linked to, newest first: id and purpose.
+  func fundraiserChoices() async throws -> [(id: UUID, purpose: String)] {
+    try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+      .field(\.$id).field(\.$purpose).sort(\.$createdAt, .descending).sort(\.$id).all()
+      .compactMap { record in record.id.map { ($0, record.purpose) } }
   }
 
   /// Adds all `expenses` or none, in one transaction (for tests and small sets; a CSV import
@@ -284,6 +327,9 @@ struct ExpenseStore: Sendable {
       .where("deleted_at", .is, SQLLiteral.null)
     if let category = filter.category {
       query.where("category", .equal, category.rawValue)
+    }
+    if let fundraiser = filter.fundraiser {
+      query.where("fundraiser_id", .equal, fundraiser)
     }
     if let period = filter.period(in: Self.timeZone) {
       // A dated expense counts on its date; an undated one on the day it was recorded, so

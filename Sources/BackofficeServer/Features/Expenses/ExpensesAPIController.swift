@@ -14,6 +14,10 @@ struct ExpensesAPIController: RouteCollection {
     routes.on(Routes.apiExpense, use: show)
     routes.on(Routes.apiExpenseUpdate, use: replace)
     routes.on(Routes.apiExpenseDelete, use: delete)
+    routes.on(Routes.apiExpenseReceiptAdd, use: addReceipt)
+    routes.on(Routes.apiExpenseReceipt, use: receipt)
+    routes.on(Routes.apiExpenseReceiptUpdate, use: updateReceipt)
+    routes.on(Routes.apiExpenseReceiptDelete, use: deleteReceipt)
   }
 
   // MARK: bodies
@@ -28,10 +32,12 @@ struct ExpensesAPIController: RouteCollection {
     var createdAt: Date
     var updatedAt: Date
     var version: Int
+    var fundraiserId: UUID?
+    var receipts: [ReceiptItem]
 
     init(
       id: UUID, expense: Expense, currency: String, createdAt: Date, updatedAt: Date,
-      version: Int
+      version: Int, fundraiserID: UUID?, receipts: [ExpenseReceipts.Ref]
     ) {
       self.id = id
       title = expense.title
@@ -42,10 +48,13 @@ struct ExpensesAPIController: RouteCollection {
       self.createdAt = createdAt
       self.updatedAt = updatedAt
       self.version = version
+      fundraiserId = fundraiserID
+      self.receipts = receipts.map(ReceiptItem.init)
     }
 
     enum CodingKeys: String, CodingKey {
       case id, title, amount, currency, category, date, createdAt, updatedAt, version
+      case fundraiserId, receipts
     }
 
     // `date` is written as null rather than left out, so every item has the same keys.
@@ -60,6 +69,30 @@ struct ExpensesAPIController: RouteCollection {
       try container.encode(createdAt, forKey: .createdAt)
       try container.encode(updatedAt, forKey: .updatedAt)
       try container.encode(version, forKey: .version)
+      try container.encode(fundraiserId?.uuidString.lowercased(), forKey: .fundraiserId)
+      try container.encode(receipts, forKey: .receipts)
+    }
+  }
+
+  /// A receipt as the API lists it; `url` answers with the picture's bytes.
+  struct ReceiptItem: Encodable {
+    var id: String
+    var `public`: Bool
+    var type: String
+    var width: Int
+    var height: Int
+    var url: String
+
+    init(_ ref: ExpenseReceipts.Ref) {
+      id = ref.id.uuidString.lowercased()
+      `public` = ref.isPublic
+      type = ref.mime
+      width = ref.width
+      height = ref.height
+      url = Routes.apiExpenseReceipt.href([
+        "expenseID": ref.expenseID.uuidString.lowercased(),
+        "receiptID": ref.id.uuidString.lowercased(),
+      ])
     }
   }
 
@@ -71,9 +104,17 @@ struct ExpensesAPIController: RouteCollection {
     var amountIsNotString = false
     var category: String?
     var date: String?
+    /// Absent: the link stays as it is; null: no fundraiser; an id: that fundraiser.
+    var fundraiser: FundraiserField = .absent
+
+    enum FundraiserField: Equatable {
+      case absent
+      case value(UUID?)
+      case invalid
+    }
 
     enum CodingKeys: String, CodingKey {
-      case title, amount, category, date
+      case title, amount, category, date, fundraiserId
     }
 
     init(from decoder: any Decoder) throws {
@@ -81,6 +122,17 @@ struct ExpensesAPIController: RouteCollection {
       title = try container.decodeIfPresent(String.self, forKey: .title)
       category = try container.decodeIfPresent(String.self, forKey: .category)
       date = try container.decodeIfPresent(String.self, forKey: .date)
+      if container.contains(.fundraiserId) {
+        if try container.decodeNil(forKey: .fundraiserId) {
+          fundraiser = .value(nil)
+        } else if let text = try? container.decode(String.self, forKey: .fundraiserId),
+          let id = UUID(uuidString: text)
+        {
+          fundraiser = .value(id)
+        } else {
+          fundraiser = .invalid
+        }
+      }
       if let text = try? container.decodeIfPresent(String.self, forKey: .amount) {
         amount = text
       } else if container.contains(.amount), !(try container.decodeNil(forKey: .amount)) {
@@ -103,15 +155,18 @@ struct ExpensesAPIController: RouteCollection {
     let rows =
       paging.offset >= total
       ? [] : try await store.rows(filter, limit: paging.perPage, offset: paging.offset)
+    let receipts = try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
+      .refs(for: rows.map(\.id))
     return try ListPage(
-      items: rows.map { Self.item($0, currency: user.currency) }, paging: paging, total: total
+      items: rows.map { Self.item($0, currency: user.currency, receipts: receipts[$0.id] ?? []) },
+      paging: paging, total: total
     ).response(for: req)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await Self.found(req, user: user)
-    return try APIResponse.json(Self.item(record, currency: user.currency))
+    return try await APIResponse.json(Self.item(record, req: req, currency: user.currency))
       .withVersion(record.version)
   }
 
@@ -120,12 +175,14 @@ struct ExpensesAPIController: RouteCollection {
 
   @Sendable func create(req: Request) async throws -> Response {
     let user = try req.user
-    let expense = try Self.validated(req, user: user)
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
-    let record = try await store.create(expense, now: req.now)
+    let (expense, link) = try await Self.validated(req, user: user, store: store)
+    var fundraiserID: UUID?
+    if case .set(let id) = link { fundraiserID = id }
+    let record = try await store.create(expense, fundraiserID: fundraiserID, now: req.now)
     req.noteActivity(.created, .expense, id: record.id, name: expense.title)
-    return try APIResponse.created(
-      Self.item(record, currency: user.currency),
+    return try await APIResponse.created(
+      Self.item(record, req: req, currency: user.currency),
       location: Routes.apiExpense.href(id: try record.requireID())
     ).withVersion(record.version)
   }
@@ -137,14 +194,17 @@ struct ExpensesAPIController: RouteCollection {
     let record = try await Self.found(req, user: user)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
-    let expense = try Self.validated(req, user: user)
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
-    guard try await store.update(record, expected: expected, with: expense, now: req.now) else {
+    let (expense, link) = try await Self.validated(req, user: user, store: store)
+    guard
+      try await store.update(
+        record, expected: expected, with: expense, fundraiserID: link, now: req.now)
+    else {
       throw APIError.lostWrite(
         stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
     }
     req.noteActivity(.changed, .expense, id: record.id, name: expense.title)
-    return try APIResponse.json(Self.item(record, currency: user.currency))
+    return try await APIResponse.json(Self.item(record, req: req, currency: user.currency))
       .withVersion(record.version)
   }
 
@@ -224,16 +284,22 @@ struct ExpensesAPIController: RouteCollection {
 
   // MARK: helpers
 
-  static func item(_ row: ExpenseStore.Row, currency: String) -> Item {
+  static func item(_ row: ExpenseStore.Row, currency: String, receipts: [ExpenseReceipts.Ref])
+    -> Item
+  {
     Item(
       id: row.id, expense: row.expense, currency: currency, createdAt: row.createdAt,
-      updatedAt: row.updatedAt, version: row.version)
+      updatedAt: row.updatedAt, version: row.version, fundraiserID: row.fundraiserID,
+      receipts: receipts)
   }
 
-  static func item(_ record: ExpenseRecord, currency: String) throws -> Item {
-    Item(
-      id: try record.requireID(), expense: ExpenseStore.expense(from: record), currency: currency,
-      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
+  static func item(_ record: ExpenseRecord, req: Request, currency: String) async throws -> Item {
+    let id = try record.requireID()
+    return Item(
+      id: id, expense: ExpenseStore.expense(from: record), currency: currency,
+      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
+      fundraiserID: record.fundraiserID,
+      receipts: try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID).refs(of: id))
   }
 
   /// The list's filters. The page's search box cuts a long text to 100 characters; the API
@@ -249,7 +315,9 @@ struct ExpensesAPIController: RouteCollection {
     return filter
   }
 
-  static func validated(_ req: Request, user: User) throws -> Expense {
+  static func validated(_ req: Request, user: User, store: ExpenseStore) async throws -> (
+    Expense, ExpenseStore.FundraiserLink
+  ) {
     let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let draft = ExpenseDraft(
       title: input.title ?? "", amount: input.amount ?? "", category: input.category ?? "",
@@ -260,10 +328,22 @@ struct ExpensesAPIController: RouteCollection {
     var fields: [String: String] = [:]
     if case .failure(let errors) = result { fields = errors.fields }
     if input.amountIsNotString { fields["amount"] = amountNotStringMessage }
+    var link = ExpenseStore.FundraiserLink.keep
+    switch input.fundraiser {
+    case .absent: break
+    case .value(nil): link = .set(nil)
+    case .value(let id?):
+      if try await store.fundraiserExists(id) {
+        link = .set(id)
+      } else {
+        fields["fundraiser_id"] = L("expenses.api.fundraiser_unknown")
+      }
+    case .invalid: fields["fundraiser_id"] = L("expenses.api.fundraiser_unknown")
+    }
     guard fields.isEmpty, case .success(let expense) = result else {
       throw APIError.validation(fields)
     }
-    return expense
+    return (expense, link)
   }
 
   /// The account's expense named by the path; 404 for any other id.
@@ -271,4 +351,136 @@ struct ExpensesAPIController: RouteCollection {
     let id = try owned(req.parameters.get("expenseID", as: UUID.self))
     return try owned(await ExpenseStore(db: req.db, workspaceID: req.workspaceID).record(id))
   }
+
+  // MARK: receipts
+
+  struct ReceiptInput: Decodable {
+    /// Base64 JPEG/PNG bytes (or a `data:` URL).
+    var photo: String?
+    var `public`: Bool?
+  }
+
+  /// Adds a receipt photo (hidden from the public report unless `public` is true). The expense
+  /// gets a new version, as for any change of it; `If-Match` is honoured.
+  @Sendable func addReceipt(req: Request) async throws -> Response {
+    let record = try await Self.found(req, user: try req.user)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    let input = try req.content.decode(ReceiptInput.self, using: JSONDecoder.api)
+    let photo: CheckedPhoto
+    switch PhotoInput.base64(input.photo, maxBytes: req.config.maxUploadBytes) {
+    case .success(let checked?): photo = checked
+    case .success(nil): throw APIError.validation(["photo": L("expenses.api.receipt_missing")])
+    case .failure(.notBase64): throw APIError.validation(["photo": PhotoInput.notBase64])
+    case .failure(.image(let error)):
+      var problems = ProductProblems()
+      problems.add(photo: error)
+      throw problems.apiError
+    }
+    let id = try record.requireID()
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    guard try await receipts.count(of: id) < ExpenseReceipts.maxPerExpense else {
+      throw APIError(
+        .conflict, code: "too_many_receipts",
+        message: L(
+          "expenses.form.receipts_too_many", ["count": String(ExpenseReceipts.maxPerExpense)]))
+    }
+    let (workspaceID, now, isPublic) = (try req.workspaceID, req.now, input.public ?? false)
+    let added = ReceiptBox()
+    guard
+      try await record.write(
+        expected: expected,
+        on: req.db,
+        { db in
+          let ids = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
+            [photo], isPublic: isPublic, to: id, now: now)
+          added.id = ids.first
+          record.updatedAt = now
+          try await record.save(on: db)
+        })
+    else { throw try await Self.lost(req, record) }
+    guard let receiptID = added.id,
+      let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID })
+    else { throw APIError.notFound }
+    return try APIResponse.created(ReceiptItem(ref), location: ReceiptItem(ref).url)
+      .withVersion(record.version)
+  }
+
+  /// The receipt's picture.
+  @Sendable func receipt(req: Request) async throws -> Response {
+    let record = try await Self.found(req, user: try req.user)
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    let receipt = try owned(
+      await receipts.receipt(
+        try owned(req.parameters.get("receiptID", as: UUID.self)), of: try record.requireID()))
+    return receipt.response(req)
+  }
+
+  struct ReceiptUpdate: Decodable {
+    var `public`: Bool?
+  }
+
+  /// Shows the receipt on the public report or hides it.
+  @Sendable func updateReceipt(req: Request) async throws -> Response {
+    let record = try await Self.found(req, user: try req.user)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
+    let id = try record.requireID()
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    guard try await receipts.receiptExists(receiptID, of: id) else { throw APIError.notFound }
+    let input = try req.content.decode(ReceiptUpdate.self, using: JSONDecoder.api)
+    guard let isPublic = input.public else {
+      throw APIError.validation(["public": L("expenses.api.receipt_public_missing")])
+    }
+    let (workspaceID, now) = (try req.workspaceID, req.now)
+    guard
+      try await record.write(
+        expected: expected, on: req.db,
+        { db in
+          _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).setPublic(
+            receiptID, of: id, isPublic: isPublic)
+          record.updatedAt = now
+          try await record.save(on: db)
+        })
+    else { throw try await Self.lost(req, record) }
+    guard let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID }) else {
+      throw APIError.notFound
+    }
+    return try APIResponse.json(ReceiptItem(ref)).withVersion(record.version)
+  }
+
+  @Sendable func deleteReceipt(req: Request) async throws -> Response {
+    let record = try await Self.found(req, user: try req.user)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: Self.recordName)
+    let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
+    let id = try record.requireID()
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    guard try await receipts.receiptExists(receiptID, of: id) else { throw APIError.notFound }
+    let (workspaceID, now) = (try req.workspaceID, req.now)
+    guard
+      try await record.write(
+        expected: expected, on: req.db,
+        { db in
+          try await ExpenseReceipts(db: db, workspaceID: workspaceID).remove(
+            [receiptID], of: id)
+          record.updatedAt = now
+          try await record.save(on: db)
+        })
+    else { throw try await Self.lost(req, record) }
+    return Response(status: .noContent)
+  }
+
+  /// The error for a write that found the expense changed or deleted meanwhile.
+  static func lost(_ req: Request, _ record: ExpenseRecord) async throws -> APIError {
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
+    return APIError.lostWrite(
+      stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+  }
+}
+
+/// The id a write made inside its transaction, read after it.
+private final class ReceiptBox: @unchecked Sendable {
+  var id: UUID?
 }

@@ -17,6 +17,7 @@ struct ExpensesController: RouteCollection {
     routes.on(Routes.expenseUpdate, use: update)
     routes.on(Routes.expenseDelete, use: delete)
     routes.on(Routes.expenseRestore, use: restore)
+    routes.on(Routes.expenseReceipt, use: receipt)
     routes.on(Routes.expensesExport, use: export)
     routes.on(Routes.expensesImport, use: Self.csvImport.page)
     routes.on(Routes.expensesImportSubmit, use: Self.csvImport.receive)
@@ -64,7 +65,10 @@ struct ExpensesController: RouteCollection {
       typed: errors.isEmpty ? [:] : query.values,
       filterErrors: errors, totals: totals,
       chart: ExpenseChart(month: chartMonth, totals: chartTotals, currency: user.currency),
-      page: window.page, pageCount: window.pageCount, back: req.url.string, undo: undo)
+      page: window.page, pageCount: window.pageCount, back: req.url.string, undo: undo,
+      fundraisers: try await Self.choices(store),
+      receipts: try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
+        .refs(for: rows.map(\.id)))
     return req.page(ExpenseIndex(model: model), status: errors.isEmpty ? .ok : .unprocessableEntity)
   }
 
@@ -79,13 +83,33 @@ struct ExpensesController: RouteCollection {
     var back: String?
     /// The version the edit form was opened at.
     var version: String?
+    /// The fundraiser's id; empty for none. Absent (an older client): the link is kept.
+    var fundraiser: String?
+    /// New receipt photos (`receipts[]`); an empty part is a file field left blank.
+    var receipts: [File]?
+    /// "Show new receipts on the public report".
+    var receiptsPublic: String?
+    /// Present when the form listed the stored receipts, so their unticked boxes mean "hidden".
+    var receiptsListed: String?
+    /// Stored receipts ticked public (`public_receipts[]`), and ticked for removal.
+    var publicReceipts: [String]?
+    var removeReceipts: [String]?
 
     enum CodingKeys: String, CodingKey {
-      case title, amount, category, date, back, version
+      case title, amount, category, date, back, version, fundraiser, receipts
       case hasDate = "has_date"
+      case receiptsPublic = "receipts_public"
+      case receiptsListed = "receipts_listed"
+      case publicReceipts = "public_receipts"
+      case removeReceipts = "remove_receipts"
     }
 
     var dateSwitchedOn: Bool { !(hasDate ?? "").isEmpty }
+    var newReceiptsPublic: Bool { !(receiptsPublic ?? "").isEmpty }
+    var publicIDs: Set<UUID> { Set((publicReceipts ?? []).compactMap(UUID.init(uuidString:))) }
+    var removeIDs: Set<UUID> { Set((removeReceipts ?? []).compactMap(UUID.init(uuidString:))) }
+    /// The files actually chosen.
+    var uploads: [File] { (receipts ?? []).filter { $0.data.readableBytes > 0 } }
 
     var draft: ExpenseDraft {
       var draft = ExpenseDraft(
@@ -98,25 +122,99 @@ struct ExpensesController: RouteCollection {
 
   @Sendable func new(req: Request) async throws -> Response {
     let user = try req.user
-    let model = formModel(
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
+    var model = formModel(
       req, user: user, mode: .new, draft: ExpenseDraft(), hasDate: false,
       back: safeBack(req.query["back"]))
+    model.fundraisers = try await Self.choices(store)
+    // "Add an expense" from a fundraiser's page comes with it picked.
+    if let picked = req.queryValue("fundraiser").flatMap(UUID.init(uuidString:)),
+      model.fundraisers.contains(where: { $0.id == picked.uuidString.lowercased() })
+    {
+      model.fundraiser = picked.uuidString.lowercased()
+    }
     return req.page(ExpenseForm(model: model))
   }
 
   @Sendable func create(req: Request) async throws -> Response {
     let user = try req.user
     let input = try req.content.decode(FormInput.self)
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
+    let extras = try await Self.extras(req, input: input, store: store, stored: [])
     switch validate(input, user: user) {
     case .failure(let errors):
-      return invalid(req, user: user, mode: .new, input: input, errors: errors)
+      return try await invalid(
+        req, user: user, mode: .new, input: input, errors: errors, extras: extras)
     case .success(let expense):
-      let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
-      let record = try await store.create(expense, now: req.now)
+      guard extras.errors.isEmpty else {
+        return try await invalid(
+          req, user: user, mode: .new, input: input, errors: ExpenseValidationErrors(),
+          extras: extras)
+      }
+      let photos = extras.photos
+      let isPublic = input.newReceiptsPublic
+      let workspaceID = try req.workspaceID
+      let now = req.now
+      let fundraiserID: UUID? = extras.fundraiser.flatMap { $0 }
+      let record = try await store.create(
+        expense, fundraiserID: fundraiserID, now: now,
+        also: { db, id in
+          _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
+            photos, isPublic: isPublic, to: id, now: now)
+        })
       req.flash(.success, L("expenses.flash.added", ["title": expense.title]))
       req.noteActivity(.created, .expense, id: record.id, name: expense.title)
       return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
     }
+  }
+
+  /// What the form says besides Core's four fields: the fundraiser (`.some(nil)`: none, nil:
+  /// not sent), the new receipt photos that passed, and a message per field that did not.
+  struct Extras: Sendable {
+    var fundraiser: UUID??
+    var photos: [CheckedPhoto] = []
+    var errors: [String: String] = [:]
+    var tooLarge = false
+  }
+
+  /// Reads and checks the fundraiser and the receipts of a submitted form; `stored` are the
+  /// expense's receipts (edit), so the count after the save stays within the limit.
+  static func extras(
+    _ req: Request, input: FormInput, store: ExpenseStore, stored: [ExpenseReceipts.Ref]
+  ) async throws -> Extras {
+    var extras = Extras()
+    if let raw = input.fundraiser?.trimmingCharacters(in: .whitespaces) {
+      if raw.isEmpty {
+        extras.fundraiser = .some(nil)
+      } else if let id = UUID(uuidString: raw), try await store.fundraiserExists(id) {
+        extras.fundraiser = .some(id)
+      } else {
+        extras.errors["fundraiser"] = L("expenses.form.fundraiser_unknown")
+      }
+    }
+    let uploads = input.uploads
+    let kept = stored.filter { !input.removeIDs.contains($0.id) }.count
+    if kept + uploads.count > ExpenseReceipts.maxPerExpense {
+      extras.errors["receipts"] = L(
+        "expenses.form.receipts_too_many", ["count": String(ExpenseReceipts.maxPerExpense)])
+      return extras
+    }
+    for upload in uploads {
+      switch PhotoInput.file(upload, maxBytes: req.config.maxUploadBytes) {
+      case .success(let photo?): extras.photos.append(photo)
+      case .success(nil): break
+      case .failure(let error):
+        let name = upload.filename.isEmpty ? "" : upload.filename + ": "
+        extras.errors["receipts"] = String((name + error.message).prefix(300))
+        if case .tooLarge = error { extras.tooLarge = true }
+      }
+    }
+    return extras
+  }
+
+  /// The fundraisers an expense can be linked to, as the form lists them.
+  static func choices(_ store: ExpenseStore) async throws -> [(id: String, purpose: String)] {
+    try await store.fundraiserChoices().map { ($0.id.uuidString.lowercased(), $0.purpose) }
   }
 
   /// The edit form's draft for a stored expense, as the form first shows it.
@@ -129,12 +227,33 @@ struct ExpensesController: RouteCollection {
   @Sendable func edit(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await owned(req, user: user)
+    let id = try record.requireID()
     var model = formModel(
-      req, user: user, mode: .edit(try record.requireID()),
+      req, user: user, mode: .edit(id),
       draft: Self.draft(of: record, user: user),
       hasDate: record.spentAt != nil, back: safeBack(req.query["back"]))
     model.version = record.version
+    try await Self.fill(&model, req: req, record: record, input: nil)
     return req.page(ExpenseForm(model: model))
+  }
+
+  /// The fundraiser choices and the stored receipts, ticked as stored or as `input` had them.
+  static func fill(
+    _ model: inout ExpenseForm.Model, req: Request, record: ExpenseRecord?, input: FormInput?
+  ) async throws {
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
+    model.fundraisers = try await choices(store)
+    model.fundraiser =
+      input?.fundraiser ?? record?.fundraiserID.map { $0.uuidString.lowercased() } ?? ""
+    guard let record, let id = record.id else { return }
+    model.receipts = try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
+      .refs(of: id)
+    if let input, input.receiptsListed != nil {
+      model.publicReceipts = input.publicIDs
+      model.removeReceipts = input.removeIDs
+    } else {
+      model.publicReceipts = Set(model.receipts.filter(\.isPublic).map(\.id))
+    }
   }
 
   /// Saves the edit form only onto the version it was opened at: an expense changed meanwhile
@@ -147,13 +266,36 @@ struct ExpensesController: RouteCollection {
       let record = try await store.record(id)
     else { return Self.gone(req, typed: input) }
     let expected = VersionField.parse(input.version)
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    let stored = try await receipts.refs(of: id)
+    let extras = try await Self.extras(req, input: input, store: store, stored: stored)
     switch validate(input, user: user) {
     case .failure(let errors):
-      return invalid(
-        req, user: user, mode: .edit(id), input: input, errors: errors, version: expected ?? 0)
+      return try await invalid(
+        req, user: user, mode: .edit(id), input: input, errors: errors, version: expected ?? 0,
+        record: record, extras: extras)
     case .success(let expense):
+      guard extras.errors.isEmpty else {
+        return try await invalid(
+          req, user: user, mode: .edit(id), input: input, errors: ExpenseValidationErrors(),
+          version: expected ?? 0, record: record, extras: extras)
+      }
+      let link: ExpenseStore.FundraiserLink = extras.fundraiser.map { .set($0) } ?? .keep
+      let photos = extras.photos
+      let listed = input.receiptsListed != nil
+      let (publicIDs, removeIDs) = (input.publicIDs, input.removeIDs)
+      let (isPublic, workspaceID, now) = (input.newReceiptsPublic, try req.workspaceID, req.now)
       if let expected, expected == record.version,
-        try await store.update(record, expected: expected, with: expense, now: req.now)
+        try await store.update(
+          record, expected: expected, with: expense, fundraiserID: link, now: req.now,
+          also: { db, id in
+            let receipts = ExpenseReceipts(db: db, workspaceID: workspaceID)
+            if listed {
+              try await receipts.remove(removeIDs, of: id)
+              try await receipts.setPublic(publicIDs.subtracting(removeIDs), of: id)
+            }
+            _ = try await receipts.add(photos, isPublic: isPublic, to: id, now: now)
+          })
       {
         req.flash(.success, L("expenses.flash.updated", ["title": expense.title]))
         req.noteActivity(.changed, .expense, id: id, name: expense.title)
@@ -161,15 +303,15 @@ struct ExpensesController: RouteCollection {
       }
       // Opened at another version, or another save got in first.
       guard let current = try await store.record(id) else { return Self.gone(req, typed: input) }
-      return try conflict(req, user: user, current: current, input: input)
+      return try await conflict(req, user: user, current: current, input: input, extras: extras)
     }
   }
 
   /// The edit form again, as typed, with the expense's saved values where they differ and its
   /// current version, so a second submit saves on purpose.
-  func conflict(_ req: Request, user: User, current: ExpenseRecord, input: FormInput) throws
-    -> Response
-  {
+  func conflict(
+    _ req: Request, user: User, current: ExpenseRecord, input: FormInput, extras: Extras
+  ) async throws -> Response {
     var draft = input.draft
     draft.date = input.date ?? ""
     var model = formModel(
@@ -177,6 +319,8 @@ struct ExpensesController: RouteCollection {
       hasDate: input.dateSwitchedOn, back: safeBack(input.back))
     model.version = current.version
     model.conflict = ExpenseForm.changedMessage
+    try await Self.fill(&model, req: req, record: current, input: input)
+    Self.askAgainForFiles(&model, input: input, extras: extras)
     let saved = Self.draft(of: current, user: user)
     let locale = BackofficeLocale.resolve(user.locale)
     let category = { (text: String) in ExpenseCategory(label: text)?.rawValue ?? text }
@@ -272,6 +416,19 @@ struct ExpensesController: RouteCollection {
     return req.redirect(to: back)
   }
 
+  // MARK: receipts
+
+  /// A receipt of one of the workspace's expenses (a deleted one's too, while it can be
+  /// restored); 404 for anything else.
+  @Sendable func receipt(req: Request) async throws -> Response {
+    guard let expenseID = req.parameters.get("expenseID", as: UUID.self),
+      let receiptID = req.parameters.get("receiptID", as: UUID.self),
+      let receipt = try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
+        .receipt(receiptID, of: expenseID)
+    else { throw Abort(.notFound) }
+    return receipt.response(req)
+  }
+
   // MARK: CSV
 
   @Sendable func export(req: Request) async throws -> Response {
@@ -281,8 +438,13 @@ struct ExpensesController: RouteCollection {
     }
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let rows = try await store.rows(filter)
+    var purposes: [UUID: String] = [:]
+    for choice in try await store.fundraiserChoices() { purposes[choice.id] = choice.purpose }
     return CSVResponse.attachment(
-      ExpenseCSVFile.export(rows.map(\.expense)), filename: ExpenseCSVFile.filename(on: req.now))
+      ExpenseCSVFile.export(
+        rows.map(\.expense),
+        fundraisers: rows.map { row in row.fundraiserID.flatMap { purposes[$0] } ?? "" }),
+      filename: ExpenseCSVFile.filename(on: req.now))
   }
 
   /// The import page and its upload: the shared handler with this area's file and form.
@@ -307,16 +469,19 @@ struct ExpensesController: RouteCollection {
     _ req: Request, user: User, mode: ExpenseForm.Mode, draft: ExpenseDraft, hasDate: Bool,
     back: String?
   ) -> ExpenseForm.Model {
-    ExpenseForm.Model(
+    var model = ExpenseForm.Model(
       mode: mode, draft: draft, hasDate: hasDate, currency: user.currency,
       places: Self.places(user),
       defaultDate: ExpenseDate.inputValue(req.now, timeZone: ExpenseStore.timeZone), back: back)
+    model.maxUploadBytes = req.config.maxUploadBytes
+    return model
   }
 
   func invalid(
     _ req: Request, user: User, mode: ExpenseForm.Mode, input: FormInput,
-    errors: ExpenseValidationErrors, version: Int = 0
-  ) -> Response {
+    errors: ExpenseValidationErrors, version: Int = 0, record: ExpenseRecord? = nil,
+    extras: Extras
+  ) async throws -> Response {
     var draft = input.draft
     draft.date = input.date ?? ""
     var model = formModel(
@@ -325,7 +490,21 @@ struct ExpensesController: RouteCollection {
     model.errors = errors
     // A form sent back for its errors keeps the version it was opened at.
     model.version = version
-    return req.page(ExpenseForm(model: model), status: .unprocessableEntity)
+    try await Self.fill(&model, req: req, record: record, input: input)
+    model.fieldErrors = extras.errors
+    model.newReceiptsPublic = input.newReceiptsPublic
+    Self.askAgainForFiles(&model, input: input, extras: extras)
+    return req.page(
+      ExpenseForm(model: model), status: extras.tooLarge ? .payloadTooLarge : .unprocessableEntity)
+  }
+
+  /// A browser never sends a chosen file twice: when the form comes back with photos that were
+  /// fine, it says to choose them again rather than losing them without a word.
+  static func askAgainForFiles(_ model: inout ExpenseForm.Model, input: FormInput, extras: Extras) {
+    if model.fieldErrors["receipts"] == nil, !input.uploads.isEmpty {
+      model.fieldErrors["receipts"] = L(
+        "expenses.form.receipts_choose_again", count: input.uploads.count)
+    }
   }
 
   /// The account's expense named in the path; another account's, a deleted one, an unknown
@@ -343,9 +522,9 @@ struct ExpensesController: RouteCollection {
   }
 }
 
-/// The filter's query values: `category`, `month`, `from`, `to`, `q`.
+/// The filter's query values: `category`, `month`, `from`, `to`, `q`, `fundraiser`.
 struct FilterQuery {
-  static let names = ["category", "month", "from", "to", "q"]
+  static let names = ["category", "month", "from", "to", "q", "fundraiser"]
   var values: [String: String]
 
   init(_ req: Request) {
@@ -359,7 +538,7 @@ struct FilterQuery {
   func parse() -> (filter: ExpenseFilter, errors: [String: String]) {
     ExpenseFilter.parse(
       category: values["category"], month: values["month"], from: values["from"],
-      to: values["to"], text: values["q"])
+      to: values["to"], text: values["q"], fundraiser: values["fundraiser"])
   }
 }
 

@@ -34,18 +34,23 @@ extension ImageUploadError {
 /// a URL carrying the current version (`?v=`) never changes and may be cached for a year.
 enum PhotoResponse {
   static func make(_ photo: ProductPhoto, request: Request) -> Response {
-    let etag = "\"\(photo.sha256)\""
+    make(data: photo.data, mime: photo.mime, sha256: photo.sha256, request: request)
+  }
+
+  /// Any stored picture by its bytes, type and hex SHA-256.
+  static func make(data: Data, mime: String, sha256: String, request: Request) -> Response {
+    let etag = "\"\(sha256)\""
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .eTag, value: etag)
-    let versioned = request.queryValue("v").map { photo.sha256.hasPrefix($0) } ?? false
+    let versioned = request.queryValue("v").map { !$0.isEmpty && sha256.hasPrefix($0) } ?? false
     headers.replaceOrAdd(
       name: .cacheControl,
       value: versioned ? "private, max-age=31536000, immutable" : "private, no-cache")
     if matches(request.headers.first(name: .ifNoneMatch), etag: etag) {
       return Response(status: .notModified, headers: headers)
     }
-    headers.replaceOrAdd(name: .contentType, value: photo.mime)
-    return Response(status: .ok, headers: headers, body: .init(data: photo.data))
+    headers.replaceOrAdd(name: .contentType, value: mime)
+    return Response(status: .ok, headers: headers, body: .init(data: data))
   }
 
   /// `If-None-Match` holds a list of (possibly weak) tags or `*`.
