@@ -17,6 +17,9 @@ if (form) setUpForm(form);
 const pngButton = document.getElementById("fr-png");
 if (pngButton) setUpPoster(pngButton);
 
+const reportPngButtons = document.querySelectorAll("button[data-report-png]");
+if (reportPngButtons.length > 0) setUpReportPosters(reportPngButtons);
+
 function debounce(fn, ms) {
   let timer = 0;
   return (...args) => {
@@ -354,6 +357,36 @@ function setUpPoster(button) {
       button.disabled = false;
     }
   });
+}
+
+// The report poster's PNG buttons: each names its SVG, size and file name; the browser draws
+// it on a canvas as for the campaign poster.
+function setUpReportPosters(buttons) {
+  const status = document.getElementById("fr-report-png-status");
+  for (const button of buttons) {
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const { svgUrl, filename, width, height, error } = button.dataset;
+      button.disabled = true;
+      if (status) status.textContent = t("fundraisers.show.png_creating");
+      try {
+        const blob = await rasterize(svgUrl, Number(width), Number(height));
+        const url = URL.createObjectURL(blob);
+        const link = document.createElement("a");
+        link.href = url;
+        link.download = filename;
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 30_000);
+        if (status) status.textContent = "";
+      } catch {
+        if (status) status.textContent = error;
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
 }
 
 // Sends the PNG for the public page's link preview; a failure only costs the preview.

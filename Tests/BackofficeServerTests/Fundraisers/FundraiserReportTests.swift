@@ -415,6 +415,54 @@ struct FundraiserReportTests {
     }
   }
 
+  // MARK: report poster
+
+  @Test("the report poster: only for a published report in hryvnias, in three formats")
+  func reportPoster() async throws {
+    try await withFundraiserApp { t in
+      let owner = t.client()
+      try await owner.signUp()
+      let id = try await owner.addFundraiser(jar: "", template: 7)
+      let ws = try await ReportFixtures.workspace(of: id, t)
+      try await ReportFixtures.setCurrency("UAH", workspace: ws, t)
+      try await ReportFixtures.expense(t, workspace: ws, fundraiser: id, "Тепловізор", "25000")
+      let poster = Self.path(id) + "/report-poster.svg"
+      let early = try await owner.get(poster)
+      #expect(early.status == .conflict)
+      #expect(early.body.contains("спершу опублікуйте звіт"))
+      #expect(!(try await owner.get(Self.path(id))).body.contains("report-poster.svg"))
+
+      try await owner.moveFundraiser(id, to: "closed")
+      try await owner.moveFundraiser(id, to: "reported")
+      let page = try await owner.get(Self.path(id))
+      for format in ["post", "portrait", "story"] {
+        #expect(
+          page.body.contains("report-poster.svg?download=1&amp;format=\(format)"), "\(format)")
+      }
+      #expect(page.body.contains("data-report-png"))
+      let story = try await owner.get(poster + "?format=story")
+      #expect(story.status == .ok)
+      #expect(story.headers.first(name: .contentType)?.hasPrefix("image/svg+xml") == true)
+      #expect(story.body.contains(#"height="1920""#))
+      #expect(story.body.contains("Тепловізор"))
+      let etag = try #require(story.headers.first(name: .eTag))
+      let again = try await owner.get(poster + "?format=story", headers: ["If-None-Match": etag])
+      #expect(again.status == .notModified)
+      let download = try await owner.get(poster + "?format=portrait&download=1")
+      #expect(
+        download.headers.first(name: .contentDisposition)
+          == #"attachment; filename="zvit-07-portrait.svg""#)
+
+      // Another currency: the poster would call dollars hryvnias.
+      try await ReportFixtures.setCurrency("USD", workspace: ws, t)
+      #expect(try await owner.get(poster).status == .conflict)
+      // Taken down: no poster.
+      try await ReportFixtures.setCurrency("UAH", workspace: ws, t)
+      try await owner.moveFundraiser(id, to: "closed")
+      #expect(try await owner.get(poster).status == .conflict)
+    }
+  }
+
   // MARK: API
 
   @Test("API: stage in the JSON, moves with If-Match, the report")

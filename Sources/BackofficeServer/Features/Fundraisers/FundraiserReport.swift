@@ -1,4 +1,5 @@
 import BackofficeCore
+import Crypto
 import Fluent
 import Foundation
 import SQLKit
@@ -213,5 +214,68 @@ enum FundraiserReportFormat {
   /// "14.03.2025".
   static func day(_ date: Date) -> String {
     BackofficeLocale.ukUA.formatDate(date, timeZone: ExpenseStore.timeZone)
+  }
+}
+
+/// The thank-you poster ("Зібрали! Дякуємо") of a reported fundraiser, drawn by Core's
+/// `ReportPosterRenderer` on the fundraiser's template, its QR code opening the public report.
+enum FundraiserReportPoster {
+  /// Why there is no poster, or nil when there can be one: the report must be on the public
+  /// page (the QR code opens it) and counted in hryvnias (the poster says "грн.").
+  static func unavailable(_ record: FundraiserRecord, report: FundraiserReport) -> String? {
+    guard record.stage == .reported, record.isPublic, record.publicSlug != nil else {
+      return L("fundraisers.report_poster.not_published")
+    }
+    guard report.currency == FundraiserReport.jarCurrency else {
+      return L("fundraisers.report_poster.other_currency", ["currency": report.currency])
+    }
+    return nil
+  }
+
+  static func input(_ record: FundraiserRecord, report: FundraiserReport, link: String)
+    -> ReportPosterInput
+  {
+    ReportPosterInput(
+      purpose: record.campaign.purpose, raised: report.raised ?? 0, spent: report.spent,
+      purchases: report.purchases.map { ReportPurchase(title: $0.title, amount: $0.amount) },
+      link: link)
+  }
+
+  /// "zvit-07-story.svg", like the campaign posters' names.
+  static func filename(template: PosterTemplate, format: PosterFormat, _ ext: String) -> String {
+    let number = template.number < 10 ? "0\(template.number)" : "\(template.number)"
+    return "zvit-\(number)-\(format.rawValue).\(ext)"
+  }
+
+  /// The poster as an SVG answer (a download with `download`), 409 with the reason when the
+  /// fundraiser has none. The validator is made from the input, so an unchanged poster is a
+  /// 304 without drawing it.
+  static func response(_ record: FundraiserRecord, req: Request, download: Bool) async throws
+    -> Response
+  {
+    let report = try await FundraiserReport.load(
+      fundraiser: record, workspaceID: record.workspaceID, on: req.db)
+    if let reason = unavailable(record, report: report) {
+      throw Abort(.conflict, reason: reason)
+    }
+    let template = record.campaign.template
+    let format = FundraiserPosters.format(req)
+    let link = req.publicBaseURL + FundraiserPublicPage.path(record.publicSlug ?? "")
+    let input = input(record, report: report, link: link)
+    let parts =
+      [
+        "report-poster-v1", String(template.number), format.rawValue, input.purpose,
+        "\(input.raised)", "\(input.spent)", input.link,
+      ] + input.purchases.map { "\($0.title)\u{1E}\($0.amount)" }
+    let etag =
+      "\"" + hexString(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16))
+      + "\""
+    if !download, FundraiserPosters.notModified(req, etag: etag) {
+      return FundraiserPosters.notModifiedResponse(etag: etag)
+    }
+    let svg = ReportPosterRenderer.render(input, template: template, format: format)
+    return FundraiserPosters.svgResponse(
+      svg, etag: etag,
+      filename: download ? filename(template: template, format: format, "svg") : nil)
   }
 }

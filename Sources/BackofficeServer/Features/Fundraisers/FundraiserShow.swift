@@ -212,6 +212,61 @@ struct FundraiserShow: PageView {
       ])
   }
 
+  /// The thank-you poster in the three formats, once the report is on the public page (its QR
+  /// code opens it): SVG downloads, and PNGs drawn by the browser like the campaign poster's.
+  func reportPosters(_ report: FundraiserReport) -> HTMLNode {
+    guard stage.stage == .reported, publicPath != nil,
+      report.currency == FundraiserReport.jarCurrency
+    else { return H.empty }
+    let id = summary.id
+    func href(_ format: PosterFormat, download: Bool = false) -> String {
+      Routes.fundraiserReportPoster.href(
+        id: id, query: ["format": format.rawValue, "download": download ? "1" : nil])
+    }
+    return H.div(
+      [.class("fr-report-poster")],
+      [
+        H.h3([.class("fr-purchases-title")], [H.text(L("fundraisers.report_poster.title"))]),
+        H.a(
+          href(.post), [.target("_blank")],
+          [
+            H.img([
+              .class("fr-report-poster-preview"), .src(href(.post)),
+              .alt(L("fundraisers.report_poster.alt", ["purpose": summary.purpose])),
+              .width(String(PosterFormat.post.width)), .height(String(PosterFormat.post.height)),
+              .loading("lazy"),
+            ])
+          ]),
+        H.ul(
+          [.class("fr-report-poster-formats")],
+          PosterFormat.allCases.map { format in
+            H.li(
+              [],
+              [
+                H.span([.class("fr-report-poster-format")], format.title),
+                H.a(
+                  href(format, download: true), [.class("button"), .download("")],
+                  text: L("fundraisers.show.download_svg")),
+                H.button(
+                  [
+                    .type("button"), .class("button"), .hidden,
+                    .data("report-png", ""), .data("svg-url", href(format)),
+                    .data(
+                      "filename",
+                      FundraiserReportPoster.filename(
+                        template: summary.template, format: format, "png")),
+                    .data("width", String(format.width)),
+                    .data("height", String(format.height)),
+                    .data("error", L("fundraisers.show.png_failed")),
+                  ], [H.text(L("fundraisers.show.download_png"))]),
+              ])
+          }),
+        H.p(
+          [.class("fr-png-status muted"), .id("fr-report-png-status"), .aria(.live, "polite")],
+          ""),
+      ])
+  }
+
   /// Raised, spent and left, then every purchase with its receipts (the owner's full-size
   /// pictures), newest first; links to the expenses behind it.
   func reportPanel(_ report: FundraiserReport, context: PageContext) -> [HTMLNode] {
@@ -223,6 +278,7 @@ struct FundraiserShow: PageView {
     if report.raised == nil {
       nodes.append(H.p([.class("hint")], L("fundraisers.report.raised_hint")))
     }
+    nodes.append(reportPosters(report))
     nodes.append(H.h3([.class("fr-purchases-title")], [H.text(L("fundraisers.report.purchases"))]))
     if report.purchases.isEmpty {
       nodes.append(

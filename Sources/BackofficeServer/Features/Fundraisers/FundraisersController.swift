@@ -28,6 +28,7 @@ struct FundraisersController: RouteCollection {
     routes.on(Routes.fundraiserPublish, use: publish)
     routes.on(Routes.fundraiserShareImage, use: shareImage)
     routes.on(Routes.fundraiserStage, use: stage)
+    routes.on(Routes.fundraiserReportPoster, use: reportPoster)
   }
 
   func store(_ req: Request) throws -> FundraiserStore {
@@ -178,6 +179,13 @@ struct FundraisersController: RouteCollection {
     let record = try await found(req)
     return try await FundraiserPosters.posterResponse(
       record, req: req, download: req.queryValue("download") == "1")
+  }
+
+  /// The thank-you poster of a reported fundraiser (`?format=`, `download=1`); 409 saying why
+  /// when there is none.
+  @Sendable func reportPoster(req: Request) async throws -> Response {
+    try await FundraiserReportPoster.response(
+      found(req), req: req, download: req.queryValue("download") == "1")
   }
 
   @Sendable func photo(req: Request) async throws -> Response {
