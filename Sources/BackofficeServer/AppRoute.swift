@@ -186,8 +186,6 @@ enum Routes {
   static let fundraiserStage = AppRoute(.POST, "/fundraisers/:fundraiserID/stage")
   static let fundraiserReportPoster = AppRoute(
     .GET, "/fundraisers/:fundraiserID/report-poster.svg")
-  static let fundraiserReportPoster = AppRoute(
-    .GET, "/fundraisers/:fundraiserID/report-poster.svg")
   static let publicFundraiser = AppRoute(.GET, "/f/:slug", access: .outside)
   static let publicFundraiserPoster = AppRoute(.GET, "/f/:slug/poster.svg", access: .outside)
   static let publicFundraiserImage = AppRoute(.GET, "/f/:slug/poster.png", access: .outside)
@@ -211,7 +209,6 @@ enum Routes {
     fundraisers, fundraiserNew, fundraiserCreate, fundraiserPreview, fundraiserRefreshAll,
     fundraiserPhoto, fundraiser, fundraiserEdit, fundraiserUpdate, fundraiserDelete,
     fundraiserRefresh, fundraiserPoster, fundraiserPublish, fundraiserShareImage, fundraiserStage,
-    fundraiserReportPoster,
     fundraiserReportPoster,
     publicFundraiser, publicFundraiserPoster, publicFundraiserImage, publicFundraiserQR,
     publicFundraiserReceipt,
