@@ -278,7 +278,6 @@ struct FundraiserShow: PageView {
     if report.raised == nil {
       nodes.append(H.p([.class("hint")], L("fundraisers.report.raised_hint")))
     }
-    nodes.append(reportPosters(report))
     nodes.append(H.h3([.class("fr-purchases-title")], [H.text(L("fundraisers.report.purchases"))]))
     if report.purchases.isEmpty {
       nodes.append(
@@ -320,6 +319,7 @@ struct FundraiserShow: PageView {
               ])),
           ]))
     }
+    nodes.append(reportPosters(report))
     return nodes
   }
 

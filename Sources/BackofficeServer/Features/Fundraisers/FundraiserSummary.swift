@@ -74,7 +74,7 @@ enum FundraiserFigures {
     nodes += amounts(summary)
     if summary.closed {
       nodes.append(H.p([.class("fr-badge fr-closed")], JarStatus.closed.title))
-    } else if detailed, summary.state.lastGood != nil {
+    } else if detailed, summary.state.lastGood != nil, summary.stage == .active {
       nodes.append(H.p([.class("fr-badge fr-active")], JarStatus.active.title))
     }
     if let takenAt = summary.state.lastGoodAt {
