@@ -95,7 +95,7 @@ def test_every_if_match_write_documents_412_and_is_the_configs_list() -> None:
         response = _deref(document, operation["responses"].get("412", {}))
         schema = response.get("content", {}).get("application/json", {}).get("schema", {})
         assert schema.get("$ref") == "#/components/schemas/Error", f"{operation_id}: no 412 envelope"
-    assert len(with_if_match) == 10, sorted(with_if_match)
+    assert len(with_if_match) == 14, sorted(with_if_match)
     config = tomllib.loads(CONFIG.read_text())
     allowed = [
         set(entry["include-operation-id"])
