@@ -7,6 +7,9 @@ or on two query parameters at once, and is said in the document's descriptions i
   one, so every non-empty JSON `photo` string is replaced by a 1x1 PNG just before the request is
   sent, and the multipart `files[]` parts of POST /api/public/add are sent empty (no photo).
   Wrong types and nulls are left alone, so invalid requests stay invalid.
+- An expense's `fundraiser_id` must name one of the workspace's fundraisers, which the document
+  cannot list: a generated id is sent as null (no fundraiser), which is always valid; wrong types
+  are left alone. The `fundraiser` filter takes any id (another one simply selects nothing).
 - The expense filters take a month or a day range, not both, and a range whose last day is before
   its first is refused (docs/expenses.md, and the parameters' descriptions). OpenAPI 3.1 has no
   way to say that one query parameter excludes another: an exploded object parameter could, but
@@ -32,7 +35,10 @@ import zlib
 import schemathesis
 
 PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
-PHOTO_JSON = {"createProduct", "updateProduct", "createFundraiser", "updateFundraiser"}
+PHOTO_JSON = {
+    "createProduct", "updateProduct", "createFundraiser", "updateFundraiser", "addExpenseReceipt",
+}
+EXPENSE_WRITES = {"createExpense", "replaceExpense"}
 PLANS = {"createMarketingPlan", "updateMarketingPlan"}
 EXPENSE_FILTERS = {"listExpenses", "summarizeExpenses"}
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -137,6 +143,9 @@ def before_call(context, case, kwargs):
     if operation_id in PHOTO_JSON:
         if isinstance(body.get("photo"), str) and body["photo"]:
             body["photo"] = PNG_BASE64
+    elif operation_id in EXPENSE_WRITES:
+        if isinstance(body.get("fundraiser_id"), str):
+            body["fundraiser_id"] = None
     elif operation_id == "swipeAddProduct":
         files = body.get("files[]")
         if isinstance(files, list):

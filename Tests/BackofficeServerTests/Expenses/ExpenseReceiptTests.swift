@@ -314,4 +314,24 @@ struct ExpenseReceiptTests {
       #expect(imported.status == .seeOther || imported.status == .ok, "\(imported.status)")
     }
   }
+
+  @Test func deletingAFundraiserKeepsItsExpensesUnlinked() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let fundraiser = try await client.addFundraiser()
+      let id = try await client.addExpenseWithReceipts(
+        title: "Helmet", amount: "90", fundraiser: fundraiser, receipts: [(Self.png, "h.png")],
+        db: t.db)
+      let before = try #require(try await ExpenseRecord.find(id, on: t.db)).version
+      let token = try await client.createToken()
+      let deleted = try await client.expensesAPI(
+        .DELETE, "/api/v1/fundraisers/\(fundraiser.uuidString)", token: token)
+      #expect(deleted.status == .noContent, "\(deleted.body)")
+      let after = try #require(try await ExpenseRecord.find(id, on: t.db))
+      #expect(after.fundraiserID == nil)
+      #expect(after.version == before + 1, "the expense's JSON changed, so its version does")
+      #expect(try await Self.receipts(id, db: t.db).count == 1)
+    }
+  }
 }

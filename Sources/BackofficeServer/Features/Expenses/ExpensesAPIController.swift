@@ -358,6 +358,17 @@ struct ExpensesAPIController: RouteCollection {
     /// Base64 JPEG/PNG bytes (or a `data:` URL).
     var photo: String?
     var `public`: Bool?
+    /// `"public": null`, which the document does not allow (leave the key out instead).
+    var publicIsNull = false
+
+    enum CodingKeys: String, CodingKey { case photo, `public` }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      photo = try container.decodeIfPresent(String.self, forKey: .photo)
+      publicIsNull = try container.contains(.public) && container.decodeNil(forKey: .public)
+      `public` = publicIsNull ? nil : try container.decodeIfPresent(Bool.self, forKey: .public)
+    }
   }
 
   /// Adds a receipt photo (hidden from the public report unless `public` is true). The expense
@@ -367,6 +378,9 @@ struct ExpensesAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let input = try req.content.decode(ReceiptInput.self, using: JSONDecoder.api)
+    if input.publicIsNull {
+      throw APIError.validation(["public": L("expenses.api.receipt_public_missing")])
+    }
     let photo: CheckedPhoto
     switch PhotoInput.base64(input.photo, maxBytes: req.config.maxUploadBytes) {
     case .success(let checked?): photo = checked

@@ -41,7 +41,8 @@ struct FundraiserStore {
   }
 
   /// Deletes the fundraiser with its photo and jar history, if it still has version
-  /// `expected` (any version when nil); false when it was changed or deleted meanwhile.
+  /// `expected` (any version when nil); false when it was changed or deleted meanwhile. Its
+  /// expenses stay, unlinked, each with a new version (their `fundraiser_id` changed).
   static func delete(_ record: FundraiserRecord, expected: Int?, on db: any Database)
     async throws -> Bool
   {
@@ -49,6 +50,16 @@ struct FundraiserStore {
     return try await record.write(expected: expected, on: db) { db in
       try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
       try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
+      if let sql = db as? any SQLDatabase {
+        try await sql.update(ExpenseRecord.schema)
+          .set("fundraiser_id", to: SQLLiteral.null)
+          .set(
+            "version",
+            to: SQLBinaryExpression(SQLIdentifier("version"), .add, SQLLiteral.numeric("1"))
+          )
+          .where("fundraiser_id", .equal, id)
+          .run()
+      }
       try await record.delete(on: db)
     }
   }
