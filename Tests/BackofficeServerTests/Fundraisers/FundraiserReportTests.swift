@@ -448,6 +448,11 @@ struct FundraiserReportTests {
       let etag = try #require(story.headers.first(name: .eTag))
       let again = try await owner.get(poster + "?format=story", headers: ["If-None-Match": etag])
       #expect(again.status == .notModified)
+      // The browser keeps the 304's headers with its copy: the poster's own policy, not the
+      // pages' (which would block the inline styles of a poster opened after a page showed it).
+      #expect(
+        again.headers.first(name: "Content-Security-Policy")
+          == FundraiserPosters.contentSecurityPolicy)
       let download = try await owner.get(poster + "?format=portrait&download=1")
       #expect(
         download.headers.first(name: .contentDisposition)

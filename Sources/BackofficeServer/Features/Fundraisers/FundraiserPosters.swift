@@ -71,8 +71,12 @@ enum FundraiserPosters {
     shared ? "public, no-cache" : "private, no-cache"
   }
 
+  /// A 304 carries the poster policy too: a browser keeps the cached copy with the headers of
+  /// the 304, so the page-wide policy there would block the poster's inline styles when a poster
+  /// shown in a page is then opened on its own.
   static func notModifiedResponse(etag: String, shared: Bool = false) -> Response {
     let response = Response(status: .notModified)
+    response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
     response.headers.replaceOrAdd(name: .eTag, value: etag)
     response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl(shared: shared))
     return response
