@@ -48,6 +48,15 @@ enum IsolationFixtures {
     "expenseID": { t, owner in
       try await owner.addExpense(title: "owned expense", amount: "5", db: t.db).uuidString
     },
+    // A public receipt of an expense (of another record than the route's other ids name).
+    "receiptID": { t, owner in
+      let expense = try await owner.addExpenseWithReceipts(
+        title: "owned receipt", amount: "5", receipts: [(ProductImages.png(), "r.png")],
+        isPublic: true, db: t.db)
+      let receipt = try await ExpenseReceiptRecord.query(on: t.db)
+        .filter(\.$expenseID == expense).first()
+      return try #require(receipt?.id).uuidString
+    },
     // The owner's own account: a member of the owner's workspace, of no other.
     "userID": { _, owner in
       try #require(try await owner.get("/api/v1/me").json()["id"] as? String)

@@ -275,8 +275,8 @@ struct LanguageFileTests {
       try await olena.addExpense(
         title: "Чай", amount: "3,5", category: "Їжа", date: "2025-11-22T15:05", db: t.db)
       let export = try await olena.get("/expenses/export.csv")
-      #expect(export.body.hasPrefix("\u{FEFF}дата,назва,категорія,сума\r\n"))
-      #expect(export.body.contains(",Чай,Їжа,3.50\r\n"))
+      #expect(export.body.hasPrefix("\u{FEFF}дата,назва,категорія,сума,збір\r\n"))
+      #expect(export.body.contains(",Чай,Їжа,3.50,\r\n"))
 
       let ann = t.client()
       try await ann.signUp(acceptLanguage: "en-US")
