@@ -50,11 +50,14 @@ struct ExpenseMigrationTests {
   @Test func migrationRevertsAndAppliesAgain() async throws {
     try await withApp { t in
       let migration = M020_CreateExpenses()
+      // Receipts reference expenses: M095 goes first and comes back last.
+      try await M095_AddFundraiserReports().revert(on: t.db)
       try await migration.revert(on: t.db)
       await #expect(throws: (any Error).self) {
         _ = try await ExpenseRecord.query(on: t.db).count()
       }
       try await migration.prepare(on: t.db)
+      try await M095_AddFundraiserReports().prepare(on: t.db)
       #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
     }
   }

@@ -74,13 +74,15 @@ struct WorkspaceMigrationTests {
       ]
 
       try await t.db.withConnection { db in
-        // The mail tables refer to workspaces: out first, back last.
+        // The mail tables and receipts refer to workspaces: out first, back last.
+        try await M095_AddFundraiserReports().revert(on: db)
         try await M094_CreateMailTables().revert(on: db)
         try await M093_WorkspaceIDsOfTheirOwn().revert(on: db)
         try await M092_CreateWorkspaces().revert(on: db)
         try await M092_CreateWorkspaces().prepare(on: db)
         try await M093_WorkspaceIDsOfTheirOwn().prepare(on: db)
         try await M094_CreateMailTables().prepare(on: db)
+        try await M095_AddFundraiserReports().prepare(on: db)
       }
       try await Self.expectReferencesToWorkspaces(t.db)
 
