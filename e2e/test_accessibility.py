@@ -180,6 +180,14 @@ def make_records(owner: Page, base: str) -> dict[str, str]:
     slug = re.search(r'/f/([A-Za-z0-9_-]+)', shown)
     assert slug, "the public page's address is not on the fundraiser's page"
     ids["slug"] = slug.group(1)
+    # The expense was spent for the fundraiser and has a public receipt; the fundraiser is
+    # closed and its report published, so the public page shows the report and the receipt.
+    api(owner, base, "PUT", f"/api/v1/expenses/{ids['expenseID']}",
+        {"title": "Tea", "amount": "3.20", "category": "food", "fundraiser_id": fundraiser["id"]})
+    ids["receiptID"] = api(owner, base, "POST", f"/api/v1/expenses/{ids['expenseID']}/receipts",
+                           {"photo": PHOTO, "public": True})["id"]
+    for stage in ("closed", "reported"):
+        api(owner, base, "POST", f"/api/v1/fundraisers/{fundraiser['id']}/stage", {"stage": stage})
 
     # A marketing plan with a target chosen, so its channel steps have something to show.
     owner.goto(base + "/marketing")

@@ -263,8 +263,8 @@ def test_csv_import_and_export(new_page: PageFactory, base_url: str, tmp_path) -
     assert re.fullmatch(r"expenses-\d{4}-\d{2}-\d{2}\.csv", download.suggested_filename)
     text = open(download.path(), encoding="utf-8-sig").read()
     assert list(csv.reader(io.StringIO(text))) == [
-        ["date", "title", "category", "amount"],
-        ["2025-11-01T00:00:00Z", "Bread", "Food", "2.40"],
+        ["date", "title", "category", "amount", "fundraiser"],
+        ["2025-11-01T00:00:00Z", "Bread", "Food", "2.40", ""],
     ]
     assert path_of(page) == "/expenses"
 

@@ -155,3 +155,47 @@ def test_a_volunteer_reports_and_a_donor_reads_it(report_server, jar_stub: JarSt
         ).stdout.split()
         assert decoded == [base + public_path], f"{fmt}: {decoded}"
         shutil.copy(picture, ARTIFACTS / f"fundraiser-report-poster-{fmt}.png")
+
+
+def noisy_png(width: int, height: int) -> bytes:
+    """A PNG of random pixels: it does not compress, like a phone photo of that size."""
+    import os
+    import struct
+    import zlib
+
+    rows = b"".join(b"\x00" + os.urandom(width * 3) for _ in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
+
+
+def test_a_phone_photo_over_the_limit_is_made_smaller_before_upload(report_server, new_page):
+    base = report_server.base_url
+    page = new_page("phone")
+    sign_up(page, base)
+    page.goto(base + "/expenses/new")
+    form = page.locator("form[data-expense-form]")
+    limit = int(form.locator("#field-receipts").get_attribute("data-max-bytes"))
+    photo = noisy_png(1450, 1450)
+    assert len(photo) > limit, len(photo)
+    form.locator("#field-title").fill("Big receipt")
+    form.locator("#field-amount").fill("12")
+    form.locator("#field-receipts").set_input_files(
+        [{"name": "IMG_2041.png", "mimeType": "image/png", "buffer": photo}])
+    # Replaced in the field by a JPEG within the limit, under the same name.
+    page.wait_for_function(
+        "() => { const f = document.querySelector('#field-receipts').files[0];"
+        " return f && f.type === 'image/jpeg'; }")
+    size, name = page.evaluate(
+        "() => { const f = document.querySelector('#field-receipts').files[0];"
+        " return [f.size, f.name]; }")
+    assert size <= limit and name == "IMG_2041.jpg", (size, name)
+    form.locator("[data-save]").click()
+    page.wait_for_url(re.compile(r"/expenses(\?.*)?$"))
+    thumb = page.locator(".expense-row .receipt-thumb img")
+    expect(thumb).to_have_count(1)
+    assert thumb.evaluate("i => i.complete && i.naturalWidth > 0")

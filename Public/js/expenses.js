@@ -6,14 +6,28 @@ const form = document.querySelector("form[data-expense-form]");
 if (form) enhance(form);
 if (form) checkReceipts(form);
 
-// A receipt photo over the size limit is named before the form is sent, so a phone does not
-// upload megabytes only to be told so. The server checks every file again.
+// A receipt photo over the size limit (a phone's camera easily takes one) is made smaller here,
+// as a JPEG of at most 2400 px, before the form is sent; one that still does not fit is named
+// before anything is uploaded. The server checks every file again.
 function checkReceipts(form) {
   const input = form.querySelector("#field-receipts");
   if (!input) return;
   const max = Number(input.dataset.maxBytes) || 0;
-  input.addEventListener("change", () => {
-    const large = Array.from(input.files || []).filter((file) => max > 0 && file.size > max);
+  const save = form.querySelector("[data-save]");
+  input.addEventListener("change", async () => {
+    const files = Array.from(input.files || []);
+    input.setCustomValidity("");
+    if (!max || !files.some((file) => file.size > max)) return;
+    const wasDisabled = save ? save.disabled : false;
+    if (save) save.disabled = true;
+    const shrunk = await Promise.all(files.map((file) => shrink(file, max).catch(() => file)));
+    if (typeof DataTransfer === "function") {
+      const transfer = new DataTransfer();
+      shrunk.forEach((file) => transfer.items.add(file));
+      input.files = transfer.files;
+    }
+    if (save) save.disabled = wasDisabled;
+    const large = Array.from(input.files || []).filter((file) => file.size > max);
     input.setCustomValidity(
       large.length ? `${large.map((file) => file.name).join(", ")}: ${input.dataset.tooLarge}` : "",
     );
@@ -21,10 +35,31 @@ function checkReceipts(form) {
   });
 }
 
-// The list's filters are folded on a phone, so the list is the first thing there; a wider
-// screen has room to show them open.
-const fold = document.querySelector("details[data-wide-open]");
-if (fold && window.matchMedia("(min-width: 601px)").matches) fold.open = true;
+// The photo as a JPEG small enough for `max` bytes, or the file itself when it fits already or
+// cannot be read as a picture here.
+async function shrink(file, max) {
+  if (file.size <= max || !/^image\/(jpeg|png)$/.test(file.type) || !window.createImageBitmap) {
+    return file;
+  }
+  const bitmap = await createImageBitmap(file);
+  let scale = Math.min(1, 2400 / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement("canvas");
+  for (const quality of [0.85, 0.75, 0.6, 0.5]) {
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    const context = canvas.getContext("2d");
+    context.fillStyle = "#fff"; // a PNG's transparent parts, on white as on paper
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((done) => canvas.toBlob(done, "image/jpeg", quality));
+    if (blob && blob.size <= max) {
+      const name = file.name.replace(/\.[A-Za-z0-9]+$/, "") + ".jpg";
+      return new File([blob], name, { type: "image/jpeg", lastModified: file.lastModified });
+    }
+    scale *= 0.8;
+  }
+  return file;
+}
 
 function enhance(form) {
   const title = form.querySelector("#field-title");

@@ -56,6 +56,14 @@ struct FundraiserPublicPageTests {
         validators[suffix] = etag
         let again = try await visitor.get(path + suffix, headers: ["If-None-Match": etag])
         #expect(again.status == .notModified, "\(suffix)")
+        // A browser keeps its copy with the 304's headers: the page keeps the policy its
+        // stylesheet needs, the poster its own.
+        let policy = again.headers.first(name: "Content-Security-Policy")
+        if suffix == "" {
+          #expect(policy == SecurityHeadersMiddleware.contentSecurityPolicy)
+        } else {
+          #expect(policy == FundraiserPosters.contentSecurityPolicy, "\(suffix)")
+        }
       }
 
       try await owner.post(

@@ -71,12 +71,17 @@ enum FundraiserPosters {
     shared ? "public, no-cache" : "private, no-cache"
   }
 
-  /// A 304 carries the poster policy too: a browser keeps the cached copy with the headers of
-  /// the 304, so the page-wide policy there would block the poster's inline styles when a poster
-  /// shown in a page is then opened on its own.
-  static func notModifiedResponse(etag: String, shared: Bool = false) -> Response {
+  /// A 304 of an SVG (`svg`) carries the poster policy too: a browser keeps the cached copy
+  /// with the headers of the 304, so the page-wide policy there would block the poster's inline
+  /// styles when a poster shown in a page is then opened on its own. A page's 304 keeps the
+  /// page-wide policy, which its stylesheet needs.
+  static func notModifiedResponse(etag: String, shared: Bool = false, svg: Bool = false)
+    -> Response
+  {
     let response = Response(status: .notModified)
-    response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+    if svg {
+      response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+    }
     response.headers.replaceOrAdd(name: .eTag, value: etag)
     response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl(shared: shared))
     return response
@@ -118,7 +123,7 @@ enum FundraiserPosters {
       record, photoETag: photoETag, state: state, template: template, format: format,
       variant: "full")
     if !download, notModified(req, etag: etag) {
-      return notModifiedResponse(etag: etag, shared: shared)
+      return notModifiedResponse(etag: etag, shared: shared, svg: true)
     }
     let photo = try await FundraiserPhotos.photo(for: id, on: req.db)
     let svg = PosterRenderer.render(

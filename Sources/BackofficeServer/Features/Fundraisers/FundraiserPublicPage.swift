@@ -226,7 +226,7 @@ struct FundraiserPublicPage: RouteCollection {
     }
     let etag = "\"qr-" + hexString(SHA256.hash(data: Data(jar.link.utf8)).prefix(12)) + "\""
     if FundraiserPosters.notModified(req, etag: etag) {
-      return FundraiserPosters.notModifiedResponse(etag: etag, shared: true)
+      return FundraiserPosters.notModifiedResponse(etag: etag, shared: true, svg: true)
     }
     let side = code.svgSide(moduleSize: 8)
     let svg =

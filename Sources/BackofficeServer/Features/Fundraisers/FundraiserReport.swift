@@ -271,7 +271,7 @@ enum FundraiserReportPoster {
       "\"" + hexString(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16))
       + "\""
     if !download, FundraiserPosters.notModified(req, etag: etag) {
-      return FundraiserPosters.notModifiedResponse(etag: etag)
+      return FundraiserPosters.notModifiedResponse(etag: etag, svg: true)
     }
     let svg = ReportPosterRenderer.render(input, template: template, format: format)
     return FundraiserPosters.svgResponse(

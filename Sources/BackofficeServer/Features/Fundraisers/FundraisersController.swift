@@ -613,7 +613,7 @@ struct FundraisersController: RouteCollection {
       + hexString(SHA256.hash(data: Data(parts.joined(separator: "\u{1F}").utf8)).prefix(16))
       + "\""
     if FundraiserPosters.notModified(req, etag: etag) {
-      return FundraiserPosters.notModifiedResponse(etag: etag)
+      return FundraiserPosters.notModifiedResponse(etag: etag, svg: true)
     }
     let svg = PosterRenderer.render(
       input, template: template, format: format,
