@@ -6,6 +6,11 @@ const form = document.querySelector("form[data-expense-form]");
 if (form) enhance(form);
 if (form) checkReceipts(form);
 
+// The list's filters are folded on a phone, so the list is the first thing there; a wider
+// screen has room to show them open.
+const fold = document.querySelector("details[data-wide-open]");
+if (fold && window.matchMedia("(min-width: 601px)").matches) fold.open = true;
+
 // A receipt photo over the size limit (a phone's camera easily takes one) is made smaller here,
 // as a JPEG of at most 2400 px, before the form is sent; one that still does not fit is named
 // before anything is uploaded. The server checks every file again.

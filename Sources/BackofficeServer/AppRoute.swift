@@ -242,9 +242,9 @@ enum Routes {
   // MARK: expenses
   static let expenses = AppRoute(.GET, "/expenses")
   static let expenseNew = AppRoute(.GET, "/expenses/new", access: .write)
-  static let expenseCreate = AppRoute(.POST, "/expenses", body: .photoForm)
+  static let expenseCreate = AppRoute(.POST, "/expenses", body: .receiptForm)
   static let expenseEdit = AppRoute(.GET, "/expenses/:expenseID/edit", access: .write)
-  static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID", body: .photoForm)
+  static let expenseUpdate = AppRoute(.POST, "/expenses/:expenseID", body: .receiptForm)
   static let expenseDelete = AppRoute(.POST, "/expenses/:expenseID/delete")
   static let expenseRestore = AppRoute(.POST, "/expenses/:expenseID/restore")
   static let expenseReceipt = AppRoute(.GET, "/expenses/:expenseID/receipts/:receiptID")

@@ -98,7 +98,8 @@ private enum StartupMessages {
 
 /// The HTTP server with its connection limits (see docs/platform.md, "Limits").
 private func configureServer(_ app: Application, config: AppConfig, limits: BodyLimits) {
-  let maxBody = [BodyKind.standard, .photoForm, .jsonWithPhoto].map(limits.bytes).max() ?? 0
+  let maxBody =
+    [BodyKind.standard, .photoForm, .receiptForm, .jsonWithPhoto].map(limits.bytes).max() ?? 0
   // `app.server` asks the factory every time; the one instance lives in the app's storage.
   let server = BackofficeHTTPServer(
     application: app, limits: config.connections, maxBodyBytes: maxBody)

@@ -57,6 +57,14 @@ enum JarRefreshJob {
       guard
         try await JobLease.renew(leaseName, holder: holder, for: interval, now: now(), on: db)
       else { break }
+      // A pass sleeps between jars: one closed meanwhile is not asked after its closing reading.
+      guard
+        try await FundraiserRecord.query(on: db).filter(\.$id == id)
+          .filter(\.$stageValue == FundraiserStage.active.rawValue).count() > 0
+      else {
+        outcome.skipped += 1
+        continue
+      }
       let snapshot = try await JarRefresh.refresh(record, client: client, on: db, now: now)
       if snapshot?.ok == true { outcome.refreshed += 1 } else { outcome.failed += 1 }
     }

@@ -8,6 +8,8 @@ enum BodyKind: Sendable, Equatable {
   /// is somewhat too large still gets its form back, typed fields kept, with the message; only
   /// a far bigger body is refused before it is read (413 page).
   case photoForm
+  /// The expense form, which may carry every receipt an expense keeps, each at the photo limit.
+  case receiptForm
   /// A JSON body that may carry one photo as base64 (4/3 of its bytes) at the full upload
   /// limit, with a megabyte to spare for the other fields.
   case jsonWithPhoto
@@ -21,6 +23,7 @@ struct BodyLimits: Sendable {
     switch kind {
     case .standard: maxUploadBytes + 256 * 1024
     case .photoForm: maxUploadBytes * 4 + 1_048_576
+    case .receiptForm: maxUploadBytes * ExpenseReceipts.maxPerExpense + 1_048_576
     case .jsonWithPhoto: maxUploadBytes / 3 * 4 + 1_048_576
     }
   }

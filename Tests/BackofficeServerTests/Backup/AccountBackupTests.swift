@@ -207,6 +207,20 @@ struct AccountBackupTests {
       #expect(again.skipped == original.counts)
       #expect(try await export(t, copyID) == copy)
 
+      // A later file of the first account, with a new expense spent for the fundraiser the copy
+      // already has under its own id, links the new expense to the copy's fundraiser, never to
+      // the first account's.
+      let fundraiserID = try #require(original.fundraisers.first?.id)
+      try await owner.addExpenseWithReceipts(
+        title: "Later", amount: "7", fundraiser: fundraiserID, receipts: [], db: t.db)
+      let later = try await export(t, ownerID)
+      _ = try await AccountRestore.run(
+        later, into: copyID, merge: true, maxPhotoBytes: 5_000_000, on: t.db)
+      let merged = try await export(t, copyID)
+      let copied = try #require(merged.expenses.first { $0.title == "Later" })
+      #expect(copied.fundraiserId == merged.fundraisers.first?.id)
+      #expect(copied.fundraiserId != fundraiserID)
+
       // The copy's favourite and photo belong to the copy's own product.
       let product = try #require(copy.products.items.first { $0.name == "Stuhl Åland" })
       #expect(product.favoritedAt != nil)

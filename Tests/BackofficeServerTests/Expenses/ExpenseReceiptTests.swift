@@ -334,4 +334,65 @@ struct ExpenseReceiptTests {
       #expect(try await Self.receipts(id, db: t.db).count == 1)
     }
   }
+
+  @Test func theLimitHoldsAgainstCraftedFormsAndRacesAndHugeIdLists() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let ten = Array(repeating: (Self.jpeg, "r.jpg"), count: 10)
+      let id = try await client.addExpenseWithReceipts(
+        title: "Full", amount: "1", receipts: ten, db: t.db)
+      let stored = try await Self.receipts(id, db: t.db).map { try $0.requireID() }
+
+      // "Remove" ticks without the list they belong to remove nothing, so they free no room.
+      try await client.get("/expenses/\(id.uuidString)/edit")
+      let crafted = try await client.postExpenseForm(
+        "/expenses/\(id.uuidString)",
+        fields: [("title", "Full"), ("amount", "1")]
+          + stored.map { ("remove_receipts[]", $0.uuidString) },
+        receipts: ten)
+      #expect(crafted.status == .unprocessableEntity)
+      #expect(try await Self.receipts(id, db: t.db).count == 10)
+
+      // Whoever checked the count before another save got in: the save's own transaction
+      // counts again and takes nothing of it.
+      let workspaceID = try #require(
+        try await ExpenseRecord.find(id, on: t.db)?.workspaceID)
+      let photo = try #require(try CheckedPhoto.check(Self.png, maxBytes: 1 << 20).get())
+      await #expect(throws: ExpenseReceipts.LimitReached.self) {
+        try await t.db.transaction { db in
+          _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
+            [photo], isPublic: false, to: id, now: t.clock.now)
+        }
+      }
+      #expect(try await Self.receipts(id, db: t.db).count == 10)
+
+      // Tens of thousands of ids in the ticks (more than a statement may bind) are read past.
+      try await client.get("/expenses/\(id.uuidString)/edit")
+      let many = (0..<33_000).map { _ in ("public_receipts[]", UUID().uuidString) }
+      let huge = try await client.post(
+        "/expenses/\(id.uuidString)",
+        form: [("title", "Full"), ("amount", "1"), ("receipts_listed", "1")] + many
+          + [("public_receipts[]", stored[0].uuidString)])
+      #expect(huge.status == .seeOther, "\(huge.status)")
+      #expect(try await Self.receipts(id, db: t.db).filter(\.isPublic).count == 1)
+    }
+  }
+
+  @Test func aDeletedExpensesReceiptsGoWhenItsUndoDoes() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let id = try await client.addExpenseWithReceipts(
+        title: "Gone", amount: "1", receipts: [(Self.png, "r.png")], db: t.db)
+      let receipt = try #require(try await Self.receipts(id, db: t.db).first)
+      let path = "/expenses/\(id.uuidString)/receipts/\(try receipt.requireID().uuidString)"
+      try await client.get("/expenses")
+      #expect(
+        try await client.post("/expenses/\(id.uuidString)/delete", form: []).status == .seeOther)
+      #expect(try await client.get(path).status == .ok, "while Undo can bring it back")
+      t.clock.advance(by: ExpenseStore.undoWindow + 1)
+      #expect(try await client.get(path).status == .notFound)
+    }
+  }
 }

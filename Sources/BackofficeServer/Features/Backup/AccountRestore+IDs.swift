@@ -23,7 +23,11 @@ extension AccountRestore {
     var renamedCount: Int { renamed.count }
 
     func alreadyPresent(_ id: UUID) -> Bool { mine.contains(id) }
-    func id(for original: UUID) -> UUID { renamed[original] ?? original }
+    /// Records of the file the account has already under the id an earlier import derived for
+    /// them: what the file's references to them (an expense's fundraiser) now mean.
+    private var aliases: [UUID: UUID] = [:]
+
+    func id(for original: UUID) -> UUID { renamed[original] ?? aliases[original] ?? original }
 
     static func make(for backup: AccountBackup, workspaceID: UUID, on db: any Database) async throws
       -> IDPlan
@@ -74,6 +78,7 @@ extension AccountRestore {
         if let row = second[derived] {
           if row.owner == workspaceID, row.visible {
             mine.insert(original)
+            aliases[original] = derived
           } else {
             renamed[original] = UUID()
           }

@@ -78,6 +78,10 @@ extension AccountRestore {
   ) async throws {
     var records: [ExpenseRecord] = []
     var receipts: [ExpenseReceiptRecord] = []
+    // Links only to this workspace's fundraisers (inserted just before), whatever the file says.
+    let fundraisers = Set(
+      try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+        .field(\.$id).all().compactMap(\.id))
     for (item, expense, photos) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.expenses += 1
@@ -92,7 +96,9 @@ extension AccountRestore {
       record.deletedAt = nil
       record.version = item.version ?? RecordVersion.first
       // The fundraisers are in by now (inserted first), under the ids the plan gave them.
-      record.fundraiserID = item.fundraiserId.map { ids.id(for: $0) }
+      record.fundraiserID = item.fundraiserId.map { ids.id(for: $0) }.flatMap {
+        fundraisers.contains($0) ? $0 : nil
+      }
       records.append(record)
       for (position, receipt) in photos.enumerated() {
         let row = ExpenseReceiptRecord()

@@ -68,8 +68,18 @@ struct ExpenseReceipts: Sendable {
       .filter(\.$workspaceID == workspaceID).first()
   }
 
+  /// More receipts than an expense keeps: thrown by `add` inside the saving transaction, so
+  /// nothing of that save stays.
+  struct LimitReached: Error {
+    static var message: String {
+      L("expenses.form.receipts_too_many", ["count": String(ExpenseReceipts.maxPerExpense)])
+    }
+  }
+
   /// Adds `photos` after the expense's receipts, public or not; the caller has checked that
-  /// the expense is this workspace's and that the count stays within `maxPerExpense`.
+  /// the expense is this workspace's. Run inside the transaction that claimed the expense's
+  /// version (which holds its row), the count it checks afterwards is the count: two saves at
+  /// once cannot take an expense past `maxPerExpense` (`LimitReached`).
   @discardableResult
   func add(_ photos: [CheckedPhoto], isPublic: Bool, to expenseID: UUID, now: Date)
     async throws -> [UUID]
@@ -98,6 +108,7 @@ struct ExpenseReceipts: Sendable {
     }
     // One row at a time: a receipt can be megabytes, well past what one statement should carry.
     try await BulkInsert.insert(records, on: db, batch: 1)
+    guard try await count(of: expenseID) <= Self.maxPerExpense else { throw LimitReached() }
     return records.compactMap(\.id)
   }
 

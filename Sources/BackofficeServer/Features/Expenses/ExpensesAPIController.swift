@@ -394,15 +394,13 @@ struct ExpensesAPIController: RouteCollection {
     let id = try record.requireID()
     let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
     guard try await receipts.count(of: id) < ExpenseReceipts.maxPerExpense else {
-      throw APIError(
-        .conflict, code: "too_many_receipts",
-        message: L(
-          "expenses.form.receipts_too_many", ["count": String(ExpenseReceipts.maxPerExpense)]))
+      throw Self.tooManyReceipts
     }
     let (workspaceID, now, isPublic) = (try req.workspaceID, req.now, input.public ?? false)
     let added = ReceiptBox()
-    guard
-      try await record.write(
+    let written: Bool
+    do {
+      written = try await record.write(
         expected: expected,
         on: req.db,
         { db in
@@ -412,7 +410,10 @@ struct ExpensesAPIController: RouteCollection {
           record.updatedAt = now
           try await record.save(on: db)
         })
-    else { throw try await Self.lost(req, record) }
+    } catch is ExpenseReceipts.LimitReached {
+      throw Self.tooManyReceipts
+    }
+    guard written else { throw try await Self.lost(req, record) }
     guard let receiptID = added.id,
       let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID })
     else { throw APIError.notFound }
@@ -484,6 +485,10 @@ struct ExpensesAPIController: RouteCollection {
         })
     else { throw try await Self.lost(req, record) }
     return Response(status: .noContent)
+  }
+
+  static var tooManyReceipts: APIError {
+    APIError(.conflict, code: "too_many_receipts", message: ExpenseReceipts.LimitReached.message)
   }
 
   /// The error for a write that found the expense changed or deleted meanwhile.

@@ -156,12 +156,21 @@ struct ExpensesController: RouteCollection {
       let workspaceID = try req.workspaceID
       let now = req.now
       let fundraiserID: UUID? = extras.fundraiser.flatMap { $0 }
-      let record = try await store.create(
-        expense, fundraiserID: fundraiserID, now: now,
-        also: { db, id in
-          _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
-            photos, isPublic: isPublic, to: id, now: now)
-        })
+      let record: ExpenseRecord
+      do {
+        record = try await store.create(
+          expense, fundraiserID: fundraiserID, now: now,
+          also: { db, id in
+            _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
+              photos, isPublic: isPublic, to: id, now: now)
+          })
+      } catch is ExpenseReceipts.LimitReached {
+        var extras = extras
+        extras.errors["receipts"] = ExpenseReceipts.LimitReached.message
+        return try await invalid(
+          req, user: user, mode: .new, input: input, errors: ExpenseValidationErrors(),
+          extras: extras)
+      }
       req.flash(.success, L("expenses.flash.added", ["title": expense.title]))
       req.noteActivity(.created, .expense, id: record.id, name: expense.title)
       return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
@@ -193,7 +202,9 @@ struct ExpensesController: RouteCollection {
       }
     }
     let uploads = input.uploads
-    let kept = stored.filter { !input.removeIDs.contains($0.id) }.count
+    // Removals count only when the form listed the stored receipts, as the save applies them.
+    let removing = input.receiptsListed != nil ? input.removeIDs : []
+    let kept = stored.filter { !removing.contains($0.id) }.count
     if kept + uploads.count > ExpenseReceipts.maxPerExpense {
       extras.errors["receipts"] = L(
         "expenses.form.receipts_too_many", ["count": String(ExpenseReceipts.maxPerExpense)])
@@ -266,8 +277,8 @@ struct ExpensesController: RouteCollection {
       let record = try await store.record(id)
     else { return Self.gone(req, typed: input) }
     let expected = VersionField.parse(input.version)
-    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
-    let stored = try await receipts.refs(of: id)
+    let stored = try await ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+      .refs(of: id)
     let extras = try await Self.extras(req, input: input, store: store, stored: stored)
     switch validate(input, user: user) {
     case .failure(let errors):
@@ -285,18 +296,29 @@ struct ExpensesController: RouteCollection {
       let listed = input.receiptsListed != nil
       let (publicIDs, removeIDs) = (input.publicIDs, input.removeIDs)
       let (isPublic, workspaceID, now) = (input.newReceiptsPublic, try req.workspaceID, req.now)
-      if let expected, expected == record.version,
-        try await store.update(
-          record, expected: expected, with: expense, fundraiserID: link, now: req.now,
+      let saved: Bool
+      do {
+        saved = try await store.update(
+          record, expected: expected ?? -1, with: expense, fundraiserID: link, now: req.now,
           also: { db, id in
             let receipts = ExpenseReceipts(db: db, workspaceID: workspaceID)
             if listed {
-              try await receipts.remove(removeIDs, of: id)
-              try await receipts.setPublic(publicIDs.subtracting(removeIDs), of: id)
+              // Only this expense's own receipts: other ids in the form are ignored.
+              let own = Set(stored.map(\.id))
+              try await receipts.remove(removeIDs.intersection(own), of: id)
+              try await receipts.setPublic(
+                publicIDs.intersection(own).subtracting(removeIDs), of: id)
             }
             _ = try await receipts.add(photos, isPublic: isPublic, to: id, now: now)
           })
-      {
+      } catch is ExpenseReceipts.LimitReached {
+        var extras = extras
+        extras.errors["receipts"] = ExpenseReceipts.LimitReached.message
+        return try await invalid(
+          req, user: user, mode: .edit(id), input: input, errors: ExpenseValidationErrors(),
+          version: expected ?? 0, record: record, extras: extras)
+      }
+      if saved {
         req.flash(.success, L("expenses.flash.updated", ["title": expense.title]))
         req.noteActivity(.changed, .expense, id: id, name: expense.title)
         return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
@@ -421,8 +443,16 @@ struct ExpensesController: RouteCollection {
   /// A receipt of one of the workspace's expenses (a deleted one's too, while it can be
   /// restored); 404 for anything else.
   @Sendable func receipt(req: Request) async throws -> Response {
+    let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard let expenseID = req.parameters.get("expenseID", as: UUID.self),
-      let receiptID = req.parameters.get("receiptID", as: UUID.self),
+      let receiptID = req.parameters.get("receiptID", as: UUID.self)
+    else { throw Abort(.notFound) }
+    if try await store.record(expenseID) == nil {
+      guard let deleted = try await store.deletedRecord(expenseID),
+        ExpenseStore.canRestore(deleted, now: req.now)
+      else { throw Abort(.notFound) }
+    }
+    guard
       let receipt = try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
         .receipt(receiptID, of: expenseID)
     else { throw Abort(.notFound) }

@@ -58,6 +58,7 @@ struct FundraiserStore {
             to: SQLBinaryExpression(SQLIdentifier("version"), .add, SQLLiteral.numeric("1"))
           )
           .where("fundraiser_id", .equal, id)
+          .where("workspace_id", .equal, record.workspaceID)
           .run()
       }
       try await record.delete(on: db)
