@@ -395,4 +395,33 @@ struct ExpenseReceiptTests {
       #expect(try await client.get(path).status == .notFound)
     }
   }
+
+  @Test func theCamerasNotesAreTakenOutOfEveryReceipt() async throws {
+    try await withApp { t in
+      // A phone's photo: EXIF with the orientation and the place, after the start of the file.
+      var exif: [UInt8] = Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1]
+      exif += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0] + Array("GPS Kyiv".utf8)
+      let segment = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)]
+      let plain = [UInt8](ProductImages.jpeg(width: 30, height: 20))
+      let photo = Data(plain.prefix(2) + segment + exif + plain.dropFirst(2))
+      let client = t.client()
+      try await client.signUp()
+      let id = try await client.addExpenseWithReceipts(
+        title: "Phone", amount: "1", receipts: [(photo, "IMG_0042.JPG")], db: t.db)
+      let stored = try #require(try await Self.receipts(id, db: t.db).first)
+      #expect(stored.data.range(of: Data("Kyiv".utf8)) == nil)
+      #expect(stored.data.range(of: Data([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6])) != nil)
+      #expect(stored.etag == sha256Hex(stored.data))
+      #expect(stored.width == 30 && stored.height == 20)
+
+      let token = try await client.createToken()
+      let added = try await client.expensesAPI(
+        .POST, "/api/v1/expenses/\(id.uuidString)/receipts", token: token,
+        json: #"{"photo": "\#(photo.base64EncodedString())"}"#)
+      #expect(added.status == .created)
+      for receipt in try await Self.receipts(id, db: t.db) {
+        #expect(receipt.data.range(of: Data("Kyiv".utf8)) == nil)
+      }
+    }
+  }
 }

@@ -101,15 +101,17 @@ extension AccountRestore {
       }
       records.append(record)
       for (position, receipt) in photos.enumerated() {
+        // Files from before receipts lost their camera notes may still carry them.
+        let photo = receipt.photo.withoutMetadata
         let row = ExpenseReceiptRecord()
         row.id = UUID()
         row.workspaceID = workspaceID
         row.expenseID = ids.id(for: item.id)
-        row.data = receipt.photo.data
-        row.mime = receipt.photo.info.kind.mimeType
-        row.width = receipt.photo.info.dimensions.width
-        row.height = receipt.photo.info.dimensions.height
-        row.etag = receipt.photo.sha256
+        row.data = photo.data
+        row.mime = photo.info.kind.mimeType
+        row.width = photo.info.dimensions.width
+        row.height = photo.info.dimensions.height
+        row.etag = photo.sha256
         row.isPublic = receipt.isPublic
         row.position = position
         row.createdAt = item.updatedAt

@@ -90,7 +90,8 @@ struct ExpenseReceipts: Sendable {
       .max(\.$position)
     var position = (last ?? -1) + 1
     var records: [ExpenseReceiptRecord] = []
-    for photo in photos {
+    // A receipt can go on a public page: the camera's notes (where it was taken) never do.
+    for photo in photos.map(\.withoutMetadata) {
       let record = ExpenseReceiptRecord()
       record.id = UUID()
       record.workspaceID = workspaceID

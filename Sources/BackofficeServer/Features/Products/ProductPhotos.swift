@@ -18,6 +18,19 @@ struct CheckedPhoto: Sendable {
   }
 }
 
+extension CheckedPhoto {
+  /// The photo without what the camera wrote beside the picture (`ImageMetadata`): the place it
+  /// was taken above all. Itself when nothing was taken out or the result would not check.
+  var withoutMetadata: CheckedPhoto {
+    let stripped = ImageMetadata.stripped(data)
+    guard stripped != data,
+      case .success(let checked) = CheckedPhoto.check(stripped, maxBytes: Int.max),
+      checked.info.dimensions == info.dimensions
+    else { return self }
+    return checked
+  }
+}
+
 func sha256Hex(_ data: Data) -> String {
   hexString(SHA256.hash(data: data))
 }
