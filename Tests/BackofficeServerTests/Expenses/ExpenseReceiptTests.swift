@@ -396,14 +396,36 @@ struct ExpenseReceiptTests {
     }
   }
 
+  /// A phone's photo: EXIF with the orientation and the place, after the start of the file.
+  static var phoneJPEG: Data {
+    var exif: [UInt8] = Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1]
+    exif += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0] + Array("GPS Kyiv".utf8)
+    let segment = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)]
+    let plain = [UInt8](ProductImages.jpeg(width: 30, height: 20))
+    return Data(plain.prefix(2) + segment + exif + plain.dropFirst(2))
+  }
+
+  @Test func aCampaignPhotoLosesTheCamerasNotesToo() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let created = try await client.expensesAPI(
+        .POST, "/api/v1/fundraisers", token: token,
+        json:
+          #"{"purpose": "Дрон", "template": 3, "photo": "\#(Self.phoneJPEG.base64EncodedString())"}"#
+      )
+      #expect(created.status == .created, "\(created.body)")
+      let stored = try #require(try await FundraiserPhotoRecord.query(on: t.db).first())
+      #expect(stored.data.range(of: Data("Kyiv".utf8)) == nil)
+      #expect(stored.data.range(of: Data([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6])) != nil)
+      #expect(stored.etag == sha256Hex(stored.data))
+    }
+  }
+
   @Test func theCamerasNotesAreTakenOutOfEveryReceipt() async throws {
     try await withApp { t in
-      // A phone's photo: EXIF with the orientation and the place, after the start of the file.
-      var exif: [UInt8] = Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 0x2A, 0, 0, 0, 8, 0, 1]
-      exif += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0] + Array("GPS Kyiv".utf8)
-      let segment = [0xFF, 0xE1, UInt8((exif.count + 2) >> 8), UInt8((exif.count + 2) & 0xFF)]
-      let plain = [UInt8](ProductImages.jpeg(width: 30, height: 20))
-      let photo = Data(plain.prefix(2) + segment + exif + plain.dropFirst(2))
+      let photo = Self.phoneJPEG
       let client = t.client()
       try await client.signUp()
       let id = try await client.addExpenseWithReceipts(

@@ -151,12 +151,22 @@ struct ValidPhoto: Sendable {
 
   var etag: String { hexString(SHA256.hash(data: data)) }
 
-  /// Nil when nothing was uploaded; the reason when the upload is not a usable photo.
+  /// Nil when nothing was uploaded; the reason when the upload is not a usable photo. The photo
+  /// is kept without what the camera wrote beside it (`ImageMetadata`): it is drawn into posters
+  /// and public pages, and a phone's EXIF names the place it was taken.
   static func check(_ bytes: Data?, maxBytes: Int) -> Result<ValidPhoto, CampaignPhotoError>? {
     guard let bytes, !bytes.isEmpty else { return nil }
-    return CampaignPhoto.validate([UInt8](bytes), maxBytes: maxBytes).map {
-      ValidPhoto(data: bytes, info: $0)
+    let result = CampaignPhoto.validate([UInt8](bytes), maxBytes: maxBytes)
+    guard case .success(let info) = result else {
+      return result.map { ValidPhoto(data: bytes, info: $0) }
     }
+    let cleaned = ImageMetadata.stripped(bytes)
+    if cleaned != bytes, case .success(let same) = CampaignPhoto.validate([UInt8](cleaned)),
+      same == info
+    {
+      return .success(ValidPhoto(data: cleaned, info: same))
+    }
+    return .success(ValidPhoto(data: bytes, info: info))
   }
 }
 
