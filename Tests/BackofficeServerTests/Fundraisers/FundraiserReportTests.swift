@@ -324,6 +324,7 @@ struct FundraiserReportTests {
       #expect(report.remaining == nil)
       let page = try await owner.get(Self.path(id))
       #expect(page.body.contains("Також витрачено: 120,50\u{00A0}USD"))
+      #expect(!page.body.contains("fr-money-spent"), "no \"spent: 0 UAH\" beside the dollars")
     }
   }
 

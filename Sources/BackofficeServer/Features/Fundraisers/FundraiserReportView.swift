@@ -12,11 +12,15 @@ enum FundraiserReportView {
       row(
         L("fundraisers.report.raised"),
         report.raised.map(FundraiserFormat.amount) ?? L("fundraisers.report.raised_unknown"),
-        class: "fr-money-raised"),
-      row(
-        L("fundraisers.report.spent"), FundraiserFormat.amount(report.spent),
-        class: "fr-money-spent"),
+        class: "fr-money-raised")
     ]
+    // "Spent: 0 UAH" beside money spent in another currency would read as nothing bought.
+    if report.spent != 0 || report.spentOther.isEmpty {
+      rows.append(
+        row(
+          L("fundraisers.report.spent"), FundraiserFormat.amount(report.spent),
+          class: "fr-money-spent"))
+    }
     if let remaining = report.remaining {
       rows.append(
         remaining < 0
