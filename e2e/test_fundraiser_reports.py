@@ -10,25 +10,11 @@ import subprocess
 
 from playwright.sync_api import Page, expect
 
-from conftest import ARTIFACTS, PHONE, ServerFactory, at_desktop, at_phone, scroll_width, shot, sign_up
-from test_fundraisers import JAR_ID, UKRAINIAN, JarStub, make_png, saved_fundraiser
-
-import pytest
-
-
-@pytest.fixture(scope="module")
-def jar_stub():
-    stub = JarStub()
-    yield stub
-    stub.stop()
-
-
-@pytest.fixture(scope="module")
-def report_server(start_server: ServerFactory, jar_stub: JarStub):
-    return start_server(
-        {"BACKOFFICE_MONOBANK_URL": jar_stub.url, "BACKOFFICE_JAR_REFRESH_MINUTES": "0"},
-        name="reports",
-    )
+from conftest import ARTIFACTS, PHONE, at_desktop, at_phone, scroll_width, shot, sign_up
+# The fundraisers' jar stub and the server that asks it (module fixtures: one of each here).
+from test_fundraisers import (  # noqa: F401 (fixtures are found by name)
+    JAR_ID, UKRAINIAN, JarStub, fr_server, jar_stub, make_png, saved_fundraiser,
+)
 
 
 PURCHASES = [
@@ -56,11 +42,11 @@ def add_expense(page: Page, base: str, fundraiser_id: str, title: str, amount: s
     page.wait_for_url(re.compile(r"/expenses(\?.*)?$"))
 
 
-def test_a_volunteer_reports_and_a_donor_reads_it(report_server, jar_stub: JarStub, new_page,
+def test_a_volunteer_reports_and_a_donor_reads_it(fr_server, jar_stub: JarStub, new_page,
                                                    tmp_path):
     zbarimg = shutil.which("zbarimg")
     assert zbarimg, "zbarimg (Debian zbar-tools) is needed to read the poster's QR code"
-    base = report_server.base_url
+    base = fr_server.base_url
     jar_stub.jars[JAR_ID] = (1_250_000, 5_000_000, "ACTIVE")  # 12 500 of 50 000
 
     owner = new_page("desktop", locale=UKRAINIAN)
@@ -173,8 +159,8 @@ def noisy_png(width: int, height: int) -> bytes:
             + chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
 
 
-def test_a_phone_photo_over_the_limit_is_made_smaller_before_upload(report_server, new_page):
-    base = report_server.base_url
+def test_a_phone_photo_over_the_limit_is_made_smaller_before_upload(fr_server, new_page):
+    base = fr_server.base_url
     page = new_page("phone")
     sign_up(page, base)
     page.goto(base + "/expenses/new")

@@ -340,14 +340,7 @@ function setUpPoster(button) {
     status.textContent = t("fundraisers.show.png_creating");
     try {
       const blob = await rasterize(svgUrl, Number(width), Number(height));
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement("a");
-      link.href = url;
-      link.download = filename;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 30_000);
+      saveBlob(blob, filename);
       // While the public page is on, the same picture becomes its link preview.
       if (button.dataset.shareUrl) await sharePreview(button.dataset.shareUrl, blob);
       status.textContent = "";
@@ -357,6 +350,18 @@ function setUpPoster(button) {
       button.disabled = false;
     }
   });
+}
+
+// Hands `blob` to the browser as a download named `filename`.
+function saveBlob(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 // The report poster's PNG buttons: each names its SVG, size and file name; the browser draws
@@ -371,14 +376,7 @@ function setUpReportPosters(buttons) {
       if (status) status.textContent = t("fundraisers.show.png_creating");
       try {
         const blob = await rasterize(svgUrl, Number(width), Number(height));
-        const url = URL.createObjectURL(blob);
-        const link = document.createElement("a");
-        link.href = url;
-        link.download = filename;
-        document.body.append(link);
-        link.click();
-        link.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 30_000);
+        saveBlob(blob, filename);
         if (status) status.textContent = "";
       } catch {
         if (status) status.textContent = error;

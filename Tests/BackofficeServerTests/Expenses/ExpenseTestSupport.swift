@@ -19,6 +19,11 @@ extension TestClient {
     let response = try await post("/expenses", form: form)
     #expect(response.status == .seeOther, "add failed: \(response.status) \(response.body)")
     try await get("/expenses")
+    return try await newestExpense(titled: title, db: db)
+  }
+
+  /// The id of the latest expense with `title` (as stored), the one a form just added.
+  func newestExpense(titled title: String, db: any Database) async throws -> UUID {
     let record = try await ExpenseRecord.query(on: db)
       .filter(\.$title == Expense.normalizedTitle(title))
       .sort(\.$createdAt, .descending).first()
@@ -146,9 +151,6 @@ extension TestClient {
     let response = try await postExpenseForm(fields: fields, receipts: receipts)
     #expect(response.status == .seeOther, "add failed: \(response.status) \(response.body)")
     try await get("/expenses")
-    let record = try await ExpenseRecord.query(on: db)
-      .filter(\.$title == Expense.normalizedTitle(title))
-      .sort(\.$createdAt, .descending).first()
-    return try #require(record?.id)
+    return try await newestExpense(titled: title, db: db)
   }
 }

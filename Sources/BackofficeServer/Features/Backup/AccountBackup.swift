@@ -428,23 +428,25 @@ extension AccountBackup {
   {
     let records = try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
       .filter(\.$deletedAt == nil).sort(\.$createdAt).sort(\.$id).all()
-    // Receipts one expense at a time: each can be megabytes, and only one expense's are held.
-    var items: [ExpenseItem] = []
-    for record in records {
+    // Every receipt of the workspace in one query (not one per expense), in their order.
+    var receipts: [UUID: [ReceiptItem]] = [:]
+    for receipt in try await ExpenseReceiptRecord.query(on: db)
+      .filter(\.$workspaceID == workspaceID).sort(\.$expenseID).sort(\.$position).sort(\.$id)
+      .all()
+    {
+      receipts[receipt.expenseID, default: []].append(
+        ReceiptItem(mime: receipt.mime, data: receipt.data, public: receipt.isPublic))
+    }
+    let items = try records.map { record in
       let id = try record.requireID()
-      let receipts = try await ExpenseReceiptRecord.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$expenseID == id)
-        .sort(\.$position).sort(\.$id).all()
-        .map { ReceiptItem(mime: $0.mime, data: $0.data, public: $0.isPublic) }
-      items.append(
-        ExpenseItem(
-          id: id, title: record.title,
-          amount: MoneyFormat.decimalString(
-            MinorUnits(record.amountCents).decimal, fractionDigits: 2),
-          category: record.category, spentAt: record.spentAt.map(BackupDate.rounded),
-          createdAt: BackupDate.rounded(record.createdAt),
-          updatedAt: BackupDate.rounded(record.updatedAt), version: record.version,
-          fundraiserId: record.fundraiserID, receipts: receipts.isEmpty ? nil : receipts))
+      return ExpenseItem(
+        id: id, title: record.title,
+        amount: MoneyFormat.decimalString(
+          MinorUnits(record.amountCents).decimal, fractionDigits: 2),
+        category: record.category, spentAt: record.spentAt.map(BackupDate.rounded),
+        createdAt: BackupDate.rounded(record.createdAt),
+        updatedAt: BackupDate.rounded(record.updatedAt), version: record.version,
+        fundraiserId: record.fundraiserID, receipts: receipts[id])
     }
     return items
   }

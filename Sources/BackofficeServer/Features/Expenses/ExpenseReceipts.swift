@@ -124,14 +124,12 @@ struct ExpenseReceipts: Sendable {
     }
   }
 
-  /// Marks one receipt public or hidden; false when the expense has no such receipt.
-  func setPublic(_ id: UUID, of expenseID: UUID, isPublic: Bool) async throws -> Bool {
-    guard try await receiptExists(id, of: expenseID) else { return false }
+  /// Marks one receipt of the expense public or hidden (another's id changes nothing).
+  func setPublic(_ id: UUID, of expenseID: UUID, isPublic: Bool) async throws {
     try await ExpenseReceiptRecord.query(on: db)
       .filter(\.$id == id).filter(\.$expenseID == expenseID)
       .filter(\.$workspaceID == workspaceID)
       .set(\.$isPublic, to: isPublic).update()
-    return true
   }
 
   /// Removes the receipts in `ids` of the expense (others' ids are ignored).

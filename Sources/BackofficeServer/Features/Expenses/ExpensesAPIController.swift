@@ -396,24 +396,11 @@ struct ExpensesAPIController: RouteCollection {
     guard try await receipts.count(of: id) < ExpenseReceipts.maxPerExpense else {
       throw Self.tooManyReceipts
     }
-    let (workspaceID, now, isPublic) = (try req.workspaceID, req.now, input.public ?? false)
+    let isPublic = input.public ?? false
     let added = ReceiptBox()
-    let written: Bool
-    do {
-      written = try await record.write(
-        expected: expected,
-        on: req.db,
-        { db in
-          let ids = try await ExpenseReceipts(db: db, workspaceID: workspaceID).add(
-            [photo], isPublic: isPublic, to: id, now: now)
-          added.id = ids.first
-          record.updatedAt = now
-          try await record.save(on: db)
-        })
-    } catch is ExpenseReceipts.LimitReached {
-      throw Self.tooManyReceipts
+    try await Self.changeReceipts(req, record, expected: expected) { receipts in
+      added.id = try await receipts.add([photo], isPublic: isPublic, to: id, now: req.now).first
     }
-    guard written else { throw try await Self.lost(req, record) }
     guard let receiptID = added.id,
       let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID })
     else { throw APIError.notFound }
@@ -437,28 +424,15 @@ struct ExpensesAPIController: RouteCollection {
 
   /// Shows the receipt on the public report or hides it.
   @Sendable func updateReceipt(req: Request) async throws -> Response {
-    let record = try await Self.found(req, user: try req.user)
-    let expected = try IfMatch(req.headers).expectedVersion(
-      current: record.version, record: Self.recordName)
-    let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
+    let (record, expected, receiptID, receipts) = try await Self.foundReceipt(req)
     let id = try record.requireID()
-    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
-    guard try await receipts.receiptExists(receiptID, of: id) else { throw APIError.notFound }
     let input = try req.content.decode(ReceiptUpdate.self, using: JSONDecoder.api)
     guard let isPublic = input.public else {
       throw APIError.validation(["public": L("expenses.api.receipt_public_missing")])
     }
-    let (workspaceID, now) = (try req.workspaceID, req.now)
-    guard
-      try await record.write(
-        expected: expected, on: req.db,
-        { db in
-          _ = try await ExpenseReceipts(db: db, workspaceID: workspaceID).setPublic(
-            receiptID, of: id, isPublic: isPublic)
-          record.updatedAt = now
-          try await record.save(on: db)
-        })
-    else { throw try await Self.lost(req, record) }
+    try await Self.changeReceipts(req, record, expected: expected) { receipts in
+      try await receipts.setPublic(receiptID, of: id, isPublic: isPublic)
+    }
     guard let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID }) else {
       throw APIError.notFound
     }
@@ -466,25 +440,49 @@ struct ExpensesAPIController: RouteCollection {
   }
 
   @Sendable func deleteReceipt(req: Request) async throws -> Response {
-    let record = try await Self.found(req, user: try req.user)
-    let expected = try IfMatch(req.headers).expectedVersion(
-      current: record.version, record: Self.recordName)
-    let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
+    let (record, expected, receiptID, _) = try await Self.foundReceipt(req)
     let id = try record.requireID()
-    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
-    guard try await receipts.receiptExists(receiptID, of: id) else { throw APIError.notFound }
-    let (workspaceID, now) = (try req.workspaceID, req.now)
-    guard
-      try await record.write(
-        expected: expected, on: req.db,
-        { db in
-          try await ExpenseReceipts(db: db, workspaceID: workspaceID).remove(
-            [receiptID], of: id)
-          record.updatedAt = now
-          try await record.save(on: db)
-        })
-    else { throw try await Self.lost(req, record) }
+    try await Self.changeReceipts(req, record, expected: expected) { receipts in
+      try await receipts.remove([receiptID], of: id)
+    }
     return Response(status: .noContent)
+  }
+
+  /// The expense and receipt a receipt route names (404 unless both are the workspace's and
+  /// belong together), with the version `If-Match` expects.
+  static func foundReceipt(_ req: Request) async throws -> (
+    record: ExpenseRecord, expected: Int?, receiptID: UUID, receipts: ExpenseReceipts
+  ) {
+    let record = try await found(req, user: try req.user)
+    let expected = try IfMatch(req.headers).expectedVersion(
+      current: record.version, record: recordName)
+    let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
+    let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
+    guard try await receipts.receiptExists(receiptID, of: try record.requireID()) else {
+      throw APIError.notFound
+    }
+    return (record, expected, receiptID, receipts)
+  }
+
+  /// Changes the expense's receipts with `change` in the transaction that gives the expense its
+  /// new version (from `expected`, any when nil): 412/404 when the expense changed or went
+  /// meanwhile, 409 when the change would take it past the receipt limit.
+  static func changeReceipts(
+    _ req: Request, _ record: ExpenseRecord, expected: Int?,
+    _ change: @escaping @Sendable (ExpenseReceipts) async throws -> Void
+  ) async throws {
+    let (workspaceID, now) = (try req.workspaceID, req.now)
+    let written: Bool
+    do {
+      written = try await record.write(expected: expected, on: req.db) { db in
+        try await change(ExpenseReceipts(db: db, workspaceID: workspaceID))
+        record.updatedAt = now
+        try await record.save(on: db)
+      }
+    } catch is ExpenseReceipts.LimitReached {
+      throw tooManyReceipts
+    }
+    guard written else { throw try await lost(req, record) }
   }
 
   static var tooManyReceipts: APIError {

@@ -2,7 +2,6 @@ import BackofficeCore
 import Crypto
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// A fundraiser's money: what the jar raised, what was spent on it (its live expenses) and what
@@ -75,9 +74,6 @@ struct FundraiserReport: Sendable, Equatable {
   static func load(
     fundraiser: FundraiserRecord, workspaceID: UUID, state: JarState? = nil, on db: any Database
   ) async throws -> FundraiserReport {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Fundraiser reports need an SQL database.")
-    }
     let id = try fundraiser.requireID()
     let jar: JarState
     if let state {
@@ -88,100 +84,29 @@ struct FundraiserReport: Sendable, Equatable {
     let currency =
       try await Workspace.query(on: db).filter(\.$id == workspaceID).field(\.$id)
       .field(\.$currency).first()?.currency.uppercased() ?? jarCurrency
-    let total = try await sum(fundraiserID: id, workspaceID: workspaceID, on: sql)
-    let purchases = try await purchases(fundraiserID: id, workspaceID: workspaceID, on: sql)
+    // The expenses' own store: its filter by fundraiser gives the live expenses of this
+    // workspace, its exact total and its list order.
+    let store = ExpenseStore(db: db, workspaceID: workspaceID)
+    let filter = ExpenseFilter(fundraiser: id)
+    let total = try await store.totals(filter).total
+    let rows = try await store.rows(filter)
+    // The bytes stay in the database: a list names receipts, their routes serve them.
+    let receipts = try await ExpenseReceipts(db: db, workspaceID: workspaceID)
+      .refs(for: rows.map(\.id))
+    let purchases = rows.map { row in
+      Purchase(
+        expenseID: row.id, title: row.expense.title, amount: row.expense.amount,
+        spentAt: row.expense.date,
+        receipts: (receipts[row.id] ?? []).map {
+          Receipt(id: $0.id, isPublic: $0.isPublic, width: $0.width, height: $0.height)
+        })
+    }
     let inHryvnias = currency == jarCurrency
     return FundraiserReport(
       raised: jar.lastGood?.amount, currency: currency, spent: inHryvnias ? total : 0,
       spentOther: inHryvnias || purchases.isEmpty
         ? [] : [OtherSpending(currency: currency, amount: total)],
       purchases: purchases)
-  }
-
-  /// The live expenses of the fundraiser in the workspace, narrowed in SQL.
-  private static func linked(
-    _ query: SQLSelectBuilder, fundraiserID: UUID, workspaceID: UUID
-  ) -> SQLSelectBuilder {
-    query.from(ExpenseRecord.schema)
-      .where("workspace_id", .equal, SQLBind(workspaceID))
-      .where("fundraiser_id", .equal, SQLBind(fundraiserID))
-      .where("deleted_at", .is, SQLLiteral.null)
-  }
-
-  /// The exact sum, as `ExpenseStore.totals` reads it: integer cents split in two parts summed
-  /// apart (neither can overflow), read back as text, combined exactly in Swift.
-  private static func sum(fundraiserID: UUID, workspaceID: UUID, on sql: any SQLDatabase)
-    async throws -> Decimal
-  {
-    let split = ExpenseStore.splitCents
-    let query = sql.select()
-      .column(
-        SQLQueryString("CAST(SUM(\(ident: "amount_cents") / \(literal: split)) AS TEXT)"),
-        as: "high"
-      )
-      .column(
-        SQLQueryString("CAST(SUM(\(ident: "amount_cents") % \(literal: split)) AS TEXT)"),
-        as: "low")
-    guard
-      let row = try await linked(query, fundraiserID: fundraiserID, workspaceID: workspaceID)
-        .first()
-    else { return 0 }
-    // No rows: SUM is NULL.
-    guard let high = try row.decode(column: "high", as: String?.self),
-      let low = try row.decode(column: "low", as: String?.self)
-    else { return 0 }
-    guard let amount = ExpenseStore.amount(highText: high, lowText: low) else {
-      throw Abort(.internalServerError, reason: "Unreadable fundraiser sum \(high)/\(low)")
-    }
-    return amount
-  }
-
-  /// Every live linked expense, newest first, with its receipts (in two queries).
-  private static func purchases(fundraiserID: UUID, workspaceID: UUID, on sql: any SQLDatabase)
-    async throws -> [Purchase]
-  {
-    let query = sql.select().columns("id", "title", "amount_cents", "spent_at")
-    let rows = try await linked(query, fundraiserID: fundraiserID, workspaceID: workspaceID)
-      // `spent_at IS NULL` sorts alike on both databases (see `ExpenseStore.rows`).
-      .orderBy(SQLQueryString("CASE WHEN \(ident: "spent_at") IS NULL THEN 1 ELSE 0 END"))
-      .orderBy("spent_at", .descending)
-      .orderBy("created_at", .descending)
-      .orderBy("id", .descending)
-      .all()
-    var purchases = try rows.map { row in
-      Purchase(
-        expenseID: try row.decode(column: "id", as: UUID.self),
-        title: try row.decode(column: "title", as: String.self),
-        amount: MinorUnits(try row.decode(column: "amount_cents", as: Int64.self)).decimal,
-        spentAt: try row.decode(column: "spent_at", as: Date?.self), receipts: [])
-    }
-    guard !purchases.isEmpty else { return [] }
-    var receipts: [UUID: [Receipt]] = [:]
-    let ids = purchases.map(\.expenseID)
-    for start in stride(from: 0, to: ids.count, by: 500) {
-      let chunk = Array(ids[start..<min(start + 500, ids.count)])
-      // The bytes stay in the database: a list names receipts, their routes serve them.
-      let rows = try await sql.select()
-        .columns("id", "expense_id", "is_public", "width", "height")
-        .from(ExpenseReceiptRecord.schema)
-        .where("workspace_id", .equal, SQLBind(workspaceID))
-        .where("expense_id", .in, SQLBind.group(chunk))
-        .orderBy("position").orderBy("created_at").orderBy("id")
-        .all()
-      for row in rows {
-        let expenseID = try row.decode(column: "expense_id", as: UUID.self)
-        receipts[expenseID, default: []].append(
-          Receipt(
-            id: try row.decode(column: "id", as: UUID.self),
-            isPublic: try row.decode(column: "is_public", as: Bool.self),
-            width: try row.decode(column: "width", as: Int.self),
-            height: try row.decode(column: "height", as: Int.self)))
-      }
-    }
-    for index in purchases.indices {
-      purchases[index].receipts = receipts[purchases[index].expenseID] ?? []
-    }
-    return purchases
   }
 
   /// The receipt `id` when the public report of `fundraiser` may show it: public, on a live
