@@ -85,26 +85,43 @@ enum ActivityLog {
     _ action: Action, _ area: Area, id: UUID?, name: String, workspaceID: UUID, actor: User,
     now: Date, on db: any Database, logger: Logger
   ) async {
-    let line = ActivityRecord()
-    line.id = UUID()
-    line.workspaceID = workspaceID
-    line.userID = actor.id
-    line.actorEmail = actor.email
-    line.action = action.rawValue
-    line.area = area.rawValue
-    line.recordID = id
-    line.recordName = String(name.prefix(200))
-    line.createdAt = now
     do {
-      try await line.create(on: db)
-      try await ActivityRecord.query(on: db)
-        .filter(\.$workspaceID == workspaceID)
-        .filter(\.$createdAt < now.addingTimeInterval(-retention))
-        .delete()
+      try await ShortWrite.run(
+        writes(
+          action, area, id: id, name: name, workspaceID: workspaceID, actor: actor, now: now),
+        on: db)
     } catch {
       logger.report(error: error)
     }
   }
+
+  /// The statements that write a line and prune the workspace's oldest lines, for a store
+  /// that writes the line in the same transaction as the change itself.
+  static func writes(
+    _ action: Action, _ area: Area, id: UUID?, name: String, workspaceID: UUID, actor: User,
+    now: Date
+  ) -> [ShortWrite] {
+    [
+      ShortWrite(
+        insertLine,
+        [
+          UUID.random(), workspaceID, actor.id, actor.email, action.rawValue, area.rawValue, id,
+          String(name.prefix(200)), now,
+        ]),
+      ShortWrite(pruneLines, [workspaceID, now.addingTimeInterval(-retention)]),
+    ]
+  }
+
+  /// The line and the pruning of the workspace's oldest lines, in one transaction: one turn at
+  /// the writer, with kept statements (every change of every area writes a line).
+  private static let insertLine = ShortRead(
+    """
+    INSERT INTO activity (id, workspace_id, user_id, actor_email, action, area, record_id,
+      record_name, created_at)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+    """)
+  private static let pruneLines = ShortRead(
+    "DELETE FROM activity WHERE workspace_id = ?1 AND created_at < ?2")
 
   /// One page of the workspace's log, newest first, and how many lines it has.
   static func page(workspaceID: UUID, page: Int, per: Int, on db: any Database) async throws

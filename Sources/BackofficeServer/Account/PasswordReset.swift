@@ -19,7 +19,7 @@ enum PasswordResets {
     try await sql(db).insert(into: table)
       .columns("id", "user_id", "token_hash", "created_at", "expires_at")
       .values(
-        SQLBind(UUID()), SQLBind(userID), SQLBind(secretHash(secret)), SQLBind(now),
+        SQLBind(UUID.random()), SQLBind(userID), SQLBind(secretHash(secret)), SQLBind(now),
         SQLBind(now.addingTimeInterval(lifetime))
       )
       .run()

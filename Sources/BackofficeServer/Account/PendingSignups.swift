@@ -33,7 +33,7 @@ enum PendingSignups {
         "token_hash", "created_at", "expires_at"
       )
       .values(
-        SQLBind(UUID()), SQLBind(pending.email), SQLBind(pending.passwordHash),
+        SQLBind(UUID.random()), SQLBind(pending.email), SQLBind(pending.passwordHash),
         SQLBind(pending.locale), SQLBind(pending.currency), SQLBind(pending.uiLanguage),
         SQLBind(pending.next), SQLBind(secretHash(secret)), SQLBind(now),
         SQLBind(now.addingTimeInterval(lifetime))

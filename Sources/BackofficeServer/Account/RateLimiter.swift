@@ -39,7 +39,7 @@ struct AttemptLimiter: Sendable {
     let since = now.addingTimeInterval(-window)
     var ids: [UUID] = []
     for rule in rules {
-      let id = UUID()
+      let id = UUID.random()
       try await sql.insert(into: LoginAttempt.schema)
         .columns("id", "key", "attempted_at")
         .values(SQLBind(id), SQLBind(rule.key), SQLBind(now))

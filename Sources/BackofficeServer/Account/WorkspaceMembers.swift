@@ -229,7 +229,7 @@ enum Invitations {
         let joined = try await sql.insert(into: Membership.schema)
           .columns("id", "workspace_id", "user_id", "role", "created_at")
           .values(
-            SQLBind(UUID()), SQLBind(offer.workspaceID), SQLBind(userID),
+            SQLBind(UUID.random()), SQLBind(offer.workspaceID), SQLBind(userID),
             SQLBind(offer.role.rawValue), SQLBind(now)
           )
           .ignoringConflicts(with: ["workspace_id", "user_id"])

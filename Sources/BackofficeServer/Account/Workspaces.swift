@@ -126,7 +126,7 @@ struct WorkspaceStore: Sendable {
   static func createOwn(for user: User, on db: any Database) async throws -> Workspace {
     let userID = try user.requireID()
     let workspace = Workspace(
-      id: UUID(), name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
+      id: UUID.random(), name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
       creatorID: userID)
     try await workspace.create(on: db)
     try await Membership(workspaceID: try workspace.requireID(), userID: userID, role: .owner)

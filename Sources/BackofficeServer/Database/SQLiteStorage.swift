@@ -45,6 +45,10 @@ final class SQLiteStorage: Sendable {
       // In WAL mode a commit survives the process being killed; only a power cut may lose
       // the last ones before a checkpoint (docs/platform.md).
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      // Temporary tables and indices (a `RETURNING` clause's rows, a sort that spills) in
+      // memory: on disk each creates, writes and unlinks a file in /var/tmp, about one for
+      // every other product creation.
+      try db.execute(sql: "PRAGMA temp_store = MEMORY")
     }
     guard let path else {
       return SQLiteStorage(writer: try DatabaseQueue(configuration: configuration), path: nil)
@@ -276,4 +280,18 @@ extension Application {
 
   /// The writers' gate of the SQLite database; nil on PostgreSQL.
   var writeGate: WriteGate? { sqliteStorage?.gate }
+}
+
+extension ShortWrite {
+  /// The statements' SQL and SQLite arguments, made before a turn at the writer.
+  static func prepared(_ writes: [ShortWrite]) throws -> [(String, StatementArguments)] {
+    try writes.map { ($0.statement.sql, try SQLiteStorage.arguments($0.binds)) }
+  }
+
+  /// Runs prepared statements inside a store's write on the SQLite file.
+  static func run(_ prepared: [(String, StatementArguments)], in db: GRDB.Database) throws {
+    for (sql, arguments) in prepared {
+      try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import Fluent
+import FluentKit
 import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
@@ -65,7 +66,9 @@ struct ShortRead: Sendable {
     return query
   }
 
-  func rows(on db: any Database, _ binds: [any ShortReadValue]) async throws -> [any SQLRow] {
+  func rows(on db: any FluentKit.Database, _ binds: [any ShortReadValue]) async throws
+    -> [any SQLRow]
+  {
     if let storage = (db as? SQLiteFluentDatabase)?.readsNow,
       let rows = try? storage.readNow(sql, SQLiteStorage.arguments(binds))
     {
@@ -77,7 +80,9 @@ struct ShortRead: Sendable {
     return try await sql.raw(query(binds)).all()
   }
 
-  func first(on db: any Database, _ binds: [any ShortReadValue]) async throws -> (any SQLRow)? {
+  func first(on db: any FluentKit.Database, _ binds: [any ShortReadValue]) async throws -> (
+    any SQLRow
+  )? {
     try await rows(on: db, binds).first
   }
 }
@@ -90,7 +95,9 @@ struct ShortRead: Sendable {
 /// such a read runs on the request's own thread. Whole-table reads (exports, backups) go
 /// through the model layer, which reads on the pool's threads.
 enum DirectQuery {
-  static func rows(_ query: any SQLExpression, on db: any Database) async throws -> [any SQLRow] {
+  static func rows(_ query: any SQLExpression, on db: any FluentKit.Database) async throws
+    -> [any SQLRow]
+  {
     guard let sql = db as? any SQLDatabase else {
       throw Abort(.internalServerError, reason: "This read needs an SQL database.")
     }
@@ -107,7 +114,41 @@ enum DirectQuery {
     return rows.withLockedValue { $0 }
   }
 
-  static func first(_ query: any SQLExpression, on db: any Database) async throws -> (any SQLRow)? {
+  static func first(_ query: any SQLExpression, on db: any FluentKit.Database) async throws -> (
+    any SQLRow
+  )? {
     try await rows(query, on: db).first
+  }
+}
+
+extension Date: ShortReadValue {}
+extension Int: ShortReadValue {}
+extension Optional: ShortReadValue where Wrapped: ShortReadValue {}
+
+/// Short writes that need no answer (a log line and the pruning of old lines), written like
+/// `ShortRead` with numbered parameters and run as one transaction: on a SQLite file in one
+/// turn on GRDB's writer with kept statements (`SQLiteStorage.write`); elsewhere, or inside a
+/// transaction of the caller, through the model layer's SQL database.
+struct ShortWrite: Sendable {
+  let statement: ShortRead
+  let binds: [any ShortReadValue]
+
+  init(_ statement: ShortRead, _ binds: [any ShortReadValue]) {
+    self.statement = statement
+    self.binds = binds
+  }
+
+  static func run(_ writes: [ShortWrite], on db: any FluentKit.Database) async throws {
+    if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
+      let prepared = try prepared(writes)
+      try await storage.write { db in try run(prepared, in: db) }
+      return
+    }
+    try await db.transaction { db in
+      guard let sql = db as? any SQLDatabase else {
+        throw Abort(.internalServerError, reason: "This write needs an SQL database.")
+      }
+      for write in writes { try await sql.raw(write.statement.query(write.binds)).run() }
+    }
   }
 }

@@ -90,7 +90,7 @@ struct JarRefreshLifecycle: LifecycleHandler {
     let minutes = application.config.jarRefreshMinutes
     guard minutes > 0 else { return }
     let interval = TimeInterval(minutes * 60)
-    let holder = UUID().uuidString
+    let holder = UUID.random().uuidString
     let poll = pollEvery
     let delay = firstDelay
     let app = application

@@ -22,7 +22,7 @@ final class MailDelivery: Sendable {
   }
   private let wake = NIOLockedValueBox(Wake())
   private let task = NIOLockedValueBox<Task<Void, Never>?>(nil)
-  private let holder = UUID().uuidString
+  private let holder = UUID.random().uuidString
   private let rounds = OneAtATime()
 
   static let lease = "mail-delivery"

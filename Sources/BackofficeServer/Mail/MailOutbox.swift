@@ -79,7 +79,7 @@ struct MailOutbox: Sendable {
 
   @discardableResult
   func enqueue(_ mail: OutgoingMail, now: Date) async throws -> UUID {
-    let id = UUID()
+    let id = UUID.random()
     try await sql.insert(into: Self.table)
       .columns(
         "id", "kind", "recipient", "reply_to", "subject", "body", "requested_by",

@@ -127,7 +127,7 @@ struct DirectProductCreationTests {
     try await withApp(store: .sqliteFile) { t in
       _ = try storage(t)
       let client = t.client()
-      try await client.signUp()
+      let email = try await client.signUp()
       let token = try await client.createToken()
       var headers = HTTPHeaders()
       headers.replaceOrAdd(name: "Idempotency-Key", value: "once")
@@ -144,6 +144,38 @@ struct DirectProductCreationTests {
         headers: headers)
       #expect(changed.status == .unprocessableEntity || changed.status == .conflict)
       #expect(try await ProductRecord.query(on: t.db).count() == 1)
+      // The activity line is written with the product, once: not for the replay, nor for
+      // the refused request.
+      let lines = try await ActivityRecord.query(on: t.db).filter(\.$area == "product").all()
+      #expect(lines.map(\.recordName) == ["Lamp"])
+      #expect(lines.first?.action == "created")
+      #expect(lines.first?.actorEmail == email)
+    }
+  }
+
+  /// The product and its activity line are one transaction: when the line cannot be written,
+  /// no product is left without it.
+  @Test func aCreationWhoseActivityLineFailsLeavesNoProduct() async throws {
+    try await withApp(store: .sqliteFile) { t in
+      let client = t.client()
+      try await client.signUp()
+      let token = try await client.createToken()
+      let sql = try #require(t.db as? any SQLDatabase)
+      try await sql.raw(
+        """
+        CREATE TRIGGER refuse_lines BEFORE INSERT ON activity
+        BEGIN SELECT RAISE(ABORT, 'no lines today'); END
+        """
+      ).run()
+      let refused = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: productJSON(name: "Lamp"))
+      #expect(refused.status == .internalServerError)
+      #expect(try await ProductRecord.query(on: t.db).count() == 0)
+      try await sql.raw("DROP TRIGGER refuse_lines").run()
+      let created = try await client.productAPI(
+        .POST, "/api/v1/products", token: token, body: productJSON(name: "Lamp"))
+      #expect(created.status == .created)
+      #expect(try await ActivityRecord.query(on: t.db).filter(\.$area == "product").count() == 1)
     }
   }
 

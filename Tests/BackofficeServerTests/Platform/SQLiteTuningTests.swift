@@ -26,6 +26,8 @@ struct SQLiteTuningTests {
       #expect(journal == ["wal", "wal"])
       #expect(synchronous == ["1", "1"])
       #expect(foreignKeys == ["1", "1"])
+      // Temporary tables (a RETURNING clause's rows) stay in memory, not in /var/tmp files.
+      #expect(try await t.app.sqlitePragmas("temp_store") == ["2", "2"])
     }
   }
 
@@ -51,5 +53,23 @@ struct SQLiteTuningTests {
       #expect(statuses.allSatisfy { $0 == .created }, "\(statuses.map(\.code))")
       #expect(try await ExpenseRecord.query(on: t.db).count() == 40)
     }
+  }
+}
+
+@Suite("Random ids")
+struct RandomUUIDTests {
+  /// Version 4 and the RFC variant, as Foundation's `UUID()` makes them, and never the same.
+  @Test func idsAreVersionFourAndDistinct() {
+    let ids = (0..<2000).map { _ in UUID.random() }
+    #expect(Set(ids).count == ids.count)
+    for id in ids {
+      let text = id.uuidString
+      #expect(Array(text)[14] == "4", "\(text)")
+      #expect("89AB".contains(Array(text)[19]), "\(text)")
+    }
+    // Every other bit varies.
+    let bytes = ids.map { withUnsafeBytes(of: $0.uuid) { Array($0) } }
+    #expect(Set(bytes.map { $0[0] }).count > 100)
+    #expect(Set(bytes.map { $0[15] }).count > 100)
   }
 }

@@ -13,7 +13,7 @@ struct M031_SeedMarketingCatalog: AsyncMigration {
     guard stored == 0 else { return }
     try await MarketingCatalogRecord.query(on: database)
       .set([
-        "id": .bind(UUID()),
+        "id": .bind(UUID.random()),
         "slot": .bind(MarketingCatalogRecord.currentSlot),
         "catalog_json": .bind(MarketingJSON.encode(MarketingCatalog.bundledDefault)),
         "source": .bind(MarketingCatalogSource.bundled.rawValue),

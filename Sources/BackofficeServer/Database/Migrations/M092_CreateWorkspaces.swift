@@ -88,7 +88,7 @@ struct M092_CreateWorkspaces: AsyncMigration {
       try await sql.insert(into: Membership.schema)
         .columns("id", "workspace_id", "user_id", "role", "created_at")
         .values(
-          SQLBind(UUID()), SQLBind(id), SQLBind(id), SQLBind(WorkspaceRole.owner.rawValue),
+          SQLBind(UUID.random()), SQLBind(id), SQLBind(id), SQLBind(WorkspaceRole.owner.rawValue),
           SQLBind(user.createdAt)
         ).run()
     }

@@ -40,13 +40,36 @@ final class ProductRecord: Model, @unchecked Sendable {
 
   /// Sets the product's values and everything derived from them.
   func apply(_ product: Product) {
-    name = product.name
-    nameKey = product.searchKey
-    type = product.type
-    typeKey = SearchNormalizer.normalize(product.type)
-    priceMinor = MinorUnits(rounding: product.price)?.value ?? 0
-    taxMinor = MinorUnits(rounding: product.tax)?.value ?? 0
-    matchKey = MatchKey.make(product.matchFields)
+    let values = Values(product)
+    name = values.name
+    nameKey = values.nameKey
+    type = values.type
+    typeKey = values.typeKey
+    priceMinor = values.priceMinor
+    taxMinor = values.taxMinor
+    matchKey = values.matchKey
+  }
+
+  /// A product's stored values: what it says and what is derived from it (search keys, exact
+  /// minor units, the match key of imports).
+  struct Values {
+    var name: String
+    var nameKey: String
+    var type: String
+    var typeKey: String
+    var priceMinor: Int64
+    var taxMinor: Int64
+    var matchKey: String
+
+    init(_ product: Product) {
+      name = product.name
+      nameKey = product.searchKey
+      type = product.type
+      typeKey = SearchNormalizer.normalize(product.type)
+      priceMinor = MinorUnits(rounding: product.price)?.value ?? 0
+      taxMinor = MinorUnits(rounding: product.tax)?.value ?? 0
+      matchKey = MatchKey.make(product.matchFields)
+    }
   }
 
   var product: Product {

@@ -32,7 +32,7 @@ struct AdPaymentImportRows: ImportRows {
       positions.map { position in
         let entry = AdPaymentEntry(workspaceID: workspaceID, payment: payments[position])
         // A prepared insert writes the values as set: it makes no id and no timestamps.
-        entry.id = UUID()
+        entry.id = UUID.random()
         entry.createdAt = start.addingTimeInterval(Double(position) / 1000)
         entry.updatedAt = entry.createdAt
         return entry

@@ -80,7 +80,7 @@ extension AccountRestore {
             mine.insert(original)
             aliases[original] = derived
           } else {
-            renamed[original] = UUID()
+            renamed[original] = UUID.random()
           }
         } else {
           renamed[original] = derived

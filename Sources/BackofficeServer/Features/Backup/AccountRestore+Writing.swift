@@ -46,14 +46,14 @@ extension AccountRestore {
       records.append(record)
       if let photo {
         let stored = ProductPhoto(workspaceID: workspaceID, productID: id, upload: photo)
-        stored.id = UUID()
+        stored.id = UUID.random()
         stored.createdAt = item.updatedAt
         photos.append(stored)
       }
       if let favoritedAt = item.favoritedAt {
         // The workspace's creator's marks (a restore goes into an account's own workspace).
         let favorite = ProductFavorite(workspaceID: workspaceID, userID: person, productID: id)
-        favorite.id = UUID()
+        favorite.id = UUID.random()
         favorite.createdAt = favoritedAt
         favorites.append(favorite)
       }
@@ -104,7 +104,7 @@ extension AccountRestore {
         // Files from before receipts lost their camera notes may still carry them.
         let photo = receipt.photo.withoutMetadata
         let row = ExpenseReceiptRecord()
-        row.id = UUID()
+        row.id = UUID.random()
         row.workspaceID = workspaceID
         row.expenseID = ids.id(for: item.id)
         row.data = photo.data
@@ -200,12 +200,12 @@ extension AccountRestore {
       let stored = FundraiserPhotoRecord(
         workspaceID: workspaceID, fundraiserID: id, data: photo.data, info: photo.info,
         etag: photo.etag)
-      stored.id = UUID()
+      stored.id = UUID.random()
       stored.createdAt = item.updatedAt
       photos.append(stored)
       for snapshot in history {
         let row = JarSnapshotRecord()
-        row.id = UUID()
+        row.id = UUID.random()
         row.$fundraiser.id = id
         row.jarID = snapshot.jarId
         row.takenAt = snapshot.takenAt

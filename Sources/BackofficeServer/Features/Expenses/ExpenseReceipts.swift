@@ -93,7 +93,7 @@ struct ExpenseReceipts: Sendable {
     // A receipt can go on a public page: the camera's notes (where it was taken) never do.
     for photo in photos.map(\.withoutMetadata) {
       let record = ExpenseReceiptRecord()
-      record.id = UUID()
+      record.id = UUID.random()
       record.workspaceID = workspaceID
       record.expenseID = expenseID
       record.data = photo.data

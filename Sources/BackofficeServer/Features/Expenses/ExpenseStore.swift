@@ -130,7 +130,7 @@ struct ExpenseStore: Sendable {
     also: (@Sendable (any Database, UUID) async throws -> Void)? = nil
   ) async throws -> ExpenseRecord {
     let record = ExpenseRecord()
-    record.id = UUID()
+    record.id = UUID.random()
     record.workspaceID = workspaceID
     try Self.assign(expense, to: record)
     record.fundraiserID = fundraiserID
@@ -222,7 +222,7 @@ struct ExpenseStore: Sendable {
     _ expense: Expense, workspaceID: UUID, position: Int, start: Date, matchKey: String? = nil
   ) throws -> ExpenseRecord {
     let record = ExpenseRecord()
-    record.id = UUID()
+    record.id = UUID.random()
     record.workspaceID = workspaceID
     try assign(expense, to: record, matchKey: matchKey)
     record.createdAt = start.addingTimeInterval(Double(position) / 1000)

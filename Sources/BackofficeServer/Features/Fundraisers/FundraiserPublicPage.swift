@@ -255,7 +255,7 @@ struct FundraiserPublicPage: RouteCollection {
     let app = req.application
     guard
       try await JobLease.acquire(
-        "public-jar:\(id.uuidString.lowercased())", holder: UUID().uuidString,
+        "public-jar:\(id.uuidString.lowercased())", holder: UUID.random().uuidString,
         for: refreshInterval, now: now, on: req.db)
     else { return state }
     try await JarRefresh.refresh(record, client: app.jarClient, on: req.db, now: app.clients.now)

@@ -122,7 +122,7 @@ enum FundraiserPhotos {
       workspaceID: workspaceID, fundraiserID: nil, data: upload.data, info: upload.info,
       etag: upload.etag)
     // `create` would stamp the system clock; a bulk insert keeps the date as set.
-    let id = UUID()
+    let id = UUID.random()
     draft.id = id
     draft.createdAt = now
     try await BulkInsert.insert([draft], on: db)

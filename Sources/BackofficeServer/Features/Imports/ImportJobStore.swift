@@ -156,8 +156,8 @@ struct ImportJobStore: Sendable {
     try await purge(now: now)
 
     let job = ImportJobRecord()
-    let id = UUID()
-    let runner = UUID().uuidString
+    let id = UUID.random()
+    let runner = UUID.random().uuidString
     job.id = id
     job.workspaceID = workspaceID
     job.area = area.rawValue
@@ -218,7 +218,7 @@ struct ImportJobStore: Sendable {
       try await ImportJobPayload.find(id, on: db) != nil
     else { return nil }
     try await failStale(area: area, now: now, staleAfter: staleAfter)
-    let runner = UUID().uuidString
+    let runner = UUID.random().uuidString
     let claimed: [any SQLRow]
     do {
       claimed = try await sql.update(ImportJobRecord.schema)

@@ -14,6 +14,9 @@ struct DirectProductCreation {
   var workspaceID: UUID
   var now: Date
   var account: AccountFormat
+  /// The activity line of the creation (`ActivityLog.writes`), written in the same
+  /// transaction: one turn at the writer for the whole creation.
+  var activity: [ShortWrite]
 
   private enum Result: Sendable {
     case created(StoredAnswer)
@@ -40,6 +43,7 @@ struct DirectProductCreation {
     _ product: Product, key: String?, fingerprint: String, fallback store: IdempotencyStore
   ) async throws -> IdempotencyStore.Outcome {
     let (workspaceID, now, account) = (workspaceID, now, account)
+    let activity = try ShortWrite.prepared(activity)
     let result: Result
     do {
       result = try await storage.write { db in
@@ -58,7 +62,7 @@ struct DirectProductCreation {
           """
           INSERT INTO product_counters (id, workspace_id, last_number, product_count)
           VALUES (?1, ?2, 0, 0) ON CONFLICT (workspace_id) DO NOTHING
-          """, Self.values([UUID(), workspaceID]))
+          """, Self.values([UUID.random(), workspaceID]))
         guard
           let number = try Self.first(
             db,
@@ -69,12 +73,10 @@ struct DirectProductCreation {
             """, Self.values([workspaceID])
           ).map({ try $0.decode(column: "last_number", as: Int.self) })
         else { throw Abort(.internalServerError, reason: "The product counter row is missing.") }
-        let record = ProductRecord(workspaceID: workspaceID, number: number, product: product)
-        let id = UUID()
+        // The values `ProductRecord.apply` derives, without a model object.
+        let values = ProductRecord.Values(product)
+        let id = UUID.random()
         let stamp = Date()
-        record.id = id
-        record.createdAt = stamp
-        record.updatedAt = stamp
         try Self.run(
           db,
           """
@@ -83,10 +85,16 @@ struct DirectProductCreation {
           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?12, ?13)
           """,
           Self.values([
-            id, workspaceID, number, record.name, record.nameKey, record.type, record.typeKey,
-            record.priceMinor, record.taxMinor, record.matchKey, record.version, stamp, stamp,
+            id, workspaceID, number, values.name, values.nameKey, values.type, values.typeKey,
+            values.priceMinor, values.taxMinor, values.matchKey, RecordVersion.first, stamp, stamp,
           ]))
-        let summary = try ProductSummary(record, favorite: false, account: account)
+        try ShortWrite.run(activity, in: db)
+        let summary = ProductSummary(
+          ProductRow(
+            id: id, number: number, name: values.name, type: values.type,
+            priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: nil,
+            createdAt: stamp, updatedAt: stamp, version: RecordVersion.first, favorite: false),
+          account: account)
         var answer = StoredAnswer.product(ProductsAPIController.Item(summary), status: .created)
         answer.location = Routes.apiProduct.href(id: summary.id)
         if let key {
@@ -98,7 +106,8 @@ struct DirectProductCreation {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """,
             Self.values([
-              UUID(), workspaceID, key, fingerprint, Int(answer.status.code), answer.contentType,
+              UUID.random(), workspaceID, key, fingerprint, Int(answer.status.code),
+              answer.contentType,
               answer.location, answer.body, now,
             ]))
           try Self.run(

@@ -56,7 +56,7 @@ struct ProductImportRows: ImportRows {
       positions.map { position in
         let record = ProductRecord(workspaceID: workspaceID, number: 0, product: products[position])
         // A prepared insert writes the values as set: it makes no id and no timestamps.
-        record.id = UUID()
+        record.id = UUID.random()
         record.createdAt = start.addingTimeInterval(Double(position) / 1000)
         record.updatedAt = record.createdAt
         return record

@@ -53,18 +53,19 @@ struct ProductRow: Sendable, Equatable {
   /// From SQLite's values, by position (`ProductStore.columns`, then `favorite`), without the
   /// model layer's conversions.
   init(_ row: Row) throws {
-    id = try Self.uuid(row[0])
-    number = try Self.int(row[1])
-    name = try Self.text(row[2])
-    type = try Self.text(row[4])
-    priceMinor = Int64(try Self.int(row[6]))
-    taxMinor = Int64(try Self.int(row[7]))
-    let etag: DatabaseValue = row[8]
-    photoETag = etag.isNull ? nil : try Self.text(etag)
-    createdAt = try Self.date(row[9])
-    updatedAt = try Self.date(row[10])
-    version = try Self.int(row[11])
-    favorite = try Self.int(row[12]) == 1
+    // Read from the statement's columns with GRDB's typed decoding (no `DatabaseValue` in
+    // between, whose generic conversion cost more than the rest of the row).
+    id = try Self.uuid(row, 0)
+    number = try row.decode(Int.self, atIndex: 1)
+    name = try row.decode(String.self, atIndex: 2)
+    type = try row.decode(String.self, atIndex: 4)
+    priceMinor = try row.decode(Int64.self, atIndex: 6)
+    taxMinor = try row.decode(Int64.self, atIndex: 7)
+    photoETag = try row.decode(String?.self, atIndex: 8)
+    createdAt = Self.date(try row.decode(Double?.self, atIndex: 9))
+    updatedAt = Self.date(try row.decode(Double?.self, atIndex: 10))
+    version = try row.decode(Int.self, atIndex: 11)
+    favorite = try row.decode(Int.self, atIndex: 12) == 1
   }
 
   /// The rows of a product statement (and the first row's `total`, its fourteenth column),
@@ -79,44 +80,28 @@ struct ProductRow: Sendable, Equatable {
       var total: Int?
       while let row = try cursor.next() {
         items.append(try ProductRow(row))
-        if withTotal, total == nil { total = try int(row[13]) }
+        if withTotal, total == nil { total = try row.decode(Int.self, atIndex: 13) }
       }
       return (items, total)
     }
   }
 
-  struct Unreadable: Error, CustomStringConvertible {
-    var value: DatabaseValue
-    var description: String { "A product column held an unexpected value: \(value)" }
-  }
-
-  private static func int(_ value: DatabaseValue) throws -> Int {
-    guard case .int64(let number) = value.storage else { throw Unreadable(value: value) }
-    return Int(number)
-  }
-
-  private static func text(_ value: DatabaseValue) throws -> String {
-    guard case .string(let text) = value.storage else { throw Unreadable(value: value) }
-    return text
-  }
-
   /// Ids are kept as their text (as the model layer writes them), read without Foundation's
   /// parser; anything else is read by the model layer's rules.
-  private static func uuid(_ value: DatabaseValue) throws -> UUID {
-    if case .string(let text) = value.storage, let id = UUIDText.parse(text) { return id }
+  private static func uuid(_ row: Row, _ index: Int) throws -> UUID {
+    if !row.hasNull(atIndex: index), let text = try? row.decode(String.self, atIndex: index),
+      let id = UUIDText.parse(text)
+    {
+      return id
+    }
+    let value: DatabaseValue = row[index]
     return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
   }
 
   /// Times are kept as seconds since 1970, read to the microsecond as the model layer reads
-  /// them (so both give equal dates); anything else is read by the model layer's rules.
-  private static func date(_ value: DatabaseValue) throws -> Date? {
-    let seconds: Double
-    switch value.storage {
-    case .null: return nil
-    case .double(let number): seconds = number
-    case .int64(let number): seconds = Double(number)
-    default: return try DirectRow.decoder.decode(Date.self, from: SQLiteData(value))
-    }
+  /// them (so both give equal dates).
+  private static func date(_ seconds: Double?) -> Date? {
+    guard let seconds else { return nil }
     let sinceReference = seconds - Date.timeIntervalBetween1970AndReferenceDate
     return Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6)
   }

@@ -397,7 +397,7 @@ struct ProductStore {
   private func ensureCounterRow() async throws {
     try await sql.insert(into: ProductCounter.schema)
       .columns("id", "workspace_id", "last_number")
-      .values(SQLBind(UUID()), SQLBind(workspaceID), SQLBind(0))
+      .values(SQLBind(UUID.random()), SQLBind(workspaceID), SQLBind(0))
       .ignoringConflicts(with: ["workspace_id"])
       .run()
   }

@@ -133,19 +133,29 @@ struct ProductsAPIController: RouteCollection {
       input.price?.text ?? "", input.tax?.text ?? "", input.locale ?? "", photo?.sha256 ?? "",
     ])
     let idempotency = IdempotencyStore(db: req.db, workspaceID: workspaceID, now: req.now)
-    let outcome: IdempotencyStore.Outcome
-    if let storage = (req.db as? SQLiteFluentDatabase)?.storage, photo == nil {
-      outcome = try await DirectProductCreation(
-        storage: storage, workspaceID: workspaceID, now: req.now, account: account
-      ).perform(product, key: key, fingerprint: fingerprint, fallback: idempotency)
-    } else {
-      outcome = try await Self.create(
-        product, photo: photo, viewer: viewer, account: account, key: key,
-        fingerprint: fingerprint, idempotency: idempotency)
+    if let storage = (req.db as? SQLiteFluentDatabase)?.storage, photo == nil,
+      let actor = req.auth.get(User.self)
+    {
+      // One transaction for the product and its activity line (a replay writes neither).
+      let now = req.now
+      return Self.answer(
+        try await DirectProductCreation(
+          storage: storage, workspaceID: workspaceID, now: now, account: account,
+          activity: ActivityLog.writes(
+            .created, .product, id: nil, name: product.name, workspaceID: workspaceID,
+            actor: actor, now: now)
+        ).perform(product, key: key, fingerprint: fingerprint, fallback: idempotency))
     }
+    let outcome = try await Self.create(
+      product, photo: photo, viewer: viewer, account: account, key: key,
+      fingerprint: fingerprint, idempotency: idempotency)
     if !outcome.replayed {
       req.noteActivity(.created, .product, id: nil, name: product.name)
     }
+    return Self.answer(outcome)
+  }
+
+  private static func answer(_ outcome: IdempotencyStore.Outcome) -> Response {
     let response = outcome.answer.response(replayed: outcome.replayed)
     // A replay answers with the first answer's body, so its version is the one to name.
     if let version = StoredAnswer.version(in: outcome.answer.body) {

@@ -110,7 +110,7 @@ struct ProductsController: RouteCollection {
     let user = try req.user
     return ProductForm(
       mode: mode, types: try await Self.chips(req).map(\.title),
-      idempotencyKey: UUID().uuidString.lowercased(), currency: user.currency,
+      idempotencyKey: UUID.random().uuidString.lowercased(), currency: user.currency,
       maxUploadBytes: req.config.maxUploadBytes, outbox: try Self.outbox(req))
   }
 
