@@ -45,17 +45,30 @@ struct AppRoute: Sendable, CustomStringConvertible {
 
   /// The path with `:name` segments replaced by `parameters[name]` (percent-encoded), plus a
   /// query string built from the non-nil `query` values in key order.
+  ///
+  /// Pages print dozens of links, so the common case is short: a value made only of
+  /// characters no encoding changes (ids, numbers, plain words) is written as it is; anything
+  /// else goes through Foundation's encoders, which decide the bytes.
   func href(_ parameters: [String: String] = [:], query: [String: String?] = [:]) -> String {
-    var path = template.split(separator: "/", omittingEmptySubsequences: true).map {
-      segment -> String in
-      guard segment.hasPrefix(":") else { return String(segment) }
+    var path = ""
+    for segment in template.split(separator: "/", omittingEmptySubsequences: true) {
+      path += "/"
+      guard segment.first == ":" else {
+        path += segment
+        continue
+      }
       let value = parameters[String(segment.dropFirst())] ?? ""
-      return value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value
-    }.joined(separator: "/")
-    path = "/" + path
+      path +=
+        Self.isUnreserved(value)
+        ? value : (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value)
+    }
+    if path.isEmpty { path = "/" }
     let items = query.compactMap { key, value in value.map { (key, $0) } }
       .sorted { $0.0 < $1.0 }
     guard !items.isEmpty else { return path }
+    if items.allSatisfy({ Self.isUnreserved($0.0) && Self.isUnreserved($0.1) }) {
+      return path + "?" + items.map { $0.0 + "=" + $0.1 }.joined(separator: "&")
+    }
     var components = URLComponents()
     components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
     // `+` means space to form decoders; encode it so values survive the round trip.
@@ -64,11 +77,28 @@ struct AppRoute: Sendable, CustomStringConvertible {
     return path + "?" + encoded
   }
 
+  /// Letters, digits and `-._~` only (RFC 3986's unreserved characters, which no
+  /// percent-encoding changes).
+  static func isUnreserved(_ text: String) -> Bool {
+    text.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        true
+      default: false
+      }
+    }
+  }
+
   func href(id: UUID, query: [String: String?] = [:]) -> String {
-    let name = template.split(separator: "/").first { $0.hasPrefix(":") }.map {
+    let name = template.split(separator: "/").first { $0.first == ":" }.map {
       String($0.dropFirst())
     }
-    return href(name.map { [$0: id.uuidString.lowercased()] } ?? [:], query: query)
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    UUIDText.writeLowercased(id, into: &text)
+    return href(name.map { [$0: String(decoding: text, as: UTF8.self)] } ?? [:], query: query)
   }
 }
 

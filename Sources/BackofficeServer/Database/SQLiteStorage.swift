@@ -190,15 +190,27 @@ final class SQLiteStorage: Sendable {
   /// The arguments of a statement, each encoded as the model layer stores it (a UUID as 16
   /// bytes, a date as seconds since 1970, …).
   static func arguments(_ values: [any Encodable]) throws -> StatementArguments {
-    StatementArguments(try values.map { try DatabaseValue(DirectRow.encoder.encode($0)) })
+    StatementArguments(try values.map(value))
   }
 
   /// `arguments(_:)` for optional values (nil binds NULL).
   static func arguments(optional values: [(any Encodable)?]) throws -> StatementArguments {
-    StatementArguments(
-      try values.map { value in
-        try value.map { try DatabaseValue(DirectRow.encoder.encode($0)) } ?? .null
-      })
+    StatementArguments(try values.map { value in try value.map(Self.value) ?? .null })
+  }
+
+  /// One bound value as SQLiteKit's encoder stores it; the common kinds without its generic
+  /// encoding (an id as its upper-case text, a time as seconds since 1970).
+  static func value(_ value: any Encodable) throws -> DatabaseValue {
+    switch value {
+    case let text as String: text.databaseValue
+    case let id as UUID: UUIDText.uppercased(id).databaseValue
+    case let number as Int: number.databaseValue
+    case let number as Int64: number.databaseValue
+    case let flag as Bool: (flag ? 1 : 0).databaseValue
+    case let time as Date: time.timeIntervalSince1970.databaseValue
+    case let number as Double: number.databaseValue
+    default: DatabaseValue(try DirectRow.encoder.encode(value))
+    }
   }
 }
 
@@ -257,7 +269,59 @@ struct DirectRow: SQLRow, Sendable {
   func decodeNil(column: String) throws -> Bool { try value(column) == .null }
 
   func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
-    try Self.decoder.decode(D.self, from: value(column))
+    let value = try value(column)
+    if let known = Self.known(value, as: D.self) { return known }
+    return try Self.decoder.decode(D.self, from: value)
+  }
+
+  /// SQLiteKit's conversion of the values the app's columns hold (text, ids as text, integers,
+  /// flags, times as seconds, and each of them or NULL), with the same result, without its
+  /// generic decoding: every request decodes a dozen such values (its session or token, the
+  /// person, the workspace), and the generic way cost more than the statement. Anything else
+  /// (and any value these rules would refuse) goes the generic way, with its errors.
+  static func known<D>(_ value: SQLiteData, as type: D.Type) -> D? {
+    func same<T>(_ known: T) -> D { unsafeBitCast(known, to: D.self) }
+    switch value {
+    case .text(let text):
+      if D.self == String.self { return same(text) }
+      if D.self == String?.self { return same(String?.some(text)) }
+      if D.self == UUID.self, let id = UUIDText.parse(text) { return same(id) }
+      if D.self == UUID?.self, let id = UUIDText.parse(text) { return same(UUID?.some(id)) }
+    case .integer(let number):
+      if D.self == Int.self { return same(number) }
+      if D.self == Int?.self { return same(Int?.some(number)) }
+      if D.self == Int64.self { return same(Int64(number)) }
+      if D.self == Int64?.self { return same(Int64?.some(Int64(number))) }
+      if D.self == Bool.self, number == 0 || number == 1 { return same(number == 1) }
+      if D.self == Bool?.self, number == 0 || number == 1 { return same(Bool?.some(number == 1)) }
+      if D.self == Date.self { return same(date(Double(number))) }
+      if D.self == Date?.self { return same(Date?.some(date(Double(number)))) }
+      if D.self == Double.self { return same(Double(number)) }
+      if D.self == Double?.self { return same(Double?.some(Double(number))) }
+    case .float(let number):
+      if D.self == Date.self { return same(date(number)) }
+      if D.self == Date?.self { return same(Date?.some(date(number))) }
+      if D.self == Double.self { return same(number) }
+      if D.self == Double?.self { return same(Double?.some(number)) }
+    case .null:
+      if D.self == String?.self { return same(String?.none) }
+      if D.self == UUID?.self { return same(UUID?.none) }
+      if D.self == Int?.self { return same(Int?.none) }
+      if D.self == Int64?.self { return same(Int64?.none) }
+      if D.self == Bool?.self { return same(Bool?.none) }
+      if D.self == Date?.self { return same(Date?.none) }
+      if D.self == Double?.self { return same(Double?.none) }
+    case .blob:
+      break
+    }
+    return nil
+  }
+
+  /// Seconds since 1970 as SQLiteKit reads them: rounded to the microsecond, so a time read
+  /// back equals the time written.
+  private static func date(_ seconds: Double) -> Date {
+    let sinceReference = seconds - Date.timeIntervalBetween1970AndReferenceDate
+    return Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6)
   }
 
   /// SQLiteKit's conversions, made once: each makes a JSON coder when created, which a read

@@ -32,7 +32,19 @@ enum UUIDText {
 
   /// Appends the id in lower case, as the API writes ids.
   static func writeLowercased(_ id: UUID, into out: inout [UInt8]) {
-    let digits: StaticString = "0123456789abcdef"
+    write(id, digits: "0123456789abcdef", into: &out)
+  }
+
+  /// The id in upper case, as `uuidString` writes it (and the model layer stores it), without
+  /// Foundation's `snprintf`.
+  static func uppercased(_ id: UUID) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(36)
+    write(id, digits: "0123456789ABCDEF", into: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func write(_ id: UUID, digits: StaticString, into out: inout [UInt8]) {
     withUnsafeBytes(of: id.uuid) { bytes in
       digits.withUTF8Buffer { hex in
         for (index, byte) in bytes.enumerated() {

@@ -1,6 +1,7 @@
 import BackofficeCore
 import Fluent
 import Foundation
+import GRDB
 import SQLKit
 import Testing
 
@@ -44,6 +45,35 @@ struct ExpenseMigrationTests {
         plan.contains(
           "USING INDEX expenses_user_counted_on (workspace_id=? AND <expr>>? AND <expr><?)"),
         "\(plan)")
+    }
+  }
+
+  /// The totals of every live expense, or of one category, read one index and never the
+  /// table (the index holds the category, the amount and only live rows).
+  @Test func totalsAreAnsweredFromTheirIndexAlone() async throws {
+    try await withApp { t in
+      let sql = try #require(t.db as? any SQLDatabase)
+      if isPostgresRun {
+        let names = try await sql.raw(
+          "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'expenses'"
+        ).all().map { try $0.decode(column: "name", as: String.self) }
+        #expect(names.contains(M096_IndexExpenseTotals.index))
+        return  // PostgreSQL plans by its statistics
+      }
+      // On the writer, which made the index: a reader opened before it was made keeps the
+      // schema it read for EXPLAIN (a real statement is prepared again when it runs).
+      let storage = try #require(t.app.sqliteStorage)
+      let store = ExpenseStore(db: t.db, workspaceID: UUID())
+      for filter in [ExpenseFilter(), ExpenseFilter(category: .food)] {
+        var serializer = SQLSerializer(database: sql)
+        try store.totalsQuery(filter).query.serialize(to: &serializer)
+        let statement = "EXPLAIN QUERY PLAN " + serializer.sql
+        let arguments = try SQLiteStorage.arguments(serializer.binds)
+        let plan = try await storage.writer.writeWithoutTransaction { db in
+          try Row.fetchAll(db, sql: statement, arguments: arguments).map { $0["detail"] as String }
+        }.joined(separator: "\n")
+        #expect(plan.contains("USING COVERING INDEX expenses_live_totals"), "\(plan)")
+      }
     }
   }
 

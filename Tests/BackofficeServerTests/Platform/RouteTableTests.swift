@@ -123,3 +123,56 @@ struct ConfigTests {
     try await app.asyncShutdown()
   }
 }
+
+/// Links are written without Foundation's encoders when nothing needs encoding, byte for byte
+/// what those encoders write.
+@Suite("Route links")
+struct RouteHrefTests {
+  /// The encoders' way for every value (how links were written before the short way).
+  private func viaEncoders(
+    _ route: AppRoute, _ parameters: [String: String], _ query: [String: String?]
+  ) -> String {
+    var path = route.template.split(separator: "/", omittingEmptySubsequences: true).map {
+      segment -> String in
+      guard segment.hasPrefix(":") else { return String(segment) }
+      let value = parameters[String(segment.dropFirst())] ?? ""
+      return value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value
+    }.joined(separator: "/")
+    path = "/" + path
+    let items = query.compactMap { key, value in value.map { (key, $0) } }
+      .sorted { $0.0 < $1.0 }
+    guard !items.isEmpty else { return path }
+    var components = URLComponents()
+    components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+    return path + "?"
+      + (components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? "")
+  }
+
+  @Test func linksAreTheEncodersLinks() {
+    let values = [
+      "", "plain", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "a b", "a+b", "a&b=c", "ü/ö", "..",
+      "~x_y.z-1", "%41", "#frag", "?q", "лампа 50%", "🎉",
+    ]
+    let routes = [
+      Routes.products, Routes.productUpdate, Routes.apiProduct, AppRoute(.GET, "/"),
+      AppRoute(.GET, "/a/:x/b/:y/"),
+    ]
+    for route in routes {
+      for value in values {
+        let parameters = ["productID": value, "x": value, "y": "fixed"]
+        for query: [String: String?] in [
+          [:], ["page": "2"], ["q": value], ["q": value, "page": "3", "gone": nil],
+          [value: "1"],
+        ] {
+          #expect(
+            route.href(parameters, query: query) == viaEncoders(route, parameters, query),
+            "\(route.template) \(value) \(query)")
+        }
+      }
+    }
+    let id = UUID.random()
+    #expect(
+      Routes.productUpdate.href(id: id)
+        == viaEncoders(Routes.productUpdate, ["productID": id.uuidString.lowercased()], [:]))
+  }
+}

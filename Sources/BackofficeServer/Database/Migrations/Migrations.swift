@@ -37,5 +37,6 @@ extension Application {
     migrations.add(M093_WorkspaceIDsOfTheirOwn())
     migrations.add(M094_CreateMailTables())
     migrations.add(M095_AddFundraiserReports())
+    migrations.add(M096_IndexExpenseTotals())
   }
 }

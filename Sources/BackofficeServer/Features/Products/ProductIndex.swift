@@ -393,41 +393,42 @@ enum ProductCardParts {
       ])
   }
 
-  /// The heart of the favourite buttons; its colour comes from the stylesheet.
-  static var heartIcon: HTMLNode {
-    H.svg(
-      [
-        .viewBox("0 0 24 24"), .width("24"), .height("24"), .aria(.hidden, "true"),
-        .focusable("false"),
-      ],
-      [
-        H.path([
-          .d(
-            "M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 "
-              + "2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z")
-        ])
+  /// The heart of the favourite buttons; its colour comes from the stylesheet. Written once:
+  /// a page of products prints it on every card.
+  static var heartIcon: HTMLNode { .raw(heartIconHTML) }
+  private static let heartIconHTML = H.svg(
+    [
+      .viewBox("0 0 24 24"), .width("24"), .height("24"), .aria(.hidden, "true"),
+      .focusable("false"),
+    ],
+    [
+      H.path([
+        .d(
+          "M12 21s-7.5-4.6-9.6-9.2C.9 8.4 3 4.5 6.6 4.5c2.1 0 3.6 1.2 4.4 2.6.8-1.4 "
+            + "2.3-2.6 4.4-2.6 3.6 0 5.7 3.9 4.2 7.3C19.5 16.4 12 21 12 21z")
       ])
-  }
+    ]
+  ).render()
 
-  /// A picture frame, shown where a product has no photo.
-  static var placeholderIcon: HTMLNode {
-    H.svg(
-      [
-        .viewBox("0 0 48 48"), .width("48"), .height("48"), .aria(.hidden, "true"),
-        .focusable("false"),
-      ],
-      [
-        H.rect([
-          .x("6"), .y("9"), .width("36"), .height("30"), .rx("4"), .fill("none"),
-          .stroke("currentColor"), .strokeWidth("2.5"),
-        ]),
-        H.circle([.cx("17"), .cy("19"), .r("3.5"), .fill("currentColor")]),
-        H.path([
-          .d("M9 35l10-10 7 7 5-5 8 8"), .fill("none"), .stroke("currentColor"),
-          .strokeWidth("2.5"), .strokeLinejoin("round"),
-        ]),
-      ])
-  }
+  /// A picture frame, shown where a product has no photo (written once, like the heart).
+  static var placeholderIcon: HTMLNode { .raw(placeholderIconHTML) }
+  private static let placeholderIconHTML = H.svg(
+    [
+      .viewBox("0 0 48 48"), .width("48"), .height("48"), .aria(.hidden, "true"),
+      .focusable("false"),
+    ],
+    [
+      H.rect([
+        .x("6"), .y("9"), .width("36"), .height("30"), .rx("4"), .fill("none"),
+        .stroke("currentColor"), .strokeWidth("2.5"),
+      ]),
+      H.circle([.cx("17"), .cy("19"), .r("3.5"), .fill("currentColor")]),
+      H.path([
+        .d("M9 35l10-10 7 7 5-5 8 8"), .fill("none"), .stroke("currentColor"),
+        .strokeWidth("2.5"), .strokeLinejoin("round"),
+      ]),
+    ]
+  ).render()
 }
 
 /// What the products script needs from the page: the account the offline outbox files products
