@@ -206,8 +206,16 @@ def compare(data: Path, creds: dict, binary: Path, kinds: list[str], scenarios: 
 
 
 def backoffice_alone(data: Path, creds: dict, binary: Path, args) -> list[dict]:
-    """The scenarios only Backoffice serves, on its own copy of the data."""
-    server = start("bo", data, binary)
+    """The scenarios only Backoffice serves, on its own copy of the data: as shipped, and the
+    page and totals again with the read cache off (a catalog in use is written to, and every
+    write empties the cache)."""
+    return (backoffice_alone_as(data, creds, binary, args, "bo", everything=True)
+            + backoffice_alone_as(data, creds, binary, args, "bo-nocache", everything=False))
+
+
+def backoffice_alone_as(data: Path, creds: dict, binary: Path, args, kind: str,
+                        everything: bool) -> list[dict]:
+    server = start(kind, data, binary)
     try:
         base = f"http://127.0.0.1:{server['port']}"
         token = creds["token"]
@@ -225,6 +233,8 @@ def backoffice_alone(data: Path, creds: dict, binary: Path, args) -> list[dict]:
                 for f in fundraisers[:50] for fmt in ("post", "portrait", "story")]),
             "create": lambda tag: peers.creating(token, tag),
         }
+        if not everything:
+            scripts = {name: scripts[name] for name in ("page", "totals")}
         return [measure(server, name, script, args.connections, args.seconds, args.warm, 0)
                 for name, script in scripts.items()]
     finally:
