@@ -1,5 +1,4 @@
 import BackofficeCore
-import Plot
 
 struct SignInView: PageView {
   var email: String = ""

@@ -1,5 +1,3 @@
-import Plot
-
 /// A form that posts with the CSRF token already inside.
 func postForm(
   action: String, csrf: String, attributes: [Attr] = [], multipart: Bool = false,

@@ -1,11 +1,71 @@
 import BackofficeCore
-import Plot
 
-/// Body-level HTML node. Views are built from these and rendered by Plot.
-typealias HTMLNode = Node<HTML.BodyContext>
+/// A piece of a page: views are built from these (through `H`, which names every element) and
+/// the page is written once, by `render()`.
+///
+/// The app's own type rather than a library's: a page of products is about 2 000 nodes, and
+/// the HTML library used before (Plot) spent half of the page's processor time rendering them
+/// (a buffer object and attribute bookkeeping for every element). Writing a tree of plain
+/// values into one string is all the views need; the bytes are the ones Plot wrote (the view
+/// snapshots compare them).
+indirect enum HTMLNode: Sendable {
+  /// An element with its attributes and children: `<name a="v">children</name>`.
+  case element(String, [Attr], [HTMLNode])
+  /// An element without a closing tag: `<name a="v"/>`.
+  case void(String, [Attr])
+  /// Text written as it is: markup, or text already escaped (`H.text`).
+  case raw(String)
+  /// Nodes one after another, without an element around them.
+  case group([HTMLNode])
+
+  /// The node as HTML.
+  func render() -> String {
+    var out = ""
+    out.reserveCapacity(1024)
+    write(into: &out)
+    return out
+  }
+
+  func write(into out: inout String) {
+    switch self {
+    case .raw(let text):
+      out += text
+    case .group(let nodes):
+      for node in nodes { node.write(into: &out) }
+    case .element(let name, let attributes, let children):
+      Self.openTag(name, attributes, into: &out)
+      out += ">"
+      for child in children { child.write(into: &out) }
+      out += "</"
+      out += name
+      out += ">"
+    case .void(let name, let attributes):
+      Self.openTag(name, attributes, into: &out)
+      out += "/>"
+    }
+  }
+
+  /// `<name` and the attributes; a name given twice keeps its first place and its last value.
+  private static func openTag(_ name: String, _ attributes: [Attr], into out: inout String) {
+    out += "<"
+    out += name
+    for (index, attribute) in attributes.enumerated() {
+      if attributes[..<index].contains(where: { $0.name == attribute.name }) { continue }
+      let last = attributes[index...].last { $0.name == attribute.name } ?? attribute
+      out += " "
+      out += attribute.name
+      // An empty value is written as the bare name, as for a boolean attribute.
+      if let value = last.value, !value.isEmpty {
+        out += "=\""
+        out += H.escapeAttribute(value)
+        out += "\""
+      }
+    }
+  }
+}
 
 /// One HTML attribute, built only through the typed constructors below, so a misspelt
-/// attribute name does not compile. Plot writes values verbatim, so every value is escaped here.
+/// attribute name does not compile. Values are escaped when the page is written (`HTMLNode`).
 struct Attr: Sendable {
   let name: String
   /// `nil` renders a boolean attribute (`required`, `checked`).
@@ -395,26 +455,12 @@ enum H {
   fileprivate static func element(_ name: String, _ attributes: [Attr], _ children: [HTMLNode])
     -> HTMLNode
   {
-    .element(named: name, nodes: attributes.map(node) + children)
+    .element(name, attributes, children)
   }
 
   /// Elements that have no closing tag.
   fileprivate static func voidElement(_ name: String, _ attributes: [Attr]) -> HTMLNode {
-    .selfClosedElement(
-      named: name,
-      attributes: attributes.map { attribute in
-        Attribute<HTML.BodyContext>(
-          name: attribute.name, value: attribute.value.map(escapeAttribute),
-          ignoreIfValueIsEmpty: false)
-      })
-  }
-
-  private static func node(_ attribute: Attr) -> HTMLNode {
-    if let value = attribute.value {
-      return .attribute(
-        named: attribute.name, value: escapeAttribute(value), ignoreIfValueIsEmpty: false)
-    }
-    return .attribute(named: attribute.name)
+    .void(name, attributes)
   }
 
   static func escapeText(_ string: String) -> String { HTMLEscaping.text(string) }

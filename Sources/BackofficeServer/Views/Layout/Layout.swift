@@ -1,5 +1,4 @@
 import BackofficeCore
-import Plot
 
 /// A page: a title, the navigation section it belongs to, and its main content.
 protocol PageView: Sendable {
