@@ -14,6 +14,13 @@ struct AppRoute: Sendable, CustomStringConvertible {
   /// Reading is `.read` and everything else `.write`, unless the route says otherwise; a page
   /// that is only a form to change something (new, edit, import) is `.write` too.
   let access: WorkspaceAccess?
+  /// The template's segments, split once (views print dozens of links per page).
+  private let segments: [Segment]
+
+  private enum Segment: Sendable {
+    case literal(String)
+    case parameter(String)
+  }
 
   /// What a route declares about the member's role: one of `WorkspaceAccess`, or that it is
   /// outside any workspace.
@@ -30,6 +37,9 @@ struct AppRoute: Sendable, CustomStringConvertible {
     self.method = method
     self.template = template
     self.body = body
+    segments = template.split(separator: "/", omittingEmptySubsequences: true).map {
+      $0.first == ":" ? .parameter(String($0.dropFirst())) : .literal(String($0))
+    }
     switch declared {
     case .read: access = .read
     case .personal: access = .personal
@@ -50,19 +60,25 @@ struct AppRoute: Sendable, CustomStringConvertible {
   /// characters no encoding changes (ids, numbers, plain words) is written as it is; anything
   /// else goes through Foundation's encoders, which decide the bytes.
   func href(_ parameters: [String: String] = [:], query: [String: String?] = [:]) -> String {
+    path(query: query) { parameters[$0] ?? "" }
+  }
+
+  /// The path with each parameter's value from `value`, and the query.
+  private func path(query: [String: String?], _ value: (String) -> String) -> String {
     var path = ""
-    for segment in template.split(separator: "/", omittingEmptySubsequences: true) {
+    for segment in segments {
       path += "/"
-      guard segment.first == ":" else {
-        path += segment
-        continue
+      switch segment {
+      case .literal(let text): path += text
+      case .parameter(let name):
+        let value = value(name)
+        path +=
+          Self.isUnreserved(value)
+          ? value : (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value)
       }
-      let value = parameters[String(segment.dropFirst())] ?? ""
-      path +=
-        Self.isUnreserved(value)
-        ? value : (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? value)
     }
     if path.isEmpty { path = "/" }
+    guard !query.isEmpty else { return path }
     let items = query.compactMap { key, value in value.map { (key, $0) } }
       .sorted { $0.0 < $1.0 }
     guard !items.isEmpty else { return path }
@@ -91,14 +107,16 @@ struct AppRoute: Sendable, CustomStringConvertible {
     }
   }
 
+  /// The path with `id` (in lower case) as its first parameter; any other parameter empty.
   func href(id: UUID, query: [String: String?] = [:]) -> String {
-    let name = template.split(separator: "/").first { $0.first == ":" }.map {
-      String($0.dropFirst())
-    }
+    let first = segments.lazy.compactMap { segment -> String? in
+      if case .parameter(let name) = segment { name } else { nil }
+    }.first
     var text: [UInt8] = []
     text.reserveCapacity(36)
     UUIDText.writeLowercased(id, into: &text)
-    return href(name.map { [$0: String(decoding: text, as: UTF8.self)] } ?? [:], query: query)
+    let idText = String(decoding: text, as: UTF8.self)
+    return path(query: query) { $0 == first ? idText : "" }
   }
 }
 

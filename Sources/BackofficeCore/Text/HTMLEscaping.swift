@@ -22,7 +22,12 @@ public enum HTMLEscaping {
       }
     }
     let utf8 = string.utf8
-    guard utf8.contains(where: special) else { return string }
+    // A page escapes thousands of values: scan the bytes in place where the string keeps them
+    // in one piece (native strings do).
+    let needed =
+      utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: special) }
+      ?? utf8.contains(where: special)
+    guard needed else { return string }
     var out: [UInt8] = []
     out.reserveCapacity(utf8.count + 16)
     for byte in utf8 {
