@@ -74,7 +74,9 @@ struct WorkspaceMigrationTests {
       ]
 
       try await t.db.withConnection { db in
-        // The mail tables and receipts refer to workspaces: out first, back last.
+        // The mail tables, receipts and category counts refer to workspaces: out first, back
+        // last.
+        try await M097_CountProductTypes().revert(on: db)
         try await M095_AddFundraiserReports().revert(on: db)
         try await M094_CreateMailTables().revert(on: db)
         try await M093_WorkspaceIDsOfTheirOwn().revert(on: db)
@@ -83,6 +85,7 @@ struct WorkspaceMigrationTests {
         try await M093_WorkspaceIDsOfTheirOwn().prepare(on: db)
         try await M094_CreateMailTables().prepare(on: db)
         try await M095_AddFundraiserReports().prepare(on: db)
+        try await M097_CountProductTypes().prepare(on: db)
       }
       try await Self.expectReferencesToWorkspaces(t.db)
 

@@ -38,5 +38,6 @@ extension Application {
     migrations.add(M094_CreateMailTables())
     migrations.add(M095_AddFundraiserReports())
     migrations.add(M096_IndexExpenseTotals())
+    migrations.add(M097_CountProductTypes())
   }
 }

@@ -218,10 +218,14 @@ struct ProductStore {
       var type: String
       var count: Int
     }
-    let rows = try await DirectQuery.rows(
-      Self.chipsQuery(try sql, workspaceID: workspaceID).query, on: db
-    )
-    .map { try $0.decode(model: Row.self) }
+    let sql = try sql
+    // On SQLite the counts are kept by triggers (M097); PostgreSQL counts when asked.
+    let query: any SQLExpression =
+      sql.dialect.name == "sqlite"
+      ? sql.select().column("type").column("count").from(M097_CountProductTypes.table)
+        .where("workspace_id", .equal, SQLBind(workspaceID)).query
+      : Self.chipsQuery(sql, workspaceID: workspaceID).query
+    let rows = try await DirectQuery.rows(query, on: db).map { try $0.decode(model: Row.self) }
     var counts: [String: Int] = [:]
     for row in rows { counts[row.type, default: 0] += row.count }
     return ProductTypes.chips(fromCounts: counts)
