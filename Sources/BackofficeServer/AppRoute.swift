@@ -96,15 +96,7 @@ struct AppRoute: Sendable, CustomStringConvertible {
   /// Letters, digits and `-._~` only (RFC 3986's unreserved characters, which no
   /// percent-encoding changes).
   static func isUnreserved(_ text: String) -> Bool {
-    text.utf8.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        true
-      default: false
-      }
-    }
+    text.utf8.allSatisfy(URLCharacters.isUnreserved)
   }
 
   /// The path with `id` (in lower case) as its first parameter; any other parameter empty.

@@ -81,7 +81,7 @@ public enum Mailto {
     let keep = Set(extra.utf8)
     var output = ""
     for byte in text.utf8 {
-      if isUnreserved(byte) || keep.contains(byte) {
+      if URLCharacters.isUnreserved(byte) || keep.contains(byte) {
         output.append(Character(Unicode.Scalar(byte)))
       } else {
         output += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0x0F)]
@@ -91,17 +91,6 @@ public enum Mailto {
   }
 
   private static let hexDigits = (0..<16).map { String($0, radix: 16, uppercase: true) }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default:
-      false
-    }
-  }
 
   /// RFC 6068 wants line breaks in a body as CRLF (%0D%0A).
   static func crlf(_ text: String) -> String {

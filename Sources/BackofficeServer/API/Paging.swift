@@ -165,7 +165,7 @@ extension ListPage: Encodable where Item: Encodable {
     var kept: [Substring] = []
     for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
       guard !pair.isEmpty,
-        pair.utf8.allSatisfy({ isUnreserved($0) || $0 == UInt8(ascii: "=") }),
+        pair.utf8.allSatisfy({ URLCharacters.isUnreserved($0) || $0 == UInt8(ascii: "=") }),
         pair.utf8.count(where: { $0 == UInt8(ascii: "=") }) <= 1
       else { return nil }
       let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
@@ -173,16 +173,6 @@ extension ListPage: Encodable where Item: Encodable {
     }
     kept.append("page=\(page)")
     return kept.joined(separator: "&")
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      true
-    default: false
-    }
   }
 }
 
