@@ -187,8 +187,8 @@ final class SQLiteStorage: Sendable {
     return rows
   }
 
-  /// The arguments of a statement, each encoded as the model layer stores it (a UUID as 16
-  /// bytes, a date as seconds since 1970, …).
+  /// The arguments of a statement, each encoded as the model layer stores it (an id as its
+  /// upper-case text, a date as seconds since 1970, …).
   static func arguments(_ values: [any Encodable]) throws -> StatementArguments {
     StatementArguments(try values.map(value))
   }
@@ -319,7 +319,7 @@ struct DirectRow: SQLRow, Sendable {
 
   /// Seconds since 1970 as SQLiteKit reads them: rounded to the microsecond, so a time read
   /// back equals the time written.
-  private static func date(_ seconds: Double) -> Date {
+  static func date(_ seconds: Double) -> Date {
     let sinceReference = seconds - Date.timeIntervalBetween1970AndReferenceDate
     return Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6)
   }

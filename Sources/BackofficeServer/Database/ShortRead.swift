@@ -1,5 +1,4 @@
 import Fluent
-import FluentKit
 import Foundation
 import NIOConcurrencyHelpers
 import SQLKit
@@ -66,7 +65,7 @@ struct ShortRead: Sendable {
     return query
   }
 
-  func rows(on db: any FluentKit.Database, _ binds: [any ShortReadValue]) async throws
+  func rows(on db: any Database, _ binds: [any ShortReadValue]) async throws
     -> [any SQLRow]
   {
     if let storage = (db as? SQLiteFluentDatabase)?.readsNow,
@@ -80,7 +79,7 @@ struct ShortRead: Sendable {
     return try await sql.raw(query(binds)).all()
   }
 
-  func first(on db: any FluentKit.Database, _ binds: [any ShortReadValue]) async throws -> (
+  func first(on db: any Database, _ binds: [any ShortReadValue]) async throws -> (
     any SQLRow
   )? {
     try await rows(on: db, binds).first
@@ -95,7 +94,7 @@ struct ShortRead: Sendable {
 /// such a read runs on the request's own thread. Whole-table reads (exports, backups) go
 /// through the model layer, which reads on the pool's threads.
 enum DirectQuery {
-  static func rows(_ query: any SQLExpression, on db: any FluentKit.Database) async throws
+  static func rows(_ query: any SQLExpression, on db: any Database) async throws
     -> [any SQLRow]
   {
     guard let sql = db as? any SQLDatabase else {
@@ -114,7 +113,7 @@ enum DirectQuery {
     return rows.withLockedValue { $0 }
   }
 
-  static func first(_ query: any SQLExpression, on db: any FluentKit.Database) async throws -> (
+  static func first(_ query: any SQLExpression, on db: any Database) async throws -> (
     any SQLRow
   )? {
     try await rows(query, on: db).first
@@ -122,7 +121,6 @@ enum DirectQuery {
 }
 
 extension Date: ShortReadValue {}
-extension Int: ShortReadValue {}
 extension Optional: ShortReadValue where Wrapped: ShortReadValue {}
 
 /// Short writes that need no answer (a log line and the pruning of old lines), written like
@@ -138,7 +136,7 @@ struct ShortWrite: Sendable {
     self.binds = binds
   }
 
-  static func run(_ writes: [ShortWrite], on db: any FluentKit.Database) async throws {
+  static func run(_ writes: [ShortWrite], on db: any Database) async throws {
     if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
       let prepared = try prepared(writes)
       try await storage.write { db in try run(prepared, in: db) }

@@ -62,8 +62,8 @@ struct ProductRow: Sendable, Equatable {
     priceMinor = try row.decode(Int64.self, atIndex: 6)
     taxMinor = try row.decode(Int64.self, atIndex: 7)
     photoETag = try row.decode(String?.self, atIndex: 8)
-    createdAt = Self.date(try row.decode(Double?.self, atIndex: 9))
-    updatedAt = Self.date(try row.decode(Double?.self, atIndex: 10))
+    createdAt = try row.decode(Double?.self, atIndex: 9).map(DirectRow.date)
+    updatedAt = try row.decode(Double?.self, atIndex: 10).map(DirectRow.date)
     version = try row.decode(Int.self, atIndex: 11)
     favorite = try row.decode(Int.self, atIndex: 12) == 1
   }
@@ -96,13 +96,5 @@ struct ProductRow: Sendable, Equatable {
     }
     let value: DatabaseValue = row[index]
     return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
-  }
-
-  /// Times are kept as seconds since 1970, read to the microsecond as the model layer reads
-  /// them (so both give equal dates).
-  private static func date(_ seconds: Double?) -> Date? {
-    guard let seconds else { return nil }
-    let sinceReference = seconds - Date.timeIntervalBetween1970AndReferenceDate
-    return Date(timeIntervalSinceReferenceDate: (sinceReference * 1e6).rounded() / 1e6)
   }
 }
