@@ -35,21 +35,28 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   // request refused before the session was read simply shows a signed-out page. Static files
   // are answered before any session work.
   app.middleware = Middlewares()
-  app.middleware.use(RequestLogMiddleware())
-  app.middleware.use(
-    MiddlewareChain([
-      SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies),
-      // Outside the error middleware, so error pages that show a message also clear it, and
-      // cookies decided while rendering an error page are still sent.
-      FlashMiddleware(secure: config.secureCookies),
-      SessionCookieMiddleware(secure: config.secureCookies),
-      AppErrorMiddleware(),
-      StaticFilesMiddleware(files: app.staticFiles),
-      BodyLimitMiddleware(table: app.routeTable, limits: limits),
-      SessionMiddleware(),
-      LanguageMiddleware(),
-      CSRFMiddleware(),
-    ]))
+  for middleware: any AsyncMiddleware in [
+    RequestLogMiddleware(),
+    SecurityHeadersMiddleware(strictTransportSecurity: config.secureCookies),
+    // Outside the error middleware, so error pages that show a message also clear it, and
+    // cookies decided while rendering an error page are still sent.
+    FlashMiddleware(secure: config.secureCookies),
+    SessionCookieMiddleware(secure: config.secureCookies),
+    AppErrorMiddleware(),
+    StaticFilesMiddleware(files: app.staticFiles),
+    BodyLimitMiddleware(table: app.routeTable, limits: limits),
+    SessionMiddleware(),
+    LanguageMiddleware(),
+    CSRFMiddleware(),
+  ] {
+    app.middleware.use(middleware)
+  }
+  // The middleware above, the route's guards and its handler run in one task per request.
+  app.responder.use { app in
+    AppResponder(
+      routes: app.routes, middleware: app.middleware.resolve(),
+      metrics: app.http.server.configuration.reportMetrics ? AppMetrics.shared.requests : nil)
+  }
 
   app.asyncCommands.use(UserCommand(), as: "user")
   app.asyncCommands.use(CatalogCommand(), as: "catalog")

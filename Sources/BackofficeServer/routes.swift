@@ -18,7 +18,7 @@ func routes(_ app: Application) throws {
   try app.register(collection: FundraiserPublicPage())
 
   // MARK: pages behind sign-in
-  let pages = app.grouped(RequireUserMiddleware())
+  let pages = app.guarded(RequireUserMiddleware())
   try pages.register(collection: HomeController())
   try pages.register(collection: SettingsController())
   // MARK: workspace — members, invitations, activity, switching
@@ -37,7 +37,7 @@ func routes(_ app: Application) throws {
   try pages.register(collection: FundraisersController())
 
   // MARK: JSON API — bearer token or session
-  let api = app.grouped(APIAuthMiddleware())
+  let api = app.guarded(APIAuthMiddleware())
   try api.register(collection: AccountAPIController())
   try api.register(collection: WorkspaceAPIController())
   // MARK: expenses API

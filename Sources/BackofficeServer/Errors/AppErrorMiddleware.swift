@@ -15,7 +15,7 @@ struct AppErrorMiddleware: AsyncMiddleware {
     }
     do {
       return try await next.respond(to: request)
-    } catch is RouteNotFound {
+    } catch is NoRouteFound {
       let allowed = request.application.routeTable.allowed(for: request.url.path)
       guard !allowed.isEmpty else { return await response(for: Abort(.notFound), request: request) }
       return await notAllowed(request, allowed: allowed)

@@ -3,9 +3,9 @@ import Metrics
 import Prometheus
 
 /// The process's metrics, kept by swift-metrics and written in Prometheus's text format by
-/// swift-prometheus (`GET /metrics`, docs/platform.md "Metrics"). The framework's own
-/// `http_requests_total` and `http_request_duration_seconds` (by method, route and status)
-/// land in the same registry; the handles below are the app's own.
+/// swift-prometheus (`GET /metrics`, docs/platform.md "Metrics"): the requests'
+/// `http_requests_total` and `http_request_duration_seconds` (by method, route and status, with
+/// the framework's names) and the app's own figures below.
 ///
 /// swift-metrics takes one backend per process, so the first use of `shared` installs it,
 /// before any handle here is made (a handle made before that would count nowhere).
@@ -27,6 +27,8 @@ final class AppMetrics: Sendable {
   let importsFailed: Metrics.Counter
   let jarRefreshes: Metrics.Counter
   let jarRefreshFailures: Metrics.Counter
+  /// Every request's count and duration (`AppResponder`).
+  let requests = RequestMetrics()
 
   private init() {
     registry = PrometheusCollectorRegistry()

@@ -7,7 +7,7 @@ import Vapor
 struct MarketingPlansAPIController: RouteCollection {
   func boot(routes: any RoutesBuilder) throws {
     routes.on(Routes.apiMarketingCatalog, use: catalog)
-    routes.grouped(RequireAdminMiddleware()).on(Routes.apiMarketingCatalogRefresh, use: refresh)
+    routes.guarded(RequireAdminMiddleware()).on(Routes.apiMarketingCatalogRefresh, use: refresh)
     routes.on(Routes.apiMarketingPlans, use: list)
     routes.on(Routes.apiMarketingPlanCreate, use: create)
     routes.on(Routes.apiMarketingPlan, use: show)

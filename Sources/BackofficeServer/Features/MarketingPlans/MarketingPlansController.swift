@@ -24,8 +24,8 @@ struct MarketingPlansController: RouteCollection {
     routes.on(Routes.marketingPlanDuplicate, use: duplicate)
     routes.on(Routes.marketingPlanDelete, use: delete)
     routes.on(Routes.marketingCatalog, use: catalogPage)
-    routes.grouped(RequireAdminMiddleware()).on(Routes.marketingCatalogRefresh, use: refreshCatalog)
-    routes.grouped(RequireAdminMiddleware()).on(Routes.marketingCatalogImport, use: importCatalog)
+    routes.guarded(RequireAdminMiddleware()).on(Routes.marketingCatalogRefresh, use: refreshCatalog)
+    routes.guarded(RequireAdminMiddleware()).on(Routes.marketingCatalogImport, use: importCatalog)
     routes.on(Routes.marketingCatalogExport, use: exportCatalog)
   }
 

@@ -1,0 +1,105 @@
+import NIOConcurrencyHelpers
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// The app's responder runs the middleware, a route's guards and its handler in one task, in
+/// the order they were given, with errors passing outwards as through Vapor's own responder.
+@Suite("App responder")
+struct AppResponderTests {
+  /// Records the request's way through it: which stage saw it, in which task.
+  struct Recorder: AsyncMiddleware {
+    let name: String
+    let log: NIOLockedValueBox<[String]>
+    var tasks = NIOLockedValueBox<[Int]>([])
+    var fails = false
+    var catches = false
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws
+      -> Response
+    {
+      log.withLockedValue { $0.append("in \(name)") }
+      tasks.withLockedValue { $0.append(AppResponderTests.currentTask()) }
+      if fails { throw Abort(.conflict) }
+      do {
+        let response = try await next.respond(to: request)
+        log.withLockedValue { $0.append("out \(name)") }
+        return response
+      } catch  where catches {
+        log.withLockedValue { $0.append("caught by \(name)") }
+        return Response(status: .accepted)
+      }
+    }
+  }
+
+  static func currentTask() -> Int { withUnsafeCurrentTask { $0?.hashValue ?? 0 } }
+
+  private func request(_ app: Application, _ method: HTTPMethod, _ path: String) -> Request {
+    Request(application: app, method: method, url: URI(string: path), on: app.eventLoopGroup.next())
+  }
+
+  @Test func middlewareGuardsAndHandlerRunInOneTaskInOrder() async throws {
+    try await withApp { t in
+      let log = NIOLockedValueBox<[String]>([])
+      let tasks = NIOLockedValueBox<[Int]>([])
+      t.app.middleware.use(Recorder(name: "app", log: log, tasks: tasks))
+      t.app.guarded(Recorder(name: "guard", log: log, tasks: tasks)).get("probe") {
+        _ async -> String in
+        log.withLockedValue { $0.append("handler") }
+        tasks.withLockedValue { $0.append(Self.currentTask()) }
+        return "ok"
+      }
+      let answer = try await t.app.responder.current.respond(to: request(t.app, .GET, "/probe"))
+        .get()
+      #expect(answer.status == .ok)
+      #expect(
+        log.withLockedValue { $0 } == ["in app", "in guard", "handler", "out guard", "out app"])
+      let seen = tasks.withLockedValue { $0 }
+      #expect(seen.count == 3 && !seen.contains(0) && Set(seen).count == 1, "\(seen)")
+    }
+  }
+
+  @Test func stagesRunInOrderAndErrorsPassOutwards() async throws {
+    try await withApp { t in
+      let log = NIOLockedValueBox<[String]>([])
+      let end = AsyncBasicResponder { _ in Response(status: .ok) }
+      let failing = AsyncChain.make(
+        [
+          Recorder(name: "a", log: log, catches: true),
+          Recorder(name: "b", log: log),
+          Recorder(name: "c", log: log, fails: true),
+        ], last: end)
+      let caught = try await failing.respond(to: request(t.app, .GET, "/"))
+      #expect(caught.status == .accepted)
+      #expect(log.withLockedValue { $0 } == ["in a", "in b", "in c", "caught by a"])
+    }
+  }
+
+  /// Vapor's `grouped(_:)` would put a route behind a future (a task more per request):
+  /// every route the app registers can be awaited directly.
+  @Test func everyRouteOfTheAppAnswersInTheRequestsTask() async throws {
+    try await withApp { t in
+      let slow = t.app.routes.all.filter { !($0.responder is any AsyncResponder) }
+      #expect(slow.isEmpty, "\(slow.map(\.description))")
+      #expect(t.app.routes.all.count == Routes.all.count)
+    }
+  }
+
+  @Test func headIsAnsweredByTheGetRouteAndUnknownPathsAre404() async throws {
+    try await withApp { t in
+      let head = try await t.app.responder.current.respond(to: request(t.app, .HEAD, "/health"))
+        .get()
+      #expect(head.status == .ok)
+      #expect(head.headers.first(name: "content-security-policy") != nil)
+      let missing = try await t.app.responder.current.respond(
+        to: request(t.app, .GET, "/no/such/page")
+      ).get()
+      #expect(missing.status == .notFound)
+      let wrongMethod = try await t.app.responder.current.respond(
+        to: request(t.app, .DELETE, "/health")
+      ).get()
+      #expect(wrongMethod.status == .methodNotAllowed)
+    }
+  }
+}
