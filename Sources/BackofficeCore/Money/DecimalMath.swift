@@ -76,17 +76,19 @@ struct DecimalDigits: Equatable {
   /// the busy lists format stored amounts this way, never through `Decimal`'s text.
   init(minor: Int64, scale: Int = MinorUnits.fractionDigits) {
     var magnitude = minor.magnitude
-    var digits: [UInt8] = []
-    while magnitude > 0 {
-      digits.append(UInt8(magnitude % 10))
+    // The last `scale` digits are the fraction, read from the right; trailing zeros go.
+    var fraction = [UInt8](repeating: 0, count: max(0, scale))
+    for index in fraction.indices.reversed() {
+      fraction[index] = UInt8(magnitude % 10)
       magnitude /= 10
     }
-    while digits.count < scale { digits.append(0) }
-    digits.reverse()
-    var integer = Array(digits.prefix(digits.count - scale))
-    var fraction = Array(digits.suffix(scale))
-    while integer.first == 0 { integer.removeFirst() }
     while fraction.last == 0 { fraction.removeLast() }
+    var integer: [UInt8] = []
+    while magnitude > 0 {
+      integer.append(UInt8(magnitude % 10))
+      magnitude /= 10
+    }
+    integer.reverse()
     self.init(negative: minor < 0, integer: integer, fraction: fraction)
   }
 

@@ -108,18 +108,24 @@ public enum MoneyFormat {
   private static func grouped(
     _ parts: DecimalDigits, fractionDigits: Int, locale: BackofficeLocale
   ) -> String {
-    let integer = Array(parts.integerText)
-    var body = ""
+    // Digits are ASCII; the separators may not be (a no-break space), so they go in as UTF-8.
+    let integer = parts.integer.isEmpty ? [0] : parts.integer
+    var body: [UInt8] = []
+    body.reserveCapacity(integer.count + integer.count / 3 * 3 + fractionDigits + 3)
     let groups = integer.count >= 3 + locale.minimumGroupingDigits
-    for (index, character) in integer.enumerated() {
+    for (index, digit) in integer.enumerated() {
       let remaining = integer.count - index
-      if groups && index > 0 && remaining % 3 == 0 { body.append(locale.groupingSeparator) }
-      body.append(character)
+      if groups && index > 0 && remaining % 3 == 0 {
+        body.append(contentsOf: locale.groupingSeparator.utf8)
+      }
+      body.append(digit + 48)
     }
     if fractionDigits > 0 {
-      body.append(locale.decimalSeparator)
-      body += parts.fractionText(minimum: fractionDigits)
+      body.append(contentsOf: locale.decimalSeparator.utf8)
+      for index in 0..<max(fractionDigits, parts.fraction.count) {
+        body.append((index < parts.fraction.count ? parts.fraction[index] : 0) + 48)
+      }
     }
-    return body
+    return String(decoding: body, as: UTF8.self)
   }
 }

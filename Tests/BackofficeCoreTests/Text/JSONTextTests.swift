@@ -18,4 +18,17 @@ struct JSONTextTests {
     let read = try #require(try JSONSerialization.jsonObject(with: data) as? [String])
     #expect(read == [text])
   }
+
+  /// With `escapingSlashes`, the bytes are Foundation's `JSONEncoder`'s, escapes anywhere in
+  /// the text (first, last, side by side) included.
+  @Test(arguments: [
+    "", "a/b", "/", "//x//", "\"start", "end\\", "\n\n", "mid\u{01}dle", "Ціна/шт. \"A\"",
+    "\u{1F}🎄/\t",
+  ])
+  func slashesAreEscapedAsJSONEncoderDoes(text: String) throws {
+    var out: [UInt8] = []
+    JSONText.write(text, escapingSlashes: true, into: &out)
+    let encoded = try JSONEncoder().encode(text)
+    #expect(String(decoding: out, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+  }
 }
