@@ -2,8 +2,19 @@ import Fluent
 import SQLKit
 import Vapor
 
-/// Creating accounts, for the sign-up page and `backoffice user create` alike.
+/// The accounts' store: creating accounts (for the sign-up page and `backoffice user create`
+/// alike), finding them by email and saving their settings.
 enum Accounts {
+  /// The account with this email (already normalized, as it is stored), if there is one.
+  static func find(email: String, on db: any Database) async throws -> User? {
+    try await User.query(on: db).filter(\.$email == email).first()
+  }
+
+  /// Saves what was changed on `user` (its settings, its password hash).
+  static func save(_ user: User, on db: any Database) async throws {
+    try await user.save(on: db)
+  }
+
   /// Stores `user` with its own workspace (`WorkspaceStore.createOwn`). The first account on the server becomes its administrator (as does one
   /// created with `admin`). Which account is first is decided by one insert into a table whose
   /// only possible row has a fixed key, in the same transaction as the account: of two accounts

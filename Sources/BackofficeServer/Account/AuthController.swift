@@ -52,7 +52,7 @@ struct AuthController: RouteCollection {
       reservation = reserved
     }
 
-    let user = try await User.query(on: req.db).filter(\.$email == email).first()
+    let user = try await Accounts.find(email: email, on: req.db)
     let valid: Bool
     if let user, password.utf8.count <= Passwords.maximumBytes {
       valid = (try? await req.password.async.verify(password, created: user.passwordHash)) ?? false
@@ -131,7 +131,7 @@ struct AuthController: RouteCollection {
     if req.application.mailDelivery != nil {
       return try await signUpByMail(req, email: email, password: password, next: next)
     }
-    if try await User.query(on: req.db).filter(\.$email == email).count() > 0 {
+    if try await Accounts.find(email: email, on: req.db) != nil {
       // As long as hashing a password, so the answer's timing does not tell either.
       _ = try await req.password.async.hash(password)
       return req.page(
@@ -170,7 +170,7 @@ struct AuthController: RouteCollection {
     ])
     guard case .allowed = turn else { return req.page(SignUpSentView(email: email)) }
     let site = req.configuredPublicURL ?? req.publicBaseURL
-    if let existing = try await User.query(on: req.db).filter(\.$email == email).first() {
+    if let existing = try await Accounts.find(email: email, on: req.db) {
       let language = existing.uiLanguage.flatMap(UILanguage.init(rawValue:)) ?? req.uiLanguage
       let mail = UILanguage.$current.withValue(language) {
         OutgoingMail(

@@ -47,18 +47,17 @@ enum FormWorkspace {
     // the workspace went is answered as the deletion was, not as a form from a lost workspace.
     if route.method == Routes.workspaceDelete.method,
       route.template == Routes.workspaceDelete.template,
-      try await Workspace.find(sentFrom, on: request.db) == nil
+      try await WorkspaceStore(db: request.db).find(sentFrom) == nil
     {
       request.repeatsADeletion = true
       return
     }
     let userID = try request.userID
     let stillMember =
-      try await Membership.query(on: request.db)
-      .filter(\.$workspaceID == sentFrom).filter(\.$userID == userID).first() != nil
+      try await WorkspaceStore(db: request.db).isMember(userID, of: sentFrom)
     let message: String
     if stillMember {
-      let from = try await Workspace.find(sentFrom, on: request.db)?.name ?? ""
+      let from = try await WorkspaceStore(db: request.db).find(sentFrom)?.name ?? ""
       message = L("workspace.switched_meanwhile", ["from": from, "name": workspace.name])
     } else {
       message = L("workspace.left_meanwhile", ["name": workspace.name])

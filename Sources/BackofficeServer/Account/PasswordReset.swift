@@ -62,6 +62,17 @@ enum PasswordResets {
     }
   }
 
+  /// Gives `user` the password `hash` and signs it out everywhere (`endEverything`), in one
+  /// transaction (`backoffice user password`).
+  static func setPassword(_ user: User, hash: String, on db: any Database) async throws {
+    let userID = try user.requireID()
+    try await db.transaction { db in
+      user.passwordHash = hash
+      try await user.save(on: db)
+      try await endEverything(of: userID, on: db)
+    }
+  }
+
   /// Ends every browser session and API token of `userID` and drops its unused reset links.
   static func endEverything(of userID: UUID, on db: any Database) async throws {
     let sql = try sql(db)
@@ -142,7 +153,7 @@ struct PasswordResetController: RouteCollection {
     let accountTurn = try await limiter.reserve([PasswordResetLimits.accountRule(email)])
     try await limiter.purge()
     if case .allowed = accountTurn,
-      let user = try await User.query(on: req.db).filter(\.$email == email).first()
+      let user = try await Accounts.find(email: email, on: req.db)
     {
       let userID = try user.requireID()
       let secret = try await PasswordResets.create(

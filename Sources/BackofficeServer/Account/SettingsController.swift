@@ -37,10 +37,8 @@ struct SettingsController: RouteCollection {
     let user = try req.user
     let workspace = try req.workspace
     // The person's tokens for this workspace (a token acts in one).
-    let tokens = try await APIToken.query(on: req.db)
-      .filter(\.$user.$id == user.requireID()).filter(\.$workspaceID == workspace.id)
-      .sort(\.$createdAt, .descending)
-      .all()
+    let tokens = try await APITokens.list(
+      userID: user.requireID(), workspaceID: workspace.id, on: req.db)
     let otherSessions = try await BrowserSessionStore(db: req.db).countActive(
       userID: user.requireID(), excluding: req.browserSession?.id, now: req.now)
     var view = SettingsShow(
@@ -106,10 +104,9 @@ struct SettingsController: RouteCollection {
     user.locale = localeID
     user.currency = currency
     if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
-    try await user.save(on: req.db)
+    try await Accounts.save(user, on: req.db)
     if currency != workspace.currency {
-      try await Workspace.query(on: req.db).filter(\.$id == workspace.id)
-        .set(\.$currency, to: currency).update()
+      try await WorkspaceStore(db: req.db).setCurrency(of: workspace.id, to: currency)
     }
     // Said in the language just chosen.
     UILanguage.$current.withValue(req.uiLanguage) {
@@ -142,7 +139,7 @@ struct SettingsController: RouteCollection {
       return req.page(view, status: .unprocessableEntity)
     }
     user.passwordHash = try await req.password.async.hash(form.new ?? "")
-    try await user.save(on: req.db)
+    try await Accounts.save(user, on: req.db)
     // A changed password is often a reaction to a device that should no longer be signed in;
     // every other browser signs in again. API tokens are separate secrets and stay valid.
     let ended = try await BrowserSessionStore(db: req.db).deleteAll(
@@ -191,7 +188,7 @@ struct SettingsController: RouteCollection {
       userID: try user.requireID(), workspaceID: try req.workspaceID, name: name,
       tokenHash: secretHash(secret),
       prefix: String(secret.prefix(10)))
-    try await token.create(on: req.db)
+    try await APITokens.create(token, on: req.db)
     // The secret is shown in this response only and never stored in clear.
     let view = try await model(req) { $0.newToken = (name, secret) }
     return req.page(view, status: .created)
@@ -200,11 +197,10 @@ struct SettingsController: RouteCollection {
   @Sendable func revokeToken(req: Request) async throws -> Response {
     let user = try req.user
     guard let id = req.parameters.get("tokenID", as: UUID.self),
-      let token = try await APIToken.query(on: req.db)
-        .filter(\.$id == id).filter(\.$user.$id == user.requireID())
-        .filter(\.$workspaceID == req.workspaceID).first()
+      let token = try await APITokens.find(
+        id, userID: user.requireID(), workspaceID: req.workspaceID, on: req.db)
     else { throw Abort(.notFound) }
-    try await token.delete(on: req.db)
+    try await APITokens.revoke(token, on: req.db)
     req.flash(
       .success, L("settings.tokens.revoked", ["name": token.name]))
     return req.redirect(to: Routes.settings.href())

@@ -7,6 +7,33 @@ import Vapor
 enum APITokens {
   static let secretPrefix = "bo_"
 
+  /// `userID`'s tokens for `workspaceID` (a token acts in one), newest first.
+  static func list(userID: UUID, workspaceID: UUID, on db: any Database) async throws
+    -> [APIToken]
+  {
+    try await APIToken.query(on: db)
+      .filter(\.$user.$id == userID).filter(\.$workspaceID == workspaceID)
+      .sort(\.$createdAt, .descending)
+      .all()
+  }
+
+  /// The token with this id, when it is `userID`'s for `workspaceID`.
+  static func find(_ id: UUID, userID: UUID, workspaceID: UUID, on db: any Database)
+    async throws -> APIToken?
+  {
+    try await APIToken.query(on: db)
+      .filter(\.$id == id).filter(\.$user.$id == userID)
+      .filter(\.$workspaceID == workspaceID).first()
+  }
+
+  static func create(_ token: APIToken, on db: any Database) async throws {
+    try await token.create(on: db)
+  }
+
+  static func revoke(_ token: APIToken, on db: any Database) async throws {
+    try await token.delete(on: db)
+  }
+
   /// A token acts for its member in its workspace, with the member's role there: a member
   /// removed from the workspace finds the token refused (no membership, no row).
   static let lookup = ShortRead(

@@ -64,8 +64,7 @@ struct WorkspaceAPIController: RouteCollection {
 
   @Sendable func show(req: Request) async throws -> Response {
     let workspace = try req.workspace
-    let count = try await Membership.query(on: req.db)
-      .filter(\.$workspaceID == workspace.id).count()
+    let count = try await WorkspaceStore(db: req.db).memberCount(of: workspace.id)
     return try APIResponse.json(
       Summary(
         id: workspace.id, name: workspace.name, currency: workspace.currency,

@@ -177,7 +177,7 @@ struct WorkspaceController: RouteCollection {
       }
     case .success(let name):
       let id = try req.workspaceID
-      try await Workspace.query(on: req.db).filter(\.$id == id).set(\.$name, to: name).update()
+      try await WorkspaceStore(db: req.db).rename(id, to: name)
       await ActivityLog.record(req, .changed, .workspace, id: id, name: name)
       req.flash(.success, L("workspace.name.saved"))
       return req.redirect(to: Routes.members.href())
@@ -271,10 +271,7 @@ struct JoinController: RouteCollection {
           state: .signedOut(offer, next: Routes.join.href(["token": secret]), signupOpen: true),
           secret: secret))
     }
-    if try await Membership.query(on: req.db)
-      .filter(\.$workspaceID == offer.workspaceID).filter(\.$userID == user.requireID())
-      .first() != nil
-    {
+    if try await WorkspaceStore(db: req.db).isMember(user.requireID(), of: offer.workspaceID) {
       return req.page(JoinView(state: .alreadyMember(offer.workspaceName), secret: secret))
     }
     return req.page(JoinView(state: .offer(offer), secret: secret))
@@ -292,7 +289,7 @@ struct JoinController: RouteCollection {
     case .failure(.unusable):
       return req.page(JoinView(state: .unusable, secret: ""), status: .notFound)
     case .failure(.alreadyMember(let id)):
-      let name = try await Workspace.find(id, on: req.db)?.name ?? ""
+      let name = try await WorkspaceStore(db: req.db).find(id)?.name ?? ""
       return req.page(JoinView(state: .alreadyMember(name), secret: secret), status: .conflict)
     case .success(let offer):
       // The browser works in the workspace just joined.

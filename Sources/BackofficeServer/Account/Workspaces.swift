@@ -134,6 +134,28 @@ struct WorkspaceStore: Sendable {
     return workspace
   }
 
+  /// The workspace with this id, if it still exists.
+  func find(_ id: UUID) async throws -> Workspace? {
+    try await Workspace.find(id, on: db)
+  }
+
+  func rename(_ id: UUID, to name: String) async throws {
+    try await Workspace.query(on: db).filter(\.$id == id).set(\.$name, to: name).update()
+  }
+
+  func setCurrency(of id: UUID, to currency: String) async throws {
+    try await Workspace.query(on: db).filter(\.$id == id).set(\.$currency, to: currency).update()
+  }
+
+  func isMember(_ userID: UUID, of workspaceID: UUID) async throws -> Bool {
+    try await Membership.query(on: db)
+      .filter(\.$workspaceID == workspaceID).filter(\.$userID == userID).first() != nil
+  }
+
+  func memberCount(of workspaceID: UUID) async throws -> Int {
+    try await Membership.query(on: db).filter(\.$workspaceID == workspaceID).count()
+  }
+
   /// The live workspace `userID` created, if any.
   func own(of userID: UUID) async throws -> Workspace? {
     try await Workspace.query(on: db).filter(\.$creatorID == userID).first()

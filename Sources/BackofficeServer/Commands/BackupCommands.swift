@@ -99,7 +99,7 @@ enum BackupCommandSupport {
   static func account(_ email: String?, on db: any Database) async throws -> User {
     let address = EmailAddress.normalize(email ?? "")
     guard !address.isEmpty else { throw StartupError("--email: name the account.") }
-    guard let user = try await User.query(on: db).filter(\.$email == address).first() else {
+    guard let user = try await Accounts.find(email: address, on: db) else {
       throw StartupError("There is no account with the email \(address).")
     }
     return user

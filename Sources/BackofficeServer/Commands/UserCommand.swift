@@ -59,7 +59,7 @@ struct UserCreateCommand: AsyncCommand {
     }
 
     let password = try UserPasswordInput.read(for: email, context: context)
-    if try await User.query(on: app.db).filter(\.$email == email).count() > 0 {
+    if try await Accounts.find(email: email, on: app.db) != nil {
       throw StartupError("An account with the email \(email) already exists.")
     }
     let user = User(
@@ -94,17 +94,12 @@ struct UserResetPasswordCommand: AsyncCommand {
     if let problem = EmailAddress.problem(with: email) {
       throw StartupError("--email: \(problem)")
     }
-    guard let user = try await User.query(on: app.db).filter(\.$email == email).first() else {
+    guard let user = try await Accounts.find(email: email, on: app.db) else {
       throw StartupError("No account has the email \(email).")
     }
     let password = try UserPasswordInput.read(for: email, context: context)
     let hash = try await app.password.async.hash(password)
-    let userID = try user.requireID()
-    try await app.db.transaction { db in
-      user.passwordHash = hash
-      try await user.save(on: db)
-      try await PasswordResets.endEverything(of: userID, on: db)
-    }
+    try await PasswordResets.setPassword(user, hash: hash, on: app.db)
     context.console.print(
       "New password set for \(email); every device and API token of the account was signed out.")
   }

@@ -72,7 +72,7 @@ struct AppErrorMiddleware: AsyncMiddleware {
       // its workspace (the references make sure it lands nowhere) or of its record.
       status = .notFound
       if let id = request.workspaceContext?.id,
-        (try? await Workspace.find(id, on: request.db)) == nil
+        (try? await WorkspaceStore(db: request.db).find(id)) == nil
       {
         code = WorkspaceDeletion.gone.code
         message = WorkspaceDeletion.gone.message

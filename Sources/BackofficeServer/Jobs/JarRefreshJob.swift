@@ -37,9 +37,7 @@ enum JarRefreshJob {
     else { return outcome }
     outcome.ran = true
 
-    let records = try await FundraiserRecord.query(on: db).filter(\.$jarID != nil)
-      .filter(\.$stageValue == FundraiserStage.active.rawValue)
-      .sort(\.$createdAt).all()
+    let records = try await FundraiserStore.asking(on: db)
     let states = try await JarSnapshots.states(for: records, on: db)
     var first = true
     for record in records {
@@ -58,10 +56,7 @@ enum JarRefreshJob {
         try await JobLease.renew(leaseName, holder: holder, for: interval, now: now(), on: db)
       else { break }
       // A pass sleeps between jars: one closed meanwhile is not asked after its closing reading.
-      guard
-        try await FundraiserRecord.query(on: db).filter(\.$id == id)
-          .filter(\.$stageValue == FundraiserStage.active.rawValue).count() > 0
-      else {
+      guard try await FundraiserStore.isActive(id, on: db) else {
         outcome.skipped += 1
         continue
       }

@@ -60,6 +60,29 @@ struct AdPaymentStore {
       keys, in: AdPaymentEntry.schema, workspaceID: workspaceID, on: ImportJobStore.sql(db))
   }
 
+  // MARK: writes
+
+  /// Adds `payment` to the workspace: the new entry, with its id and first version.
+  func create(_ payment: AdPayment) async throws -> AdPaymentEntry {
+    let entry = AdPaymentEntry(workspaceID: workspaceID, payment: payment)
+    try await entry.create(on: db)
+    return entry
+  }
+
+  /// `entry` changed to `payment`, only from version `expected` (any version when nil); false
+  /// when it was changed or deleted since, and then nothing is written.
+  func update(_ entry: AdPaymentEntry, to payment: AdPayment, expected: Int?) async throws -> Bool {
+    try await entry.write(expected: expected, on: db) { db in
+      entry.apply(payment)
+      try await entry.save(on: db)
+    }
+  }
+
+  /// Deletes `entry` if it is still at version `expected` (any version when nil).
+  func delete(_ entry: AdPaymentEntry, expected: Int?) async throws -> Bool {
+    try await entry.write(expected: expected, on: db) { db in try await entry.delete(on: db) }
+  }
+
   private func scoped() -> QueryBuilder<AdPaymentEntry> {
     AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
   }

@@ -83,9 +83,9 @@ struct AdPaymentsAPIController: RouteCollection {
   @Sendable func create(req: Request) async throws -> Response {
     let store = AdPaymentStore(db: req.db, workspaceID: try req.workspaceID)
     let payment = try validated(req)
-    let created = AdPaymentEntry(workspaceID: store.workspaceID, payment: payment)
+    let created: AdPaymentEntry
     do {
-      try await created.create(on: req.db)
+      created = try await store.create(payment)
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.
       if WorkspaceDeletion.isMissingParent(error) { throw error }
@@ -109,10 +109,7 @@ struct AdPaymentsAPIController: RouteCollection {
     let payment = try validated(req)
     let saved: Bool
     do {
-      saved = try await found.write(expected: expected, on: req.db) { db in
-        found.apply(payment)
-        try await found.save(on: db)
-      }
+      saved = try await store.update(found, to: payment, expected: expected)
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.
       if WorkspaceDeletion.isMissingParent(error) { throw error }
@@ -134,10 +131,7 @@ struct AdPaymentsAPIController: RouteCollection {
     let found = try owned(await store.find(req.parameters.get("entryID")))
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)
-    guard
-      try await found.write(
-        expected: expected, on: req.db, { db in try await found.delete(on: db) })
-    else {
+    guard try await store.delete(found, expected: expected) else {
       throw APIError.lostWrite(
         stillThere: try await store.find(found.requireID().uuidString) != nil,
         record: Self.recordName)

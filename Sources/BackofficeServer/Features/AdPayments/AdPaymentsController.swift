@@ -76,9 +76,9 @@ struct AdPaymentsController: RouteCollection {
     case .success(let valid):
       payment = valid
     }
-    let entry = AdPaymentEntry(workspaceID: store.workspaceID, payment: payment)
+    let entry: AdPaymentEntry
     do {
-      try await entry.create(on: req.db)
+      entry = try await store.create(payment)
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.
       if WorkspaceDeletion.isMissingParent(error) { throw error }
@@ -126,10 +126,7 @@ struct AdPaymentsController: RouteCollection {
     var saved = false
     do {
       if let expected, expected == entry.version {
-        saved = try await entry.write(expected: expected, on: req.db) { db in
-          entry.apply(payment)
-          try await entry.save(on: db)
-        }
+        saved = try await store.update(entry, to: payment, expected: expected)
       }
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.
@@ -181,7 +178,7 @@ struct AdPaymentsController: RouteCollection {
   @Sendable func delete(req: Request) async throws -> Response {
     let store = try store(req)
     guard let entry = try await store.find(req.parameters.get("entryID")),
-      try await entry.write(expected: nil, on: req.db, { db in try await entry.delete(on: db) })
+      try await store.delete(entry, expected: nil)
     else { return Self.gone(req) }
     req.flash(.success, L("ad_payments.flash.deleted", ["name": entry.name]))
     req.noteActivity(.deleted, .adPayment, id: entry.id, name: entry.name)

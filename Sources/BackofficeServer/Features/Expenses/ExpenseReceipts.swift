@@ -32,6 +32,21 @@ struct ExpenseReceipts: Sendable {
     }
   }
 
+  /// Runs `change` on the expense's receipts in the transaction that gives `record` its new
+  /// version (from `expected`, any version when nil) and `now` as its change time; false when
+  /// the expense was changed or deleted since, and then nothing is written.
+  func change(
+    of record: ExpenseRecord, expected: Int?, now: Date,
+    _ change: @escaping @Sendable (ExpenseReceipts) async throws -> Void
+  ) async throws -> Bool {
+    let workspaceID = workspaceID
+    return try await record.write(expected: expected, on: db) { db in
+      try await change(ExpenseReceipts(db: db, workspaceID: workspaceID))
+      record.updatedAt = now
+      try await record.save(on: db)
+    }
+  }
+
   /// The receipts of each of `expenseIDs` (of this workspace), in their order; expenses with
   /// none are absent.
   func refs(for expenseIDs: [UUID]) async throws -> [UUID: [Ref]] {

@@ -474,11 +474,8 @@ struct ExpensesAPIController: RouteCollection {
     let (workspaceID, now) = (try req.workspaceID, req.now)
     let written: Bool
     do {
-      written = try await record.write(expected: expected, on: req.db) { db in
-        try await change(ExpenseReceipts(db: db, workspaceID: workspaceID))
-        record.updatedAt = now
-        try await record.save(on: db)
-      }
+      written = try await ExpenseReceipts(db: req.db, workspaceID: workspaceID).change(
+        of: record, expected: expected, now: now, change)
     } catch is ExpenseReceipts.LimitReached {
       throw tooManyReceipts
     }

@@ -33,8 +33,7 @@ struct FundraiserPublicPage: RouteCollection {
       throw Abort(.tooManyRequests, headers: ["Retry-After": "60"])
     }
     guard let slug = req.parameters.get("slug"), PublicSlug.isValid(slug),
-      let record = try await FundraiserRecord.query(on: req.db)
-        .filter(\.$publicSlug == slug).filter(\.$isPublic == true).first()
+      let record = try await FundraiserStore.published(slug: slug, on: req.db)
     else { throw Abort(.notFound) }
     return record
   }
@@ -211,8 +210,7 @@ struct FundraiserPublicPage: RouteCollection {
       return FundraiserPosters.notModifiedResponse(etag: quoted, shared: true)
     }
     guard
-      let image = try await FundraiserShareImageRecord.query(on: req.db)
-        .filter(\.$fundraiser.$id == record.requireID()).first()
+      let image = try await FundraiserStore.shareImage(of: record.requireID(), on: req.db)
     else { throw Abort(.notFound) }
     return FundraiserPosters.imageResponse(
       image.data, type: "image/png", etag: image.etag, req: req, shared: true)
@@ -237,9 +235,7 @@ struct FundraiserPublicPage: RouteCollection {
 
   /// The digest of the preview PNG, without loading the picture; nil when there is none.
   static func imageETag(of record: FundraiserRecord, on db: any Database) async throws -> String? {
-    try await FundraiserShareImageRecord.query(on: db)
-      .filter(\.$fundraiser.$id == record.requireID())
-      .field(\.$id).field(\.$etag).first()?.etag
+    try await FundraiserStore.shareImageETag(of: record.requireID(), on: db)
   }
 
   /// The fundraiser's jar state, asking the jar first when nobody has for a minute. One

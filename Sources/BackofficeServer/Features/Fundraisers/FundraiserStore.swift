@@ -40,6 +40,111 @@ struct FundraiserStore {
     return try await scoped().filter(\.$id == id).first()
   }
 
+  // MARK: the public page (no workspace: found by its address)
+
+  /// The fundraiser whose public page is `slug`, while the page is on.
+  static func published(slug: String, on db: any Database) async throws -> FundraiserRecord? {
+    try await FundraiserRecord.query(on: db)
+      .filter(\.$publicSlug == slug).filter(\.$isPublic == true).first()
+  }
+
+  /// The picture of the fundraiser's link previews, if one was kept.
+  static func shareImage(of fundraiserID: UUID, on db: any Database) async throws
+    -> FundraiserShareImageRecord?
+  {
+    try await FundraiserShareImageRecord.query(on: db)
+      .filter(\.$fundraiser.$id == fundraiserID).first()
+  }
+
+  /// The digest of that picture, without loading it; nil when there is none.
+  static func shareImageETag(of fundraiserID: UUID, on db: any Database) async throws -> String? {
+    try await FundraiserShareImageRecord.query(on: db)
+      .filter(\.$fundraiser.$id == fundraiserID)
+      .field(\.$id).field(\.$etag).first()?.etag
+  }
+
+  // MARK: the jar refresh (every workspace)
+
+  /// Every fundraiser whose jar is asked: active ones with a jar, oldest first.
+  static func asking(on db: any Database) async throws -> [FundraiserRecord] {
+    try await FundraiserRecord.query(on: db).filter(\.$jarID != nil)
+      .filter(\.$stageValue == FundraiserStage.active.rawValue)
+      .sort(\.$createdAt).all()
+  }
+
+  /// True while the fundraiser is still active (not closed or deleted meanwhile).
+  static func isActive(_ id: UUID, on db: any Database) async throws -> Bool {
+    try await FundraiserRecord.query(on: db).filter(\.$id == id)
+      .filter(\.$stageValue == FundraiserStage.active.rawValue).count() > 0
+  }
+
+  // MARK: writes
+
+  /// A fundraiser's photo as a write brings it: a draft the form kept, or an upload.
+  enum NewPhoto {
+    case draft(UUID)
+    case upload(ValidPhoto, now: Date)
+  }
+
+  /// Stores `campaign` as a new fundraiser with `photo`, in one transaction.
+  func create(_ campaign: Campaign, photo: NewPhoto) async throws -> FundraiserRecord {
+    let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
+    let workspaceID = workspaceID
+    try await db.transaction { db in
+      try await record.create(on: db)
+      try await Self.attach(photo, to: record.requireID(), workspaceID: workspaceID, on: db)
+    }
+    return record
+  }
+
+  /// `record` changed to `campaign` (and `photo`, when one is given), only from version
+  /// `expected` (any version when nil); false when it was changed or deleted since, and then
+  /// nothing is written.
+  func update(
+    _ record: FundraiserRecord, to campaign: Campaign, photo: NewPhoto?, expected: Int?
+  ) async throws -> Bool {
+    let id = try record.requireID()
+    let workspaceID = workspaceID
+    return try await record.write(expected: expected, on: db) { db in
+      record.apply(campaign)
+      try await record.save(on: db)
+      if let photo { try await Self.attach(photo, to: id, workspaceID: workspaceID, on: db) }
+    }
+  }
+
+  /// Opens (`isPublic`) or closes the public page; its address is made the first time.
+  func setPublic(_ record: FundraiserRecord, _ isPublic: Bool) async throws {
+    if isPublic, record.publicSlug == nil {
+      // A clash of two random addresses is next to impossible; the unique index refuses one.
+      record.publicSlug = PublicSlug.make()
+    }
+    record.isPublic = isPublic
+    try await record.save(on: db)
+  }
+
+  /// Keeps `upload` as the picture of the fundraiser's link previews, replacing any before.
+  func saveShareImage(_ upload: ValidPhoto, for fundraiserID: UUID) async throws {
+    let image =
+      try await Self.shareImage(of: fundraiserID, on: db) ?? FundraiserShareImageRecord()
+    image.$fundraiser.id = fundraiserID
+    image.data = upload.data
+    image.etag = upload.etag
+    try await image.save(on: db)
+  }
+
+  private static func attach(
+    _ photo: NewPhoto, to fundraiserID: UUID, workspaceID: UUID, on db: any Database
+  ) async throws {
+    let draft: UUID
+    switch photo {
+    case .draft(let id): draft = id
+    case .upload(let upload, let now):
+      draft = try await FundraiserPhotos.saveDraft(
+        upload, workspaceID: workspaceID, now: now, on: db)
+    }
+    try await FundraiserPhotos.attach(draftID: draft, to: fundraiserID, on: db)
+  }
+
   /// Deletes the fundraiser with its photo and jar history, if it still has version
   /// `expected` (any version when nil); false when it was changed or deleted meanwhile. Its
   /// expenses stay, unlinked, each with a new version (their `fundraiser_id` changed).

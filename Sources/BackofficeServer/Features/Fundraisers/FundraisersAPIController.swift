@@ -180,14 +180,8 @@ struct FundraisersAPIController: RouteCollection {
     let workspaceID = try req.workspaceID
     let (campaign, photo) = try validated(req, existingPhoto: false)
     guard let photo else { throw APIError.validation(["photo": CampaignMessages.noImage]) }
-    let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
-    let now = req.now
-    try await req.db.transaction { db in
-      try await record.create(on: db)
-      let draft = try await FundraiserPhotos.saveDraft(
-        photo, workspaceID: workspaceID, now: now, on: db)
-      try await FundraiserPhotos.attach(draftID: draft, to: record.requireID(), on: db)
-    }
+    let record = try await FundraiserStore(db: req.db, workspaceID: workspaceID).create(
+      campaign, photo: .upload(photo, now: req.now))
     req.noteActivity(.created, .fundraiser, id: record.id, name: record.purpose)
     return try APIResponse.created(
       try await detail(record, db: req.db),
@@ -204,16 +198,8 @@ struct FundraisersAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let (campaign, photo) = try validated(req, existingPhoto: true)
-    let now = req.now
-    let written = try await record.write(expected: expected, on: req.db) { db in
-      record.apply(campaign)
-      try await record.save(on: db)
-      if let photo {
-        let draft = try await FundraiserPhotos.saveDraft(
-          photo, workspaceID: workspaceID, now: now, on: db)
-        try await FundraiserPhotos.attach(draftID: draft, to: id, on: db)
-      }
-    }
+    let written = try await FundraiserStore(db: req.db, workspaceID: workspaceID).update(
+      record, to: campaign, photo: photo.map { .upload($0, now: req.now) }, expected: expected)
     guard written else { throw try await lostWrite(req, id: id) }
     req.noteActivity(.changed, .fundraiser, id: id, name: record.purpose)
     return try APIResponse.json(try await detail(record, db: req.db)).withVersion(record.version)

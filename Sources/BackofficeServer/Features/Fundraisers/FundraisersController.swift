@@ -133,12 +133,7 @@ struct FundraisersController: RouteCollection {
   @Sendable func publish(req: Request) async throws -> Response {
     let record = try await found(req)
     let on = try req.content.decode(PublishInput.self).public == "1"
-    if on, record.publicSlug == nil {
-      // A clash of two random addresses is next to impossible; the unique index refuses one.
-      record.publicSlug = PublicSlug.make()
-    }
-    record.isPublic = on
-    try await record.save(on: req.db)
+    try await store(req).setPublic(record, on)
     req.flash(
       .success, on ? L("fundraisers.flash.public_opened") : L("fundraisers.flash.public_closed"))
     return req.redirect(to: try showHref(record, format: FundraiserPosters.format(req)))
@@ -165,13 +160,7 @@ struct FundraisersController: RouteCollection {
         .unprocessableEntity,
         reason: L("fundraisers.share_image.wrong_size", ["width": String(PosterFormat.post.width)]))
     }
-    let image =
-      try await FundraiserShareImageRecord.query(on: req.db).filter(\.$fundraiser.$id == id)
-      .first() ?? FundraiserShareImageRecord()
-    image.$fundraiser.id = id
-    image.data = upload.data
-    image.etag = upload.etag
-    try await image.save(on: req.db)
+    try await store(req).saveShareImage(upload, for: id)
     return Response(status: .noContent)
   }
 
@@ -303,7 +292,7 @@ struct FundraisersController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let workspaceID = try req.workspaceID
+    let store = try store(req)
     let input = try req.content.decode(FormInput.self)
     let photo = try await photoDraft(input, req: req)
     var view = formView(.create, input, req: req)
@@ -317,12 +306,9 @@ struct FundraisersController: RouteCollection {
       return req.page(view, status: .unprocessableEntity)
     }
     guard let draftID = photo.draft else { throw Abort(.internalServerError) }
-    let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
+    let record: FundraiserRecord
     do {
-      try await req.db.transaction { db in
-        try await record.create(on: db)
-        try await FundraiserPhotos.attach(draftID: draftID, to: record.requireID(), on: db)
-      }
+      record = try await store.create(campaign, photo: .draft(draftID))
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.
       if WorkspaceDeletion.isMissingParent(error) { throw error }
@@ -365,12 +351,8 @@ struct FundraisersController: RouteCollection {
     var written = false
     do {
       if let expected, expected == record.version {
-        let draftID = photo.draft
-        written = try await record.write(expected: expected, on: req.db) { db in
-          record.apply(campaign)
-          try await record.save(on: db)
-          if let draftID { try await FundraiserPhotos.attach(draftID: draftID, to: id, on: db) }
-        }
+        written = try await store(req).update(
+          record, to: campaign, photo: photo.draft.map { .draft($0) }, expected: expected)
       }
     } catch {
       // A row refused because its workspace is gone: answered as such, not as a failure.

@@ -40,13 +40,58 @@ enum MarketingPlanRules {
   }
 }
 
-/// Loading shared by the pages and the API: every plan query is limited to the signed-in
-/// account, so another account's plan is simply not found.
+/// The plans' store, shared by the pages and the API: every plan query and write, each limited
+/// to the request's workspace, so another workspace's plan is simply not found.
 enum MarketingPlanQueries {
   static func plan(_ req: Request) async throws -> MarketingPlanRecord? {
     guard let id = req.parameters.get("planID", as: UUID.self) else { return nil }
-    return try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$id == id).filter(\.$workspaceID == req.workspaceID).first()
+    return try await plan(id, in: req.workspaceID, on: req.db)
+  }
+
+  static func plan(_ id: UUID, in workspaceID: UUID, on db: any Database) async throws
+    -> MarketingPlanRecord?
+  {
+    try await MarketingPlanRecord.query(on: db)
+      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first()
+  }
+
+  /// One page of the workspace's plans, last changed first, and how many there are in all.
+  static func page(in workspaceID: UUID, offset: Int, limit: Int, on db: any Database)
+    async throws -> (plans: [MarketingPlanRecord], total: Int)
+  {
+    let query = MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+    let total = try await query.count()
+    let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
+      .range(offset..<(offset + limit)).all()
+    return (plans, total)
+  }
+
+  static func count(in workspaceID: UUID, on db: any Database) async throws -> Int {
+    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID).count()
+  }
+
+  /// Stores a new plan (or a copy).
+  static func create(_ plan: MarketingPlanRecord, on db: any Database) async throws {
+    try await plan.create(on: db)
+  }
+
+  /// Saves `plan` with `change` made to it, only from version `expected` (any version when
+  /// nil); false when it was changed or deleted since, and then neither is done.
+  static func save(
+    _ plan: MarketingPlanRecord, expected: Int?, on db: any Database,
+    change: @escaping @Sendable (MarketingPlanRecord) -> Void = { _ in }
+  ) async throws -> Bool {
+    try await plan.write(expected: expected, on: db) { db in
+      change(plan)
+      try await plan.save(on: db)
+    }
+  }
+
+  /// Deletes `plan` if it is still at version `expected` (any version when nil).
+  static func delete(_ plan: MarketingPlanRecord, expected: Int?, on db: any Database)
+    async throws -> Bool
+  {
+    try await plan.write(expected: expected, on: db) { db in try await plan.delete(on: db) }
   }
 
   /// The stored catalog, or nil (logged) when it cannot be read: pages then show their

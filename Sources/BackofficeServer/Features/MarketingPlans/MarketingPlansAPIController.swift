@@ -206,11 +206,8 @@ struct MarketingPlansAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
-    let query = MarketingPlanRecord.query(on: req.db).filter(
-      \.$workspaceID == (try req.workspaceID))
-    let total = try await query.count()
-    let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
-      .range(paging.offset..<(paging.offset + paging.perPage)).all()
+    let (plans, total) = try await MarketingPlanQueries.page(
+      in: try req.workspaceID, offset: paging.offset, limit: paging.perPage, on: req.db)
     var items: [Item] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(
@@ -241,7 +238,7 @@ struct MarketingPlansAPIController: RouteCollection {
       name: PlanName.defaultName(on: req.now, locale: locale, timeZone: MarketingFormat.utc),
       selection: PlanSelection())
     let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
-    try await plan.create(on: req.db)
+    try await MarketingPlanQueries.create(plan, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
     return try APIResponse.created(
       Item(plan, selection: selection, catalog: stored.catalog, locale: locale),
@@ -262,9 +259,9 @@ struct MarketingPlansAPIController: RouteCollection {
     let current = try await MarketingPlanQueries.selection(
       of: plan, in: stored.catalog, on: req.db)
     let selection = try apply(input, to: plan, selection: current, stored: stored, req: req)
-    guard
-      try await plan.write(expected: expected, on: req.db, { db in try await plan.save(on: db) })
-    else { throw try await lostWrite(req, plan) }
+    guard try await MarketingPlanQueries.save(plan, expected: expected, on: req.db) else {
+      throw try await lostWrite(req, plan)
+    }
     req.noteActivity(.changed, .marketingPlan, id: plan.id, name: plan.name)
     return try APIResponse.json(
       Item(plan, selection: selection, catalog: stored.catalog, locale: locale)
@@ -274,8 +271,7 @@ struct MarketingPlansAPIController: RouteCollection {
   /// Why a versioned write found nothing to change: deleted meanwhile, or changed.
   private func lostWrite(_ req: Request, _ plan: MarketingPlanRecord) async throws -> APIError {
     let stillThere =
-      try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$id == plan.requireID()).filter(\.$workspaceID == req.workspaceID).first() != nil
+      try await MarketingPlanQueries.plan(plan.requireID(), in: req.workspaceID, on: req.db) != nil
     return APIError.lostWrite(stillThere: stillThere, record: Self.recordName)
   }
 
@@ -357,9 +353,9 @@ struct MarketingPlansAPIController: RouteCollection {
     let plan = try await plan(req)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: plan.version, record: Self.recordName)
-    guard
-      try await plan.write(expected: expected, on: req.db, { db in try await plan.delete(on: db) })
-    else { throw try await lostWrite(req, plan) }
+    guard try await MarketingPlanQueries.delete(plan, expected: expected, on: req.db) else {
+      throw try await lostWrite(req, plan)
+    }
     req.noteActivity(.deleted, .marketingPlan, id: plan.id, name: plan.name)
     return Response(status: .noContent)
   }
@@ -370,7 +366,7 @@ struct MarketingPlansAPIController: RouteCollection {
     let selection = try await MarketingPlanQueries.selection(
       of: plan, in: stored.catalog, on: req.db)
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
-    try await copy.create(on: req.db)
+    try await MarketingPlanQueries.create(copy, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return try APIResponse.created(
       Item(

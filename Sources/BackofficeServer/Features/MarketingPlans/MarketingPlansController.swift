@@ -34,18 +34,13 @@ struct MarketingPlansController: RouteCollection {
   @Sendable func index(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
     let stored = try await MarketingPlanQueries.catalog(req)
-    let total = try await MarketingPlanRecord.query(on: req.db).filter(
-      \.$workspaceID == workspaceID
-    )
-    .count()
+    let total = try await MarketingPlanQueries.count(in: workspaceID, on: req.db)
     let window = PageWindow(
       requested: Paging.pageNumber(req), perPage: Self.perPage, total: total)
     let page = window.page
-    let plans = try await MarketingPlanRecord.query(on: req.db)
-      .filter(\.$workspaceID == workspaceID)
-      .sort(\.$updatedAt, .descending).sort(\.$id)
-      .range(((page - 1) * Self.perPage)..<(page * Self.perPage))
-      .all()
+    let plans = try await MarketingPlanQueries.page(
+      in: workspaceID, offset: (page - 1) * Self.perPage, limit: Self.perPage, on: req.db
+    ).plans
     var rows: [MarketingPlanIndex.Row] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(
@@ -67,7 +62,7 @@ struct MarketingPlansController: RouteCollection {
       name: PlanName.defaultName(
         on: req.now, locale: try MarketingPlanQueries.locale(req), timeZone: MarketingFormat.utc),
       selection: PlanSelection())
-    try await plan.create(on: req.db)
+    try await MarketingPlanQueries.create(plan, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
     return req.redirect(to: Routes.marketingPlanTargets.href(id: try plan.requireID()))
   }
@@ -108,10 +103,7 @@ struct MarketingPlansController: RouteCollection {
     guard let expected = VersionField.parse(formVersion), expected == plan.version else {
       return false
     }
-    return try await plan.write(expected: expected, on: db) { db in
-      change(plan)
-      try await plan.save(on: db)
-    }
+    return try await MarketingPlanQueries.save(plan, expected: expected, on: db, change: change)
   }
 
   /// The plan as it is now, after a step was refused because it changed meanwhile; nil when
@@ -354,7 +346,7 @@ struct MarketingPlansController: RouteCollection {
   @Sendable func duplicate(req: Request) async throws -> Response {
     let (plan, _, _, selection) = try await load(req)
     let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
-    try await copy.create(on: req.db)
+    try await MarketingPlanQueries.create(copy, on: req.db)
     req.flash(.success, L("marketing.flash.duplicated", ["name": copy.name]))
     req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return req.redirect(to: Routes.marketing.href())
@@ -364,7 +356,7 @@ struct MarketingPlansController: RouteCollection {
   /// confirmed. A plan already gone is a clear 404, not an error.
   @Sendable func delete(req: Request) async throws -> Response {
     guard let plan = try await MarketingPlanQueries.plan(req),
-      try await plan.write(expected: nil, on: req.db, { db in try await plan.delete(on: db) })
+      try await MarketingPlanQueries.delete(plan, expected: nil, on: req.db)
     else {
       return req.page(
         RecordGonePage(

@@ -19,8 +19,7 @@ struct SystemController: RouteCollection {
 
   @Sendable func ready(req: Request) async throws -> Response {
     do {
-      guard let sql = req.db as? any SQLDatabase else { throw Abort(.serviceUnavailable) }
-      try await sql.raw("SELECT 1").run()
+      try await DatabaseHealth.check(req.db)
       return try await Status(status: "ready").encodeResponse(for: req)
     } catch {
       req.logger.warning("readiness check failed: \(String(describing: error))")
