@@ -55,6 +55,11 @@ extension BackofficeLocale {
   // Declared in an extension so the struct keeps its memberwise initialiser for the table.
   /// The exact supported locale for `identifier` ("de-DE", "de_de"), or nil.
   public init?(identifier: String) {
+    // A stored setting is written exactly as the identifier: no need to normalize it.
+    if let exact = Self.supported.first(where: { $0.identifier == identifier }) {
+      self = exact
+      return
+    }
     let key = Self.normalized(identifier)
     guard let found = Self.supported.first(where: { $0.identifier.lowercased() == key }) else {
       return nil

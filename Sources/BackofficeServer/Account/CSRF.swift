@@ -55,7 +55,7 @@ enum AnonymousCSRF {
   static let cookieName = "backoffice_csrf"
 
   static func fromCookie(_ request: Request) -> String? {
-    guard let value = request.cookies[cookieName]?.string,
+    guard let value = request.cookieJar[cookieName]?.string,
       SessionMiddleware.looksLikeSecret(value)
     else { return nil }
     return value

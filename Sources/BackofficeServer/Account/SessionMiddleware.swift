@@ -84,7 +84,7 @@ extension Request {
 struct SessionMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     var state = SessionState()
-    if let secret = request.cookies[BrowserSession.cookieName]?.string {
+    if let secret = request.cookieJar[BrowserSession.cookieName]?.string {
       let store = BrowserSessionStore(db: request.db)
       if Self.looksLikeSecret(secret),
         let found = try await store.find(secret: secret)
@@ -155,7 +155,7 @@ struct SessionCookieMiddleware: AsyncMiddleware {
     if let secret = state.newSecret {
       response.cookies[BrowserSession.cookieName] = cookie(
         secret, maxAge: Int(BrowserSession.absoluteLifetime))
-      if request.cookies[AnonymousCSRF.cookieName] != nil {
+      if request.cookieJar[AnonymousCSRF.cookieName] != nil {
         response.cookies[AnonymousCSRF.cookieName] = .expired
       }
     } else if state.clearCookie {

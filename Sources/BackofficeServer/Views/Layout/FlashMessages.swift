@@ -56,7 +56,7 @@ extension Request {
   func takeFlashes() -> [FlashMessage] {
     var state = flashState
     let arrived =
-      state.shown ? [] : cookies[FlashCookie.name].map { FlashCookie.decode($0.string) } ?? []
+      state.shown ? [] : cookieJar[FlashCookie.name].map { FlashCookie.decode($0.string) } ?? []
     let messages = arrived + state.pending
     state.shown = true
     state.pending = []
@@ -74,7 +74,7 @@ struct FlashMiddleware: AsyncMiddleware {
     let state = request.flashState
     if !state.pending.isEmpty {
       var carried = state.pending
-      if !state.shown, let arrived = request.cookies[FlashCookie.name] {
+      if !state.shown, let arrived = request.cookieJar[FlashCookie.name] {
         carried = FlashCookie.decode(arrived.string) + carried
       }
       if let value = FlashCookie.encode(carried) {
@@ -82,7 +82,7 @@ struct FlashMiddleware: AsyncMiddleware {
           string: value, maxAge: 300, path: "/", isSecure: secure, isHTTPOnly: true,
           sameSite: .lax)
       }
-    } else if state.shown, request.cookies[FlashCookie.name] != nil {
+    } else if state.shown, request.cookieJar[FlashCookie.name] != nil {
       response.cookies[FlashCookie.name] = .expired
     }
     return response
