@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import NIOCore
 import SQLKit
 import SQLiteKit
@@ -137,32 +138,143 @@ final class SQLiteStorage: Sendable {
 
   // MARK: writes
 
-  /// `body` as one `BEGIN IMMEDIATE` transaction on the writer, in its turn at the gate;
-  /// nothing is written when it throws. The caller resumes after the commit.
+  /// Closure writes waiting for the writer (`write(_:)`), and whether a task is writing them.
+  private let queuedWrites = NIOLockedValueBox(QueuedWrites())
+
+  private struct QueuedWrites {
+    var waiting: [QueuedWrite] = []
+    var draining = false
+  }
+
+  private struct QueuedWrite: Sendable {
+    /// When it was asked for (`backoffice_db_write_wait_seconds` counts from here).
+    let asked = DispatchTime.now().uptimeNanoseconds
+    let body: @Sendable (GRDB.Database) throws -> any Sendable
+    let finish: @Sendable (Result<any Sendable, any Error>) -> Void
+  }
+
+  /// `body` in a `BEGIN IMMEDIATE` transaction on the writer, in its turn at the gate; nothing
+  /// of it is written when it throws. The caller resumes after the commit.
+  ///
+  /// **Group commit.** The closure writes that are waiting when the writer comes free run
+  /// together, in order, in one transaction, each in a savepoint of its own: one that throws
+  /// is rolled back alone and gets its error; the others are committed together and each gets
+  /// its value after the commit (or the commit's error). A commit writes every page it changed
+  /// to the log once, however many creations changed it. A write that arrives while the
+  /// writer is idle runs at once, alone.
   func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws
     -> T
   {
+    // Inside a model-layer transaction of this task (which holds the gate already) the
+    // writes join it as a savepoint.
+    if WriteGate.held { return try await nestedWrite(body) }
+    let value: any Sendable = try await withCheckedThrowingContinuation { continuation in
+      let write = QueuedWrite(body: { try body($0) }, finish: { continuation.resume(with: $0) })
+      let start = queuedWrites.withLockedValue { queue in
+        queue.waiting.append(write)
+        if queue.draining { return false }
+        queue.draining = true
+        return true
+      }
+      // Detached: the group is written for many callers, in none of their contexts.
+      if start { Task.detached { await self.drainWrites() } }
+    }
+    guard let typed = value as? T else { throw WriteError.unexpectedValue }
+    return typed
+  }
+
+  /// Writes the waiting closure writes, a group at a time, until none are left. A group is
+  /// taken once the gate's turn has come, so it holds every write that arrived meanwhile.
+  private func drainWrites() async {
+    var more = true
+    while more {
+      more = await gate.run {
+        let group = queuedWrites.withLockedValue { queue -> [QueuedWrite] in
+          let group = queue.waiting
+          queue.waiting = []
+          if group.isEmpty { queue.draining = false }
+          return group
+        }
+        if group.isEmpty { return false }
+        for write in group { WriteGate.recordWait(since: write.asked) }
+        let results: [Result<any Sendable, any Error>]
+        do {
+          results = try await writer.writeWithoutTransaction { db in Self.commit(group, in: db) }
+        } catch {
+          results = group.map { _ in .failure(Self.translated(error)) }
+        }
+        for (write, result) in zip(group, results) { write.finish(result) }
+        return true
+      }
+    }
+  }
+
+  /// How many closure writes wait for the writer now (for tests).
+  var waitingWrites: Int { queuedWrites.withLockedValue { $0.waiting.count } }
+
+  /// One transaction for `group`, each write in a savepoint; the result of each.
+  private static func commit(_ group: [QueuedWrite], in db: GRDB.Database)
+    -> [Result<any Sendable, any Error>]
+  {
+    do {
+      try db.execute(sql: "BEGIN IMMEDIATE")
+    } catch {
+      return group.map { _ in .failure(translated(error)) }
+    }
+    var results: [Result<any Sendable, any Error>] = []
+    for write in group {
+      do {
+        try db.execute(sql: "SAVEPOINT grouped_write")
+        let value = try write.body(db)
+        try db.execute(sql: "RELEASE grouped_write")
+        results.append(.success(value))
+      } catch {
+        results.append(.failure(translated(error)))
+        if db.isInsideTransaction {
+          try? db.execute(sql: "ROLLBACK TO grouped_write")
+          try? db.execute(sql: "RELEASE grouped_write")
+        }
+        // Some failures (a full disk, an I/O error) end the whole transaction: what the
+        // earlier writes of the group did is gone with it, so they fail too.
+        if !db.isInsideTransaction {
+          return results.map { $0.flatMap { _ in .failure(translated(error)) } }
+            + group.dropFirst(results.count).map { _ in .failure(translated(error)) }
+        }
+      }
+    }
+    do {
+      try db.execute(sql: "COMMIT")
+      return results
+    } catch {
+      // A failed COMMIT leaves the transaction open.
+      try? db.execute(sql: "ROLLBACK")
+      return group.map { _ in .failure(translated(error)) }
+    }
+  }
+
+  enum WriteError: Error {
+    /// A write's value came back as another type (cannot happen: it is the closure's own).
+    case unexpectedValue
+  }
+
+  private static func translated(_ error: any Error) -> any Error {
+    (error as? GRDB.DatabaseError).map(SQLiteFailure.init) ?? error
+  }
+
+  private func nestedWrite<T: Sendable>(
+    _ body: @escaping @Sendable (GRDB.Database) throws -> T
+  ) async throws -> T {
     try await Self.translatingAsync {
-      try await gate.run {
-        try await writer.writeWithoutTransaction { db in
-          // Inside a model-layer transaction of this task (which holds the gate already) the
-          // writes join it as a savepoint.
-          let nested = db.isInsideTransaction
-          try db.execute(sql: nested ? "SAVEPOINT store_write" : "BEGIN IMMEDIATE")
-          do {
-            let value = try body(db)
-            try db.execute(sql: nested ? "RELEASE store_write" : "COMMIT")
-            return value
-          } catch {
-            // A failed COMMIT leaves the transaction open as well.
-            if nested {
-              try? db.execute(sql: "ROLLBACK TO store_write")
-              try? db.execute(sql: "RELEASE store_write")
-            } else {
-              try? db.execute(sql: "ROLLBACK")
-            }
-            throw error
-          }
+      try await writer.writeWithoutTransaction { db in
+        try db.execute(sql: "SAVEPOINT store_write")
+        do {
+          let value = try body(db)
+          try db.execute(sql: "RELEASE store_write")
+          return value
+        } catch {
+          try? db.execute(sql: "ROLLBACK TO store_write")
+          try? db.execute(sql: "RELEASE store_write")
+          throw error
         }
       }
     }

@@ -46,7 +46,7 @@ final class WriteGate: Sendable {
   }
 
   /// How long a write waited for its turn (`backoffice_db_write_wait_seconds`).
-  private static func recordWait(since asked: UInt64) {
+  static func recordWait(since asked: UInt64) {
     AppMetrics.shared.writeWait.recordNanoseconds(
       Int64(DispatchTime.now().uptimeNanoseconds &- asked))
   }
