@@ -10,6 +10,11 @@ enum Accounts {
     try await User.query(on: db).filter(\.$email == email).first()
   }
 
+  /// The account with this id, if it still exists.
+  static func find(id: UUID, on db: any Database) async throws -> User? {
+    try await User.find(id, on: db)
+  }
+
   /// Saves what was changed on `user` (its settings, its password hash).
   static func save(_ user: User, on db: any Database) async throws {
     try await user.save(on: db)

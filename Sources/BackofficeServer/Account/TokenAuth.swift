@@ -30,6 +30,11 @@ enum APITokens {
     try await token.create(on: db)
   }
 
+  /// Notes that the token was used `at` (the settings page shows it).
+  static func markUsed(_ id: UUID, at date: Date, on db: any Database) async throws {
+    try await APIToken.query(on: db).filter(\.$id == id).set(\.$lastUsedAt, to: date).update()
+  }
+
   static func revoke(_ token: APIToken, on db: any Database) async throws {
     try await token.delete(on: db)
   }
@@ -85,35 +90,4 @@ func hexString(_ bytes: some Sequence<UInt8>) -> String {
     out.append(digits[Int(byte & 0x0F)])
   }
   return String(decoding: out, as: UTF8.self)
-}
-
-/// `/api/v1/*` accepts `Authorization: Bearer <token>`, or the browser's session cookie
-/// (state-changing requests then also need the CSRF header).
-struct APIAuthMiddleware: AsyncMiddleware {
-  func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-    if let bearer = request.headers.bearerAuthorization {
-      let hash = secretHash(bearer.token)
-      guard
-        let found = try await APITokens.account(
-          forHash: hash, on: request.db)
-      else {
-        throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.invalid"))
-      }
-      request.auth.logout(User.self)
-      request.signIn(found.user, to: found.workspace)
-      request.knownChangeVersions = found.versions
-      // One write per minute at most, so busy clients do not write on every request.
-      let now = request.now
-      if found.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-        try await APIToken.query(on: request.db).filter(\.$id == found.tokenID)
-          .set(\.$lastUsedAt, to: now).update()
-      }
-    }
-    guard request.auth.has(User.self) else {
-      throw APIError(
-        .unauthorized, code: "unauthorized",
-        message: L("api.token.missing"))
-    }
-    return try await next.respond(to: request)
-  }
 }

@@ -188,10 +188,10 @@ final class SQLiteStorage: Sendable {
   private func drainWrites() async {
     var more = true
     while more {
-      more = await gate.run {
+      more = await gate.run(recordingWait: false) {
         let group = queuedWrites.withLockedValue { queue -> [QueuedWrite] in
-          let group = queue.waiting
-          queue.waiting = []
+          let group = Array(queue.waiting.prefix(Self.largestGroup))
+          queue.waiting.removeFirst(group.count)
           if group.isEmpty { queue.draining = false }
           return group
         }
@@ -208,6 +208,10 @@ final class SQLiteStorage: Sendable {
       }
     }
   }
+
+  /// Most writes committed together: a caller waits for at most this many bodies, and an
+  /// error that ends a transaction fails at most this many writes.
+  static let largestGroup = 64
 
   /// How many closure writes wait for the writer now (for tests).
   var waitingWrites: Int { queuedWrites.withLockedValue { $0.waiting.count } }
@@ -230,13 +234,21 @@ final class SQLiteStorage: Sendable {
         results.append(.success(value))
       } catch {
         results.append(.failure(translated(error)))
+        var undone = false
         if db.isInsideTransaction {
-          try? db.execute(sql: "ROLLBACK TO grouped_write")
-          try? db.execute(sql: "RELEASE grouped_write")
+          do {
+            try db.execute(sql: "ROLLBACK TO grouped_write")
+            try db.execute(sql: "RELEASE grouped_write")
+            undone = true
+          } catch {
+            // What this write did could not be taken back alone: nothing of the group may
+            // be committed with it.
+            try? db.execute(sql: "ROLLBACK")
+          }
         }
         // Some failures (a full disk, an I/O error) end the whole transaction: what the
         // earlier writes of the group did is gone with it, so they fail too.
-        if !db.isInsideTransaction {
+        if !undone {
           return results.map { $0.flatMap { _ in .failure(translated(error)) } }
             + group.dropFirst(results.count).map { _ in .failure(translated(error)) }
         }

@@ -20,11 +20,13 @@ final class WriteGate: Sendable {
 
   /// Runs `work` once every earlier caller's work has finished, in the order they came; at once
   /// when this task already holds the gate.
-  func run<T>(_ work: () async throws -> T) async rethrows -> T {
+  /// `recordingWait: false` for a caller that records its writes' waits itself (the group
+  /// commit of `SQLiteStorage.write`).
+  func run<T>(recordingWait: Bool = true, _ work: () async throws -> T) async rethrows -> T {
     if Self.held { return try await work() }
     let asked = DispatchTime.now().uptimeNanoseconds
     await withCheckedContinuation { turn in whenFree { turn.resume() } }
-    Self.recordWait(since: asked)
+    if recordingWait { Self.recordWait(since: asked) }
     defer { leave() }
     return try await Self.$held.withValue(true) { try await work() }
   }

@@ -110,6 +110,18 @@ enum AsyncChain {
     return next
   }
 
+  /// How many stages of `responder`'s chain answer through a future (each a task more per
+  /// request): 0 for a chain of async middleware ending in an async handler.
+  static func futures(in responder: any Responder) -> Int {
+    switch responder {
+    case let stage as Stage: futures(in: stage.next)
+    case let stage as FutureStage: 1 + futures(in: stage.next)
+    case is FutureResponder: 1
+    case is any AsyncResponder: 0
+    default: 1
+    }
+  }
+
   /// `responder` as something to await: itself if it can be awaited, else through its future.
   static func awaitable(_ responder: any Responder) -> any AsyncResponder {
     if let responder = responder as? any AsyncResponder { return responder }

@@ -80,9 +80,25 @@ struct AppResponderTests {
   /// every route the app registers can be awaited directly.
   @Test func everyRouteOfTheAppAnswersInTheRequestsTask() async throws {
     try await withApp { t in
-      let slow = t.app.routes.all.filter { !($0.responder is any AsyncResponder) }
+      let slow = t.app.routes.all.filter { AsyncChain.futures(in: $0.responder) > 0 }
       #expect(slow.isEmpty, "\(slow.map(\.description))")
       #expect(t.app.routes.all.count == Routes.all.count)
+    }
+  }
+
+  /// The count sees a future-answering stage anywhere in a chain.
+  @Test func aStageBehindAFutureIsCounted() async throws {
+    try await withApp { t in
+      let log = NIOLockedValueBox<[String]>([])
+      let async = AsyncBasicResponder { _ in Response(status: .ok) }
+      #expect(
+        AsyncChain.futures(in: AsyncChain.make([Recorder(name: "a", log: log)], last: async)) == 0)
+      let grouped = t.app.grouped(Recorder(name: "vapor", log: log))
+      let route = grouped.get("vapor-group") { _ async in "ok" }
+      #expect(AsyncChain.futures(in: route.responder) == 1)
+      let guardedOverGrouped = t.app.guarded(Recorder(name: "a", log: log))
+        .grouped(Recorder(name: "b", log: log)).get("mixed") { _ async in "ok" }
+      #expect(AsyncChain.futures(in: guardedOverGrouped.responder) == 1)
     }
   }
 

@@ -82,6 +82,23 @@ struct GroupCommitTests {
     }
   }
 
+  /// A burst is committed in groups of at most `largestGroup` writes.
+  @Test func aGroupHoldsAtMostTheLargestGroup() async throws {
+    try await withStorage { storage, commits in
+      let before = commits.count.withLockedValue { $0 }
+      let count = SQLiteStorage.largestGroup + 6
+      let release = await holdGate(storage)
+      try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<count { group.addTask { try await insert(storage, "item \(index)") } }
+        try await waitUntil { storage.waitingWrites == count }
+        release()
+        for try await _ in group {}
+      }
+      #expect(try await names(storage).count == count)
+      #expect(commits.count.withLockedValue { $0 } - before == 2)
+    }
+  }
+
   /// A write that fails in a group is rolled back alone: the others are committed, and its
   /// caller gets its error.
   @Test func aFailingWriteInAGroupTakesOnlyItselfBack() async throws {

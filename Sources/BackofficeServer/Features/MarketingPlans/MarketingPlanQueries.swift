@@ -55,15 +55,13 @@ enum MarketingPlanQueries {
       .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first()
   }
 
-  /// One page of the workspace's plans, last changed first, and how many there are in all.
+  /// One page of the workspace's plans, last changed first (`count` says how many in all).
   static func page(in workspaceID: UUID, offset: Int, limit: Int, on db: any Database)
-    async throws -> (plans: [MarketingPlanRecord], total: Int)
+    async throws -> [MarketingPlanRecord]
   {
-    let query = MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-    let total = try await query.count()
-    let plans = try await query.copy().sort(\.$updatedAt, .descending).sort(\.$id)
+    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
+      .sort(\.$updatedAt, .descending).sort(\.$id)
       .range(offset..<(offset + limit)).all()
-    return (plans, total)
   }
 
   static func count(in workspaceID: UUID, on db: any Database) async throws -> Int {

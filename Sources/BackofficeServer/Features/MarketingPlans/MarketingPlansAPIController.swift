@@ -206,8 +206,10 @@ struct MarketingPlansAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
-    let (plans, total) = try await MarketingPlanQueries.page(
-      in: try req.workspaceID, offset: paging.offset, limit: paging.perPage, on: req.db)
+    let workspaceID = try req.workspaceID
+    let total = try await MarketingPlanQueries.count(in: workspaceID, on: req.db)
+    let plans = try await MarketingPlanQueries.page(
+      in: workspaceID, offset: paging.offset, limit: paging.perPage, on: req.db)
     var items: [Item] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(

@@ -39,8 +39,7 @@ struct MarketingPlansController: RouteCollection {
       requested: Paging.pageNumber(req), perPage: Self.perPage, total: total)
     let page = window.page
     let plans = try await MarketingPlanQueries.page(
-      in: workspaceID, offset: (page - 1) * Self.perPage, limit: Self.perPage, on: req.db
-    ).plans
+      in: workspaceID, offset: (page - 1) * Self.perPage, limit: Self.perPage, on: req.db)
     var rows: [MarketingPlanIndex.Row] = []
     for plan in plans {
       let selection = try await MarketingPlanQueries.selection(
