@@ -22,7 +22,7 @@ extension TestApp {
   }
 
   /// Reverts `migration` and applies it again, on a database whose records were written by
-  /// today's server. The migrations after it that need workspaces (M092 to M095, M097) are reverted first and
+  /// today's server. The migrations after it that need workspaces (M092 to M095, M097 to M099) are reverted first and
   /// applied again after it; before that every workspace moves to its creator's id, the shape
   /// M093 found, which its revert needs. One connection: SQLite connections notice another's
   /// schema change only at their next statement, which an ADD COLUMN right after a DROP COLUMN
@@ -31,6 +31,8 @@ extension TestApp {
   func applyAgain(_ migration: some AsyncMigration) async throws {
     try await WorkspaceMigrationTests.giveWorkspacesTheirCreatorsIDs(db)
     try await db.withConnection { db in
+      try await M099_KeepExpenseMonthTotals().revert(on: db)
+      try await M098_IndexRecentFavorites().revert(on: db)
       try await M097_CountProductTypes().revert(on: db)
       try await M095_AddFundraiserReports().revert(on: db)
       try await M094_CreateMailTables().revert(on: db)
@@ -43,6 +45,8 @@ extension TestApp {
       try await M094_CreateMailTables().prepare(on: db)
       try await M095_AddFundraiserReports().prepare(on: db)
       try await M097_CountProductTypes().prepare(on: db)
+      try await M098_IndexRecentFavorites().prepare(on: db)
+      try await M099_KeepExpenseMonthTotals().prepare(on: db)
     }
   }
 }

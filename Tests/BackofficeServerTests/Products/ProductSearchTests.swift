@@ -186,4 +186,23 @@ struct ProductSearchTests {
       #expect(try rows.first?.decode(column: "collation_name", as: String.self) == "C")
     }
   }
+
+  /// The products page's favourites are the viewer's 24 most recent: read in that order from
+  /// their own index (M098), not all of them read and sorted on every page.
+  @Test func theRecentFavouritesComeFromTheirIndex() async throws {
+    try await withApp { t in
+      guard !isPostgresRun else { return }  // PostgreSQL plans by its statistics
+      let client = t.client()
+      let email = try await client.signUp()
+      let userID = try await t.userID(of: email)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      let sql = try #require(t.db as? any SQLDatabase)
+      let plan = try await Self.plan(
+        ProductStore.favoritesStatement(
+          workspaceID: workspaceID, viewerID: userID, per: 24, offset: 0), sql)
+      #expect(
+        plan.contains("INDEX \(M098_IndexRecentFavorites.index) (workspace_id=? AND user_id=?)"),
+        "plan: \(plan)")
+    }
+  }
 }

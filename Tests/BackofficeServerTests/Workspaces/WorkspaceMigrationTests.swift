@@ -76,6 +76,8 @@ struct WorkspaceMigrationTests {
       try await t.db.withConnection { db in
         // The mail tables, receipts and category counts refer to workspaces: out first, back
         // last.
+        try await M099_KeepExpenseMonthTotals().revert(on: db)
+        try await M098_IndexRecentFavorites().revert(on: db)
         try await M097_CountProductTypes().revert(on: db)
         try await M095_AddFundraiserReports().revert(on: db)
         try await M094_CreateMailTables().revert(on: db)
@@ -86,6 +88,8 @@ struct WorkspaceMigrationTests {
         try await M094_CreateMailTables().prepare(on: db)
         try await M095_AddFundraiserReports().prepare(on: db)
         try await M097_CountProductTypes().prepare(on: db)
+        try await M098_IndexRecentFavorites().prepare(on: db)
+        try await M099_KeepExpenseMonthTotals().prepare(on: db)
       }
       try await Self.expectReferencesToWorkspaces(t.db)
 

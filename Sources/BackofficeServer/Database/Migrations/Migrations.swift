@@ -39,5 +39,7 @@ extension Application {
     migrations.add(M095_AddFundraiserReports())
     migrations.add(M096_IndexExpenseTotals())
     migrations.add(M097_CountProductTypes())
+    migrations.add(M098_IndexRecentFavorites())
+    migrations.add(M099_KeepExpenseMonthTotals())
   }
 }

@@ -72,7 +72,8 @@ struct ExpenseStore: Sendable {
   /// whole billions of cents and the rest, the two parts are summed separately (neither sum
   /// can overflow before there are 92 billion rows) and Swift combines them exactly.
   func totals(_ filter: ExpenseFilter) async throws -> ExpenseTotals {
-    let lines = try await totalsQuery(filter).all().map { row -> ExpenseTotals.Line in
+    let query = try keptTotalsQuery(filter) ?? totalsQuery(filter)
+    let lines = try await query.all().map { row -> ExpenseTotals.Line in
       let label = try row.decode(column: "category", as: String.self)
       let high = try row.decode(column: "line_high", as: String.self)
       let low = try row.decode(column: "line_low", as: String.self)
@@ -105,6 +106,31 @@ struct ExpenseStore: Sendable {
       .from(ExpenseRecord.schema)
     narrow(query, to: filter)
     return query.groupBy("category")
+  }
+
+  /// The same totals from the sums SQLite's triggers keep by month and category (M099), for
+  /// a filter those sums can answer: the whole workspace, a month and/or a category. Nil for
+  /// any other filter, and on PostgreSQL, which sums when asked.
+  func keptTotalsQuery(_ filter: ExpenseFilter) throws -> SQLSelectBuilder? {
+    let sql = try sql
+    guard sql.dialect.name == "sqlite", filter.searchKey.isEmpty, filter.fundraiser == nil,
+      filter.from == nil, filter.to == nil
+    else { return nil }
+    let query = sql.select()
+      .column("category")
+      .column(SQLFunction("SUM", args: SQLIdentifier("line_count")), as: "line_count")
+      .column(SQLQueryString("CAST(SUM(\(ident: "high")) AS TEXT)"), as: "line_high")
+      .column(SQLQueryString("CAST(SUM(\(ident: "low")) AS TEXT)"), as: "line_low")
+      .from(M099_KeepExpenseMonthTotals.table)
+      .where("workspace_id", .equal, workspaceID)
+    if let month = filter.month {
+      query.where("month", .equal, String(format: "%04d-%02d", month.year, month.month))
+    }
+    if let category = filter.category { query.where("category", .equal, category.rawValue) }
+    return query.groupBy("category")
+      .having(
+        SQLFunction("SUM", args: SQLIdentifier("line_count")), .greaterThan, SQLLiteral.numeric("0")
+      )
   }
 
   /// The account's expense `id`, unless it is deleted.
