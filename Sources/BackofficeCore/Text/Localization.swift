@@ -121,25 +121,33 @@ public struct Catalogue: Sendable {
     return Self.fill(template, values)
   }
 
-  /// Replaces each `{name}` whose name is in `values`; other braces stay as they are.
+  /// Replaces each `{name}` whose name is in `values`; other braces stay as they are. Works on
+  /// UTF-8 bytes (braces are ASCII, and no byte of a multi-byte character is one): a page fills
+  /// a text for every card, and searching by `Character` costs more than the rest of the fill.
   public static func fill(_ template: String, _ values: [String: String]) -> String {
-    guard !values.isEmpty, template.contains("{") else { return template }
-    var result = ""
-    var rest = template[...]
-    while let open = rest.firstIndex(of: "{") {
-      result += rest[..<open]
-      let afterOpen = rest.index(after: open)
-      if let close = rest[afterOpen...].firstIndex(of: "}"),
-        let value = values[String(rest[afterOpen..<close])]
-      {
-        result += value
-        rest = rest[rest.index(after: close)...]
-      } else {
-        result.append("{")
-        rest = rest[afterOpen...]
-      }
+    let utf8 = template.utf8
+    guard !values.isEmpty, var open = utf8.firstIndex(of: UInt8(ascii: "{")) else {
+      return template
     }
-    return result + rest
+    var result = ""
+    result.reserveCapacity(utf8.count + 32)
+    var copied = utf8.startIndex
+    while true {
+      let afterOpen = utf8.index(after: open)
+      var next = afterOpen
+      if let close = utf8[afterOpen...].firstIndex(of: UInt8(ascii: "}")),
+        let value = values[String(template[afterOpen..<close])]
+      {
+        result += template[copied..<open]
+        result += value
+        copied = utf8.index(after: close)
+        next = copied
+      }
+      guard let found = utf8[next...].firstIndex(of: UInt8(ascii: "{")) else { break }
+      open = found
+    }
+    result += template[copied...]
+    return result
   }
 
   /// The `{name}` marks a text uses, for checking that both languages use the same ones.
