@@ -201,8 +201,13 @@ struct ProductSearchTests {
         ProductStore.favoritesStatement(
           workspaceID: workspaceID, viewerID: userID, per: 24, offset: 0), sql)
       #expect(
-        plan.contains("INDEX \(M098_IndexRecentFavorites.index) (workspace_id=? AND user_id=?)"),
+        plan.contains(
+          "COVERING INDEX \(M098_IndexRecentFavorites.index) (workspace_id=? AND user_id=?)"),
         "plan: \(plan)")
+      // Their number too, without visiting the table.
+      let count = try await Self.plan(
+        ProductStore.favoriteCountStatement(workspaceID: workspaceID, viewerID: userID), sql)
+      #expect(count.contains("COVERING INDEX"), "plan: \(count)")
     }
   }
 }

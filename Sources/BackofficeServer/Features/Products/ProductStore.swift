@@ -243,13 +243,22 @@ struct ProductStore {
       .filter(\.$userID == viewerID)
   }
 
-  /// Ids of every product the viewer marked as favourite here (from the (workspace_id,
-  /// user_id) index alone).
-  /// How many products the viewer marked as favourite (from the index alone).
+  /// How many products the viewer marked as favourite (`COUNT(*)` reads the index alone;
+  /// counting a column the index does not hold would fetch every favourite's row).
   func favoriteCount() async throws -> Int {
-    try await viewersFavorites.count(\.$productID)
+    let statement = Self.favoriteCountStatement(workspaceID: workspaceID, viewerID: viewerID)
+    let row = try await DirectQuery.first(statement, on: db)
+    return try row?.decode(column: "total", as: Int.self) ?? 0
   }
 
+  static func favoriteCountStatement(workspaceID: UUID, viewerID: UUID) -> SQLQueryString {
+    """
+    SELECT COUNT(*) AS total FROM product_favorites
+    WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: viewerID)
+    """
+  }
+
+  /// Ids of every product the viewer marked as favourite here.
   func favoriteIDs() async throws -> Set<UUID> {
     Set(try await viewersFavorites.all(\.$productID))
   }
