@@ -239,6 +239,7 @@ struct ProductIndex: PageView, ReadCacheable {
   }
 
   func results(context: PageContext) -> HTMLNode {
+    let types = typeTitles
     if accountTotal == 0 {
       return H.group([
         H.h2(
@@ -281,7 +282,7 @@ struct ProductIndex: PageView, ReadCacheable {
         L(
           "products.index.count", count: matching,
           ["count": MoneyFormat.count(matching, locale: context.locale)])),
-      H.ul([.class("product-grid")], cards.map { card($0, context: context) }),
+      H.ul([.class("product-grid")], cards.map { card($0, context: context, types: types) }),
       pagination,
     ])
   }
@@ -309,7 +310,17 @@ struct ProductIndex: PageView, ReadCacheable {
       ])
   }
 
-  func card(_ product: ProductSummary, context: PageContext) -> HTMLNode {
+  /// Each type on the page with its chip's title, worked out once per type rather than once
+  /// per card.
+  var typeTitles: [String: String] {
+    var titles: [String: String] = [:]
+    for card in cards where titles[card.type] == nil { titles[card.type] = typeTitle(card.type) }
+    return titles
+  }
+
+  func card(_ product: ProductSummary, context: PageContext, types: [String: String])
+    -> HTMLNode
+  {
     H.li(
       [.class("product-card"), .id("product-\(product.id.uuidString.lowercased())")],
       [
@@ -324,7 +335,7 @@ struct ProductIndex: PageView, ReadCacheable {
                   context, Routes.productEdit.href(id: product.id), [.title(product.name)],
                   text: product.name)
               ]),
-            H.p([.class("product-type")], typeTitle(product.type)),
+            H.p([.class("product-type")], types[product.type] ?? typeTitle(product.type)),
             H.p([.class("product-price")], product.priceText),
             H.span([.class("tax-chip")], L("products.tax_chip", ["tax": product.taxText])),
           ]),

@@ -18,47 +18,51 @@ indirect enum HTMLNode: Sendable {
   /// Nodes one after another, without an element around them.
   case group([HTMLNode])
 
-  /// The node as HTML.
+  /// The node as HTML. Written as UTF-8 bytes and made a string once: appending thousands of
+  /// short pieces to a `String` costs more than the bytes themselves.
   func render() -> String {
-    var out = ""
-    out.reserveCapacity(1024)
+    var out: [UInt8] = []
+    out.reserveCapacity(4096)
     write(into: &out)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
-  func write(into out: inout String) {
+  func write(into out: inout [UInt8]) {
     switch self {
     case .raw(let text):
-      out += text
+      out.append(contentsOf: text.utf8)
     case .group(let nodes):
       for node in nodes { node.write(into: &out) }
     case .element(let name, let attributes, let children):
       Self.openTag(name, attributes, into: &out)
-      out += ">"
+      out.append(UInt8(ascii: ">"))
       for child in children { child.write(into: &out) }
-      out += "</"
-      out += name
-      out += ">"
+      out.append(UInt8(ascii: "<"))
+      out.append(UInt8(ascii: "/"))
+      out.append(contentsOf: name.utf8)
+      out.append(UInt8(ascii: ">"))
     case .void(let name, let attributes):
       Self.openTag(name, attributes, into: &out)
-      out += "/>"
+      out.append(UInt8(ascii: "/"))
+      out.append(UInt8(ascii: ">"))
     }
   }
 
   /// `<name` and the attributes; a name given twice keeps its first place and its last value.
-  private static func openTag(_ name: String, _ attributes: [Attr], into out: inout String) {
-    out += "<"
-    out += name
+  private static func openTag(_ name: String, _ attributes: [Attr], into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "<"))
+    out.append(contentsOf: name.utf8)
     for (index, attribute) in attributes.enumerated() {
       if attributes[..<index].contains(where: { $0.name == attribute.name }) { continue }
       let last = attributes[index...].last { $0.name == attribute.name } ?? attribute
-      out += " "
-      out += attribute.name
+      out.append(UInt8(ascii: " "))
+      out.append(contentsOf: attribute.name.utf8)
       // An empty value is written as the bare name, as for a boolean attribute.
       if let value = last.value, !value.isEmpty {
-        out += "=\""
-        out += H.escapeAttribute(value)
-        out += "\""
+        out.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: H.escapeAttribute(value).utf8)
+        out.append(UInt8(ascii: "\""))
       }
     }
   }
