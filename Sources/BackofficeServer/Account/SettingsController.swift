@@ -20,15 +20,19 @@ struct SettingsController: RouteCollection {
   /// The signed-in account as a backup file, the same file `backoffice export` writes.
   @Sendable func backup(req: Request) async throws -> Response {
     let now = req.now
-    let file = try await AccountBackup.export(
-      workspaceID: try req.workspaceID, person: try req.userID, on: req.db, now: now)
+    let (workspaceID, person, db) = (try req.workspaceID, try req.userID, req.db)
+    // Read and written away from the event loops: a large workspace takes a second or more.
+    let file = try await BackgroundWork.shared.run {
+      try await AccountBackup.export(workspaceID: workspaceID, person: person, on: db, now: now)
+        .encoded()
+    }
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
     headers.replaceOrAdd(name: .cacheControl, value: "no-store")
     let day = String(BackupDate.format(now).prefix(10))
     headers.replaceOrAdd(
       name: .contentDisposition, value: "attachment; filename=\"backoffice-backup-\(day).json\"")
-    return Response(status: .ok, headers: headers, body: .init(data: try file.encoded()))
+    return Response(status: .ok, headers: headers, body: .init(data: file))
   }
 
   func model(_ req: Request, change: (inout SettingsShow) -> Void = { _ in }) async throws

@@ -119,7 +119,9 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func execute(
     query: DatabaseQuery, onOutput: @escaping @Sendable (any DatabaseOutput) -> Void
   ) -> EventLoopFuture<Void> {
-    eventLoop.makeFutureWithTask { try await self.execute(query: query, onOutput: onOutput) }
+    eventLoop.makeFutureKeepingBackground {
+      try await self.execute(query: query, onOutput: onOutput)
+    }
   }
 
   func execute(
@@ -173,7 +175,9 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func withConnection<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
-    eventLoop.makeFutureWithTask { try await self.withConnection { try await closure($0).get() } }
+    eventLoop.makeFutureKeepingBackground {
+      try await self.withConnection { try await closure($0).get() }
+    }
   }
 
   /// `closure` as one `BEGIN IMMEDIATE` transaction on the writer connection, which it holds
@@ -202,7 +206,9 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func transaction<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) -> EventLoopFuture<T>
   ) -> EventLoopFuture<T> {
-    eventLoop.makeFutureWithTask { try await self.transaction { try await closure($0).get() } }
+    eventLoop.makeFutureKeepingBackground {
+      try await self.transaction { try await closure($0).get() }
+    }
   }
 
   /// `body` reading one consistent snapshot on a connection of its own, however long it
@@ -236,7 +242,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   func execute(
     sql query: any SQLKit.SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) -> EventLoopFuture<Void> {
-    eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    eventLoop.makeFutureKeepingBackground { try await self.execute(sql: query, onRow) }
   }
 
   func execute(

@@ -222,10 +222,12 @@ struct AdPaymentsController: RouteCollection {
   // MARK: CSV
 
   @Sendable func export(req: Request) async throws -> Response {
-    let entries = try await store(req).all()
-    return CSVResponse.attachment(
-      AdPaymentCSVFile.export(entries.map(\.payment)),
-      filename: AdPaymentCSVFile.filename(on: req.now))
+    let store = try store(req)
+    // Every payment is read and written away from the event loops (`BackgroundWork`).
+    let file = try await BackgroundWork.shared.run {
+      AdPaymentCSVFile.export(try await store.all().map(\.payment))
+    }
+    return CSVResponse.attachment(file, filename: AdPaymentCSVFile.filename(on: req.now))
   }
 
   /// The import page and its upload: the shared handler with this area's file and form.

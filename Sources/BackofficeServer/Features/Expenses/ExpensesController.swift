@@ -467,14 +467,16 @@ struct ExpensesController: RouteCollection {
       throw Abort(.unprocessableEntity, reason: message)
     }
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
-    let rows = try await store.rows(filter)
-    var purposes: [UUID: String] = [:]
-    for choice in try await store.fundraiserChoices() { purposes[choice.id] = choice.purpose }
-    return CSVResponse.attachment(
-      ExpenseCSVFile.export(
+    // Every matching expense is read and written away from the event loops (`BackgroundWork`).
+    let file = try await BackgroundWork.shared.run {
+      let rows = try await store.rows(filter)
+      var purposes: [UUID: String] = [:]
+      for choice in try await store.fundraiserChoices() { purposes[choice.id] = choice.purpose }
+      return ExpenseCSVFile.export(
         rows.map(\.expense),
-        fundraisers: rows.map { row in row.fundraiserID.flatMap { purposes[$0] } ?? "" }),
-      filename: ExpenseCSVFile.filename(on: req.now))
+        fundraisers: rows.map { row in row.fundraiserID.flatMap { purposes[$0] } ?? "" })
+    }
+    return CSVResponse.attachment(file, filename: ExpenseCSVFile.filename(on: req.now))
   }
 
   /// The import page and its upload: the shared handler with this area's file and form.

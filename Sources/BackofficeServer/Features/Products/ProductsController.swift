@@ -338,16 +338,19 @@ struct ProductsController: RouteCollection {
   /// The whole catalog, oldest first, with each photo's address as the Swipe API gives it.
   @Sendable func export(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    let records = try await store.all()
-    let favorites = try await store.favoriteIDs()
     let base = req.publicBaseURL
-    let lines = records.map { record in
-      ProductCSVFile.Line(
-        product: record.product, favorite: record.id.map(favorites.contains) ?? false,
-        imageURL: SwipeAPIController.imageURL(record, base: base), createdAt: record.createdAt)
+    // The whole catalog is read and written away from the event loops (`BackgroundWork`).
+    let file = try await BackgroundWork.shared.run {
+      let records = try await store.all()
+      let favorites = try await store.favoriteIDs()
+      let lines = records.map { record in
+        ProductCSVFile.Line(
+          product: record.product, favorite: record.id.map(favorites.contains) ?? false,
+          imageURL: SwipeAPIController.imageURL(record, base: base), createdAt: record.createdAt)
+      }
+      return ProductCSVFile.export(lines)
     }
-    return CSVResponse.attachment(
-      ProductCSVFile.export(lines), filename: ProductCSVFile.filename(on: req.now))
+    return CSVResponse.attachment(file, filename: ProductCSVFile.filename(on: req.now))
   }
 
   /// The import page and its upload: the shared handler with this area's file and form.

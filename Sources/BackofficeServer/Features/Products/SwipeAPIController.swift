@@ -15,10 +15,14 @@ struct SwipeAPIController: RouteCollection {
   @Sendable func list(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     let base = req.publicBaseURL
-    let products = try await store.all().map { record in
-      SwipeProduct(record.product, imageURL: Self.imageURL(record, base: base))
+    // The whole catalog is read and written away from the event loops (`BackgroundWork`).
+    let body = try await BackgroundWork.shared.run {
+      SwipeJSON.list(
+        try await store.all().map { record in
+          SwipeProduct(record.product, imageURL: Self.imageURL(record, base: base))
+        })
     }
-    return Self.json(SwipeJSON.list(products), status: .ok)
+    return Self.json(body, status: .ok)
   }
 
   struct AddForm: Decodable {
