@@ -57,8 +57,9 @@ enum Entrypoint {
   /// server's event-loop threads instead of Swift's own pool, so a request is not handed from
   /// one pool to the other and back at every step: that hand-off was a quarter of a cached
   /// list answer's cost (docs/PERFORMANCE.md). Nothing here blocks a thread for long: password
-  /// hashing, CSV imports and SQLite's writes and longer reads run on threads of their own
-  /// (only the short reads every request starts with run where the request runs). It must
+  /// hashing, CSV imports, SQLite's writes and longer reads, and the building of backups and
+  /// whole-area exports (`BackgroundWork`) run on threads of their own (only the short reads
+  /// every request starts with run where the request runs). It must
   /// happen before any other task starts, so it is the first thing `main` does.
   static func runTasksOnEventLoops() {
     NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
