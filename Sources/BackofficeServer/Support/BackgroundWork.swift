@@ -24,6 +24,7 @@ final class BackgroundWork: TaskExecutor, Sendable {
 
   private let pool: NIOThreadPool
   private static let marker = ThreadSpecificVariable<Marker>()
+  private static let mark = Marker()
   private final class Marker: Sendable {}
 
   init(threads: Int) {
@@ -35,7 +36,7 @@ final class BackgroundWork: TaskExecutor, Sendable {
     let job = UnownedJob(job)
     let executor = asUnownedTaskExecutor()
     pool.submit { _ in
-      Self.marker.currentValue = Marker()
+      Self.marker.currentValue = Self.mark
       defer { Self.marker.currentValue = nil }
       job.runSynchronously(on: executor)
     }

@@ -10,7 +10,7 @@ import SQLKit
 ///   `expense_month_totals` (count, and the two parts of the amount `ExpenseStore.totals`
 ///   sums), in the same transaction as every insert, change, deletion and restore. Totals for
 ///   the whole workspace, a month and/or a category then read a handful of rows
-///   (`ExpenseStore.keptTotals`). The month is the UTC calendar month of the expense's date,
+///   (`ExpenseStore.keptTotalsQuery`). The month is the UTC calendar month of the expense's date,
 ///   or of the day it was recorded when it has none, the same day `ExpenseFilter.period`
 ///   compares; seconds are rounded down before the month is taken, so an expense a fraction of
 ///   a second before midnight stays in its month.

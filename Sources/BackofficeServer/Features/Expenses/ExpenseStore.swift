@@ -124,7 +124,8 @@ struct ExpenseStore: Sendable {
       .from(M099_KeepExpenseMonthTotals.table)
       .where("workspace_id", .equal, workspaceID)
     if let month = filter.month {
-      query.where("month", .equal, String(format: "%04d-%02d", month.year, month.month))
+      // `YYYY-MM`, as the triggers write it (`strftime('%Y-%m', …)`).
+      query.where("month", .equal, month.description)
     }
     if let category = filter.category { query.where("category", .equal, category.rawValue) }
     return query.groupBy("category")
