@@ -21,7 +21,7 @@ extension DatabaseID {
 ///   writer. A Fluent query says which it is, and so does an SQLKit `SELECT`; for raw SQL
 ///   SQLite itself says (`sqlite3_stmt_readonly`, GRDB's `Statement.isReadonly`);
 /// - in a transaction or `withConnection` block, every statement runs on the writer
-///   connection, which the block holds (its turn at the gate) from start to end;
+///   connection, which the block holds from start to end (`HeldWriter`);
 /// - in a read transaction (`readTransaction`, for backups), every statement reads one
 ///   snapshot of its own connection, and writes are refused.
 struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
@@ -30,8 +30,8 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   enum Access: Sendable {
     /// Reads on readers, writes in their turn on the writer.
     case shared
-    /// This block holds the writer (and the gate).
-    case writer
+    /// This block holds the writer.
+    case writer(HeldWriter)
     /// Reads of one snapshot; no writes.
     case snapshot(DatabaseSnapshot)
   }
@@ -57,8 +57,8 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     if logger.logLevel <= .debug { logger.debug("\(sql)") }
     do {
       switch access {
-      case .writer:
-        return try await storage.writer.writeWithoutTransaction { db in
+      case .writer(let held):
+        return try await storage.onWriter(held: held) { db in
           try SQLiteStorage.rows(db, sql, arguments, kept: false)
         }
       case .snapshot(let snapshot):
@@ -67,7 +67,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
           guard statement.isReadonly else { throw ReadOnlyTransaction() }
           return try SQLiteStorage.rows(statement, arguments)
         }
-      case .shared where storage.path == nil || WriteGate.held:
+      case .shared where storage.path == nil || storage.heldByThisTask != nil:
         // In memory there is one connection, which a transaction may hold open: everything
         // waits its turn. A task that holds the writer already (a transaction it runs through
         // another handle) reads there too, so it sees its own writes.
@@ -99,10 +99,8 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   }
 
   private func write(_ sql: String, _ arguments: StatementArguments) async throws -> [DirectRow] {
-    try await storage.gate.run {
-      try await storage.writer.writeWithoutTransaction { db in
-        try SQLiteStorage.rows(db, sql, arguments, kept: false)
-      }
+    try await storage.onWriter { db in
+      try SQLiteStorage.rows(db, sql, arguments, kept: false)
     }
   }
 
@@ -164,7 +162,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     eventLoop.makeSucceededVoidFuture()
   }
 
-  /// `closure` holding the writer connection (its turn at the gate) from start to end,
+  /// `closure` holding the writer connection from start to end,
   /// without a transaction: for work that needs one connection's settings.
   func withConnection<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) async throws -> T
@@ -181,7 +179,7 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   }
 
   /// `closure` as one `BEGIN IMMEDIATE` transaction on the writer connection, which it holds
-  /// (its turn at the gate) until the commit.
+  /// until the commit.
   func transaction<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) async throws -> T
   ) async throws -> T {
@@ -224,15 +222,15 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     return try await body(reader)
   }
 
-  /// `body` with this database holding the writer connection: its turn at the gate taken first
-  /// when it does not hold it already.
+  /// `body` with this database holding the writer connection, taken first when this task
+  /// does not hold it already.
   private func holdingWriter<T>(_ body: (SQLiteFluentDatabase) async throws -> T) async throws
     -> T
   {
     guard case .shared = access else { return try await body(self) }
-    return try await storage.gate.run {
+    return try await storage.holdingWriter { writer in
       var held = self
-      held.access = .writer
+      held.access = .writer(writer)
       return try await body(held)
     }
   }
@@ -341,7 +339,21 @@ extension SQLiteFluentDatabase {
   /// The storage a short read may read now, on the calling thread: on a file, outside any
   /// transaction or held block (whose own writes such a read would not see).
   var readsNow: SQLiteStorage? {
-    guard case .shared = access, storage.path != nil else { return nil }
+    guard case .shared = access, storage.path != nil, storage.heldByThisTask == nil else {
+      return nil
+    }
     return storage
+  }
+}
+
+extension FluentKit.Database {
+  /// A transaction for reads that need one consistent view (a backup): on a SQLite file a
+  /// snapshot that does not hold up writers (`SQLiteFluentDatabase.readTransaction`);
+  /// elsewhere a plain transaction.
+  func readTransaction<T: Sendable>(
+    _ body: @escaping @Sendable (any FluentKit.Database) async throws -> T
+  ) async throws -> T {
+    if let sqlite = self as? SQLiteFluentDatabase { return try await sqlite.readTransaction(body) }
+    return try await transaction(body)
   }
 }

@@ -12,17 +12,16 @@ import Vapor
 ///
 /// Every statement of the process runs here, whether a store wrote it or the model layer made
 /// it (`SQLiteFluentDatabase`): no other SQLite library opens the file. Reads take a reader of
-/// the pool and never wait for the writer. Writes take their turn at `gate` and then run on the
-/// pool's one writer connection. The gate exists only because a model-layer transaction awaits
-/// between its statements: its `BEGIN` and `COMMIT` run in separate turns on the writer
-/// connection, and nothing else may write in between (`allowsUnsafeTransactions` lets GRDB
-/// leave that transaction open between turns). A store that writes in one closure
-/// (`write(_:)`) takes the same gate, so both kinds line up in one queue.
+/// the pool and never wait for the writer. Writes wait in GRDB's one queue for its writer
+/// connection, whatever made them: a statement, a store's closure (`write(_:)`), or a block
+/// that awaits between its statements (a model-layer transaction), which holds the writer for
+/// its whole length (`HeldWriter`).
 final class SQLiteStorage: Sendable {
   let writer: any DatabaseWriter
-  let gate = WriteGate()
   /// The file, or nil in memory.
   let path: String?
+  /// Callers waiting for the writer now (for tests and diagnostics).
+  private let waiting = NIOLockedValueBox(0)
 
   private init(writer: any DatabaseWriter, path: String?) {
     self.writer = writer
@@ -37,10 +36,13 @@ final class SQLiteStorage: Sendable {
     var configuration = GRDB.Configuration()
     configuration.label = "backoffice"
     configuration.foreignKeysEnabled = true
+    // A held block's transaction begins and ends inside one access of GRDB's writer
+    // (`HeldWriter.serve`), which rolls back what a block leaves open; this only keeps GRDB
+    // from stopping the process for such a block.
     configuration.allowsUnsafeTransactions = true
     configuration.maximumReaderCount = maximumReaders
     // Another process on the same file (a CLI command, a second server): sleep and retry.
-    // In this process writers meet only at the gate.
+    // In this process writers meet only in GRDB's queue.
     configuration.busyMode = .timeout(Double(max(0, busyTimeoutMilliseconds)) / 1000)
     configuration.prepareDatabase { db in
       // In WAL mode a commit survives the process being killed; only a power cut may lose
@@ -153,8 +155,8 @@ final class SQLiteStorage: Sendable {
     let finish: @Sendable (Result<any Sendable, any Error>) -> Void
   }
 
-  /// `body` in a `BEGIN IMMEDIATE` transaction on the writer, in its turn at the gate; nothing
-  /// of it is written when it throws. The caller resumes after the commit.
+  /// `body` in a `BEGIN IMMEDIATE` transaction on the writer, in its turn in GRDB's queue;
+  /// nothing of it is written when it throws. The caller resumes after the commit.
   ///
   /// **Group commit.** The closure writes that are waiting when the writer comes free run
   /// together, in order, in one transaction, each in a savepoint of its own: one that throws
@@ -165,9 +167,15 @@ final class SQLiteStorage: Sendable {
   func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws
     -> T
   {
-    // Inside a model-layer transaction of this task (which holds the gate already) the
+    // Inside a model-layer transaction of this task (which holds the writer already) the
     // writes join it as a savepoint.
-    if WriteGate.held { return try await nestedWrite(body) }
+    if let held = heldByThisTask {
+      do {
+        return try await nestedWrite(body, in: held)
+      } catch is HeldWriter.Ended {
+        // The block ended meanwhile: a write of its own below.
+      }
+    }
     let value: any Sendable = try await withCheckedThrowingContinuation { continuation in
       let write = QueuedWrite(body: { try body($0) }, finish: { continuation.resume(with: $0) })
       let start = queuedWrites.withLockedValue { queue in
@@ -176,36 +184,34 @@ final class SQLiteStorage: Sendable {
         queue.draining = true
         return true
       }
-      // Detached: the group is written for many callers, in none of their contexts.
-      if start { Task.detached { await self.drainWrites() } }
+      if start { writeGroups() }
     }
     guard let typed = value as? T else { throw WriteError.unexpectedValue }
     return typed
   }
 
-  /// Writes the waiting closure writes, a group at a time, until none are left. A group is
-  /// taken once the gate's turn has come, so it holds every write that arrived meanwhile.
-  private func drainWrites() async {
-    var more = true
-    while more {
-      more = await gate.run(recordingWait: false) {
-        let group = queuedWrites.withLockedValue { queue -> [QueuedWrite] in
-          let group = Array(queue.waiting.prefix(Self.largestGroup))
-          queue.waiting.removeFirst(group.count)
-          if group.isEmpty { queue.draining = false }
-          return group
-        }
-        if group.isEmpty { return false }
-        for write in group { WriteGate.recordWait(since: write.asked) }
-        let results: [Result<any Sendable, any Error>]
-        do {
-          results = try await writer.writeWithoutTransaction { db in Self.commit(group, in: db) }
-        } catch {
-          results = group.map { _ in .failure(Self.translated(error)) }
-        }
-        for (write, result) in zip(group, results) { write.finish(result) }
-        return true
+  /// Asks GRDB's writer for an access that commits the closure writes waiting when it runs
+  /// (so a group holds every write that arrived meanwhile), and for another after it while
+  /// more are waiting.
+  private func writeGroups() {
+    writer.asyncWriteWithoutTransaction { db in
+      let group = self.queuedWrites.withLockedValue { queue -> [QueuedWrite] in
+        let group = Array(queue.waiting.prefix(Self.largestGroup))
+        queue.waiting.removeFirst(group.count)
+        if group.isEmpty { queue.draining = false }
+        return group
       }
+      if group.isEmpty { return }
+      for write in group { Self.recordWriteWait(since: write.asked) }
+      let results = Self.commit(group, in: db)
+      // Whether more came meanwhile, decided under the lock a new write takes to see whether
+      // to ask for an access itself.
+      let more = self.queuedWrites.withLockedValue { queue in
+        if queue.waiting.isEmpty { queue.draining = false }
+        return queue.draining
+      }
+      for (write, result) in zip(group, results) { write.finish(result) }
+      if more { self.writeGroups() }
     }
   }
 
@@ -274,10 +280,10 @@ final class SQLiteStorage: Sendable {
   }
 
   private func nestedWrite<T: Sendable>(
-    _ body: @escaping @Sendable (GRDB.Database) throws -> T
+    _ body: @escaping @Sendable (GRDB.Database) throws -> T, in held: HeldWriter
   ) async throws -> T {
     try await Self.translatingAsync {
-      try await writer.writeWithoutTransaction { db in
+      try await held.run { db in
         try db.execute(sql: "SAVEPOINT store_write")
         do {
           let value = try body(db)
@@ -290,6 +296,44 @@ final class SQLiteStorage: Sendable {
         }
       }
     }
+  }
+
+  // MARK: turns at the writer
+
+  /// One caller waiting for the writer: counted in `waitingForWriter` until its access
+  /// begins, when its wait is recorded (`backoffice_db_write_wait_seconds`).
+  final class WriterTurn: Sendable {
+    private let asked = DispatchTime.now().uptimeNanoseconds
+    private let waiting: NIOLockedValueBox<Int>
+    private let open = NIOLockedValueBox(true)
+
+    fileprivate init(waiting: NIOLockedValueBox<Int>) {
+      self.waiting = waiting
+      waiting.withLockedValue { $0 += 1 }
+    }
+
+    /// The caller's access has begun (or will not happen); only the first call counts.
+    func began() {
+      guard
+        open.withLockedValue({ open in
+          defer { open = false }
+          return open
+        })
+      else { return }
+      waiting.withLockedValue { $0 -= 1 }
+      SQLiteStorage.recordWriteWait(since: asked)
+    }
+  }
+
+  func waitForTurn() -> WriterTurn { WriterTurn(waiting: waiting) }
+
+  /// How many callers wait for the writer now: statements, held blocks and closure writes.
+  var waitingForWriter: Int { waiting.withLockedValue { $0 } + waitingWrites }
+
+  /// How long a write waited for the writer (`backoffice_db_write_wait_seconds`).
+  static func recordWriteWait(since asked: UInt64) {
+    AppMetrics.shared.writeWait.recordNanoseconds(
+      Int64(DispatchTime.now().uptimeNanoseconds &- asked))
   }
 
   // MARK: statements
@@ -465,9 +509,6 @@ struct DirectRow: SQLRow, Sendable {
 extension Application {
   /// The SQLite database, when the app stores its data in one (for tests and diagnostics).
   var sqliteStorage: SQLiteStorage? { (db as? SQLiteFluentDatabase)?.storage }
-
-  /// The writers' gate of the SQLite database; nil on PostgreSQL.
-  var writeGate: WriteGate? { sqliteStorage?.gate }
 }
 
 extension ShortWrite {

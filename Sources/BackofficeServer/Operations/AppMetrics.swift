@@ -16,7 +16,7 @@ final class AppMetrics: Sendable {
   let registry: PrometheusCollectorRegistry
   let started = Date()
 
-  /// Time a write waited for its turn at the SQLite writer (`WriteGate`).
+  /// Time a write waited for its turn at the SQLite writer (GRDB's queue).
   let writeWait: Metrics.Timer
   /// Time a read waited for one of the pool's readers.
   let readWait: Metrics.Timer

@@ -34,20 +34,6 @@ struct GroupCommitTests {
     try await test(storage, commits)
   }
 
-  /// Holds the writer's gate until `release` is called, as a long write would.
-  private func holdGate(_ storage: SQLiteStorage) async -> @Sendable () -> Void {
-    let (held, heldGo) = AsyncStream<Void>.makeStream()
-    let (release, releaseGo) = AsyncStream<Void>.makeStream()
-    Task {
-      await storage.gate.run {
-        heldGo.yield()
-        for await _ in release { break }
-      }
-    }
-    for await _ in held { break }
-    return { releaseGo.yield() }
-  }
-
   private func waitUntil(_ condition: () -> Bool) async throws {
     while !condition() { try await Task.sleep(for: .milliseconds(5)) }
   }
@@ -68,7 +54,7 @@ struct GroupCommitTests {
   @Test func writesThatWaitedAreCommittedTogether() async throws {
     try await withStorage { storage, commits in
       let before = commits.count.withLockedValue { $0 }
-      let release = await holdGate(storage)
+      let release = await storage.holdWriterForTest()
       try await withThrowingTaskGroup(of: String.self) { group in
         for index in 0..<6 { group.addTask { try await insert(storage, "item \(index)") } }
         try await waitUntil { storage.waitingWrites == 6 }
@@ -87,7 +73,7 @@ struct GroupCommitTests {
     try await withStorage { storage, commits in
       let before = commits.count.withLockedValue { $0 }
       let count = SQLiteStorage.largestGroup + 6
-      let release = await holdGate(storage)
+      let release = await storage.holdWriterForTest()
       try await withThrowingTaskGroup(of: String.self) { group in
         for index in 0..<count { group.addTask { try await insert(storage, "item \(index)") } }
         try await waitUntil { storage.waitingWrites == count }
@@ -104,7 +90,7 @@ struct GroupCommitTests {
   @Test func aFailingWriteInAGroupTakesOnlyItselfBack() async throws {
     try await withStorage { storage, _ in
       _ = try await insert(storage, "taken")
-      let release = await holdGate(storage)
+      let release = await storage.holdWriterForTest()
       let outcomes = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
         group.addTask { ("first", (try? await insert(storage, "first")) != nil) }
         try await waitUntil { storage.waitingWrites == 1 }

@@ -282,7 +282,9 @@ struct DirectProductListingTests {
       let workspace = try await t.workspaceID(
         ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
       var held = try #require(t.db as? SQLiteFluentDatabase)
-      held.access = .writer
+      let hold = await held.storage.heldWriterForTest()
+      defer { hold.release() }
+      held.access = .writer(hold.writer)
       let viaDriver = ProductStore(db: held, workspaceID: workspace, viewerID: nil)
       let viaDirect = ProductStore(db: t.db, workspaceID: workspace, viewerID: nil)
 

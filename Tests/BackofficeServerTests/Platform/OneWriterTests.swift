@@ -7,80 +7,33 @@ import Vapor
 
 @testable import BackofficeServer
 
-/// Every write to SQLite in the process takes its turn at the one `WriteGate` and then runs on
-/// GRDB's one writer connection; reads never wait for it; nothing spins or naps on SQLite's
+/// Every write to SQLite in the process waits in GRDB's one queue for its one writer
+/// connection, whatever made it; reads never wait for it; nothing spins or naps on SQLite's
 /// lock.
 @Suite("One writer for SQLite")
-struct WriteGateTests {
-  /// Holds `gate` until the returned function is called.
-  private func hold(_ gate: WriteGate) async -> @Sendable () -> Void {
-    let entered = AsyncStream<Void>.makeStream()
-    let release = AsyncStream<Void>.makeStream()
-    Task {
-      await gate.run {
-        entered.continuation.yield()
-        for await _ in release.stream { break }
-      }
-    }
-    for await _ in entered.stream { break }
-    return { release.continuation.yield() }
-  }
-
-  /// Waits until `count` callers are in line; gives up (and fails) only after a minute, so a
-  /// broken gate fails the test instead of hanging it.
+struct OneWriterTests {
+  /// Waits until `count` callers wait for the writer; gives up (and fails) only after a
+  /// minute, so a write that does not wait fails the test instead of hanging it.
   private func waitUntil(
-    _ gate: WriteGate, queued count: Int, sourceLocation: SourceLocation = #_sourceLocation
+    _ storage: SQLiteStorage, waiting count: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async {
-    for _ in 0..<60_000 where gate.queued < count {
+    for _ in 0..<60_000 where storage.waitingForWriter < count {
       try? await Task.sleep(for: .milliseconds(1))
     }
-    #expect(gate.queued >= count, sourceLocation: sourceLocation)
+    #expect(storage.waitingForWriter >= count, sourceLocation: sourceLocation)
   }
 
-  @Test func oneWriteAtATimeInTheOrderTheyCame() async throws {
-    let gate = WriteGate()
-    let inside = NIOLockedValueBox((now: 0, most: 0, order: [Int]()))
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for index in 0..<40 {
-        group.addTask {
-          await gate.run {
-            inside.withLockedValue {
-              $0.now += 1
-              $0.most = max($0.most, $0.now)
-              $0.order.append(index)
-            }
-            // Give the others every chance to get in while this one is inside.
-            for _ in 0..<3 { await Task.yield() }
-            inside.withLockedValue { $0.now -= 1 }
-          }
-        }
-      }
-      try await group.waitForAll()
-    }
-    let seen = inside.withLockedValue { $0 }
-    #expect(seen.most == 1)
-    #expect(seen.order.count == 40)
-  }
-
-  @Test func aFailedWriteLetsTheNextIn() async throws {
-    let gate = WriteGate()
-    struct Failed: Error {}
-    await #expect(throws: Failed.self) { try await gate.run { throw Failed() } }
-    let next = await gate.run { 42 }
-    #expect(next == 42)
-    #expect(gate.queued == 0)
-  }
-
-  @Test func onlySQLiteHasAGate() async throws {
+  @Test func onlySQLiteHasTheOneWriter() async throws {
     try await withApp { t in
-      #expect((t.app.writeGate != nil) == !isPostgresRun)
+      #expect((t.app.sqliteStorage != nil) == !isPostgresRun)
     }
   }
 
   @Test(arguments: TestStore.allCases)
-  func writesWaitForTheGateAndReadsDoNot(store: TestStore) async throws {
+  func writesWaitForTheWriterAndReadsDoNot(store: TestStore) async throws {
     try await withApp(store: store) { t in
-      guard let gate = t.app.writeGate else { return }  // PostgreSQL: no gate
+      guard let storage = t.app.sqliteStorage else { return }  // PostgreSQL: no one writer
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
@@ -88,10 +41,10 @@ struct WriteGateTests {
         "Authorization": "Bearer \(token)", "Content-Type": "application/json",
       ]
       // The token's first use writes its "last used" time (then once a minute at most, and the
-      // test clock stands still): done before the gate is held.
+      // test clock stands still): done before the writer is held.
       #expect(try await t.client().send(.GET, "/api/v1/expenses", headers: auth).status == .ok)
 
-      let release = await hold(gate)
+      let release = await storage.holdWriterForTest()
       let writes = Task {
         try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
           group.addTask {
@@ -110,8 +63,8 @@ struct WriteGateTests {
         }
       }
       // Both writes (one through the model layer, one a store's closure on the writer) are in
-      // line behind the held gate, and nothing of theirs is in the database.
-      await waitUntil(gate, queued: 2)
+      // line behind the held writer, and nothing of theirs is in the database.
+      await waitUntil(storage, waiting: 2)
       #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
       #expect(try await ProductRecord.query(on: t.db).count() == 0)
       // Reads go on meanwhile.
@@ -125,12 +78,12 @@ struct WriteGateTests {
     }
   }
 
-  @Test func everyKindOfWriteGoesThroughTheGate() async throws {
+  @Test func everyKindOfWriteWaitsForTheWriter() async throws {
     try await withApp { t in
-      guard let gate = t.app.writeGate else { return }
+      guard let storage = t.app.sqliteStorage else { return }
       let db = t.db
       let sql = try #require(db as? any SQLDatabase)
-      let release = await hold(gate)
+      let release = await storage.holdWriterForTest()
       let kinds: [@Sendable () async throws -> Void] = [
         { try await LoginAttempt(key: "model create", attemptedAt: Date()).create(on: db) },
         { try await LoginAttempt.query(on: db).set(\.$key, to: "x").update() },
@@ -149,16 +102,16 @@ struct WriteGateTests {
         { try await sql.raw("  delete from login_attempts where 0").run() },
       ]
       let tasks = kinds.map { kind in Task { try await kind() } }
-      await waitUntil(gate, queued: kinds.count)
+      await waitUntil(storage, waiting: kinds.count)
       // Reads of every kind pass meanwhile.
       #expect(try await LoginAttempt.query(on: db).count() == 0)
       _ = try await LoginAttempt.query(on: db).all()
       _ = try await sql.select().column("id").from("login_attempts").all()
       _ = try await sql.raw("SELECT count(*) FROM login_attempts").all()
-      #expect(gate.queued == kinds.count)
+      #expect(storage.waitingForWriter == kinds.count)
       release()
       for task in tasks { try await task.value }
-      #expect(gate.queued == 0)
+      #expect(storage.waitingForWriter == 0)
       #expect(try await LoginAttempt.query(on: db).count() == 2)
     }
   }
@@ -249,7 +202,7 @@ struct WriteGateTests {
 @Suite("One writer for SQLite: reading transactions")
 struct ReadTransactionTests {
   @Test(arguments: TestStore.allCases)
-  func aBackupDoesNotWaitForTheGateAndCannotWrite(store: TestStore) async throws {
+  func aBackupDoesNotWaitForTheWriterAndCannotWrite(store: TestStore) async throws {
     try await withApp(store: store) { t in
       let client = t.client()
       try await client.signUp()
@@ -257,18 +210,10 @@ struct ReadTransactionTests {
       try await client.createProduct(token: token, name: "Lamp")
       let user = try #require(try await User.query(on: t.db).first()?.requireID())
       let workspace = try await t.workspaceID(ofUser: user)
-      guard let gate = t.app.writeGate else { return }  // PostgreSQL: a plain transaction
+      guard let storage = t.app.sqliteStorage else { return }  // PostgreSQL: a plain transaction
 
-      // While a writer holds the gate, the export still runs to the end.
-      let entered = AsyncStream<Void>.makeStream()
-      let release = AsyncStream<Void>.makeStream()
-      let holder = Task {
-        await gate.run {
-          entered.continuation.yield()
-          for await _ in release.stream { break }
-        }
-      }
-      for await _ in entered.stream { break }
+      // While a transaction holds the writer, the export still runs to the end.
+      let release = await storage.holdWriterForTest()
       // Raced against a minute, so an export that waits fails instead of hanging the run.
       let db = t.db
       let now = t.clock.now
@@ -278,16 +223,15 @@ struct ReadTransactionTests {
         }
         group.addTask {
           try await Task.sleep(for: .seconds(60))
-          release.continuation.yield()  // lets a waiting export finish, so the group can end
+          release()  // lets a waiting export finish, so the group can end
           return nil
         }
         let first = try await group.next() ?? nil
         group.cancelAll()
         return first
       }
-      release.continuation.yield()
-      #expect(backup?.products.items.map(\.name) == ["Lamp"], "the export waited for the gate")
-      await holder.value
+      release()
+      #expect(backup?.products.items.map(\.name) == ["Lamp"], "the export waited for the writer")
 
       await #expect(throws: ReadOnlyTransaction.self) {
         try await t.db.readTransaction { db in
