@@ -22,26 +22,43 @@ public enum MoneyFormat {
   public static func currency(
     _ amount: MinorUnits, currency code: String, locale: BackofficeLocale
   ) -> String {
-    currency(DecimalDigits(minor: amount.value), currency: code, locale: locale)
+    let known = Currency.lookup(code)
+    guard let stored = StoredDigits(amount.value, places: known?.minorUnits ?? 2) else {
+      return currency(DecimalDigits(minor: amount.value), currency: code, locale: locale)
+    }
+    return placed(
+      grouped(stored, locale: locale), negative: stored.negative, currency: code, known: known,
+      locale: locale)
   }
 
   /// `amount` with exactly `fractionDigits` decimals and the locale's grouping, from its integer.
   public static func number(_ amount: MinorUnits, fractionDigits: Int, locale: BackofficeLocale)
     -> String
   {
-    number(DecimalDigits(minor: amount.value), fractionDigits: fractionDigits, locale: locale)
+    guard let stored = StoredDigits(amount.value, places: max(0, fractionDigits)) else {
+      return number(
+        DecimalDigits(minor: amount.value), fractionDigits: fractionDigits, locale: locale)
+    }
+    return (stored.negative ? "-" : "") + grouped(stored, locale: locale)
   }
 
   /// The API/CSV form of a stored amount: "12.50", "-0.10".
   public static func decimalString(_ amount: MinorUnits) -> String {
-    let parts = DecimalDigits(minor: amount.value)
-    return (parts.negative ? "-" : "") + parts.integerText + "."
-      + parts.fractionText(minimum: MinorUnits.fractionDigits)
+    // Straight from the integer's digits: every product of a listing writes two of these.
+    let magnitude = amount.value.magnitude
+    let cents = Int(magnitude % 100)
+    var text = amount.value < 0 ? "-" : ""
+    text += String(magnitude / 100)
+    text.append(".")
+    text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + cents / 10)))
+    text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + cents % 10)))
+    return text
   }
 
   /// Decimals a stored amount has once trailing zeros go: 0, 1 or 2.
   public static func fractionDigitCount(_ amount: MinorUnits) -> Int {
-    DecimalDigits(minor: amount.value).fraction.count
+    let magnitude = amount.value.magnitude
+    return magnitude % 100 == 0 ? 0 : magnitude % 10 == 0 ? 1 : 2
   }
 
   private static func currency(
@@ -49,10 +66,20 @@ public enum MoneyFormat {
   ) -> String {
     let known = Currency.lookup(code)
     let digits = known?.minorUnits ?? 2
-    let label = known?.symbol ?? code.trimmingCharacters(in: .whitespaces).uppercased()
     let parts = amount.rounded(to: digits)
-    let body = grouped(parts, fractionDigits: digits, locale: locale)
-    let sign = parts.negative ? "-" : ""
+    return placed(
+      grouped(parts, fractionDigits: digits, locale: locale), negative: parts.negative,
+      currency: code, known: known, locale: locale)
+  }
+
+  /// `body` (the grouped digits) with its sign and the currency's sign or code in `locale`'s
+  /// place for it.
+  private static func placed(
+    _ body: String, negative: Bool, currency code: String, known: Currency?,
+    locale: BackofficeLocale
+  ) -> String {
+    let label = known?.symbol ?? code.trimmingCharacters(in: .whitespaces).uppercased()
+    let sign = negative ? "-" : ""
     let space = "\u{00A0}"
     let isWord = known?.symbol.map { $0.allSatisfy(\.isLetter) } ?? true
     if isWord { return "\(sign)\(body)\(space)\(label)" }
@@ -127,5 +154,75 @@ public enum MoneyFormat {
       }
     }
     return String(decoding: body, as: UTF8.self)
+  }
+
+  /// `grouped` for a stored amount's digits, written from its integers.
+  private static func grouped(_ amount: StoredDigits, locale: BackofficeLocale) -> String {
+    var body: [UInt8] = []
+    body.reserveCapacity(32)
+    var count = 1
+    var divisor: UInt64 = 1
+    while divisor <= amount.whole / 10 {
+      divisor *= 10
+      count += 1
+    }
+    let groups = count >= 3 + locale.minimumGroupingDigits
+    var remaining = amount.whole
+    for index in 0..<count {
+      if groups && index > 0 && (count - index) % 3 == 0 {
+        body.append(contentsOf: locale.groupingSeparator.utf8)
+      }
+      body.append(UInt8(48 + remaining / divisor))
+      remaining %= divisor
+      divisor /= 10
+    }
+    if amount.places > 0 {
+      body.append(contentsOf: locale.decimalSeparator.utf8)
+      var place = StoredDigits.power(amount.places - 1)
+      var fraction = amount.fraction
+      for _ in 0..<amount.places {
+        body.append(UInt8(48 + fraction / place))
+        fraction %= place
+        place /= 10
+      }
+    }
+    return String(decoding: body, as: UTF8.self)
+  }
+}
+
+/// A stored amount (hundredths) rounded to `places` decimals, half away from zero, as two
+/// integers: what the listing formats for every row, without `Decimal` or digit arrays.
+struct StoredDigits {
+  /// Set only when the rounded amount is not zero (zero never shows a sign).
+  var negative: Bool
+  var whole: UInt64
+  /// The `places` decimals as an integer (`5` with 3 places is ".005").
+  var fraction: UInt64
+  var places: Int
+
+  /// Nil beyond 9 places (the digit-array path takes those).
+  init?(_ minor: Int64, places: Int) {
+    let scale = MinorUnits.fractionDigits
+    guard (0...9).contains(places) else { return nil }
+    var magnitude = minor.magnitude
+    if places < scale {
+      let divisor = Self.power(scale - places)
+      magnitude = magnitude / divisor + (magnitude % divisor * 2 >= divisor ? 1 : 0)
+      let unit = Self.power(places)
+      whole = magnitude / unit
+      fraction = magnitude % unit
+    } else {
+      let unit = Self.power(scale)
+      whole = magnitude / unit
+      fraction = magnitude % unit * Self.power(places - scale)
+    }
+    negative = minor < 0 && magnitude != 0
+    self.places = places
+  }
+
+  static func power(_ exponent: Int) -> UInt64 {
+    var value: UInt64 = 1
+    for _ in 0..<max(0, exponent) { value *= 10 }
+    return value
   }
 }

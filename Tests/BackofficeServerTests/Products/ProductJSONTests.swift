@@ -176,3 +176,26 @@ private struct EncodedFeed: Encodable {
 private struct DecodedPage: Decodable {
   var items: [ProductsAPIController.Item]
 }
+
+extension ProductJSONTests {
+  /// Times are written digit by digit: the same text as the API's encoder for any second from
+  /// year 1600 to 9999, with fractions of a second dropped as it drops them. (Before the
+  /// Gregorian calendar's start in 1582 Foundation counts Julian days and the two part; a
+  /// product's times are the server's clock.)
+  @Test func timesAreWhatTheAPIEncoderWrites() throws {
+    var random = SeededGenerator(seed: 20_261_127)
+    let first = -11_676_096_000.0  // 1600-01-01T00:00:00Z
+    let last = 253_402_300_799.0  // 9999-12-31T23:59:59Z
+    var times = [first, last, 0, -1, 59, 86_399, 951_782_400, 1_767_225_599.999]
+    for _ in 0..<2_000 {
+      times.append(Double(Int64.random(in: Int64(first)...Int64(last), using: &random)))
+    }
+    for seconds in times {
+      let date = Date(timeIntervalSince1970: seconds)
+      var written: [UInt8] = []
+      ProductJSON.date(date, into: &written)
+      let encoded = try JSONEncoder.api.encode([date])
+      #expect(Array(encoded.dropFirst().dropLast()) == written, "\(seconds)")
+    }
+  }
+}

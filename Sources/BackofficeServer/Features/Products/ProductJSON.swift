@@ -104,19 +104,24 @@ enum ProductJSON {
       self.out.append(UInt8(ascii: "{"))
     }
 
-    mutating func field(_ name: String, value: (inout [UInt8]) -> Void) {
+    /// A key is a literal of plain ASCII letters and underscores: written as it is.
+    mutating func field(_ name: StaticString, value: (inout [UInt8]) -> Void) {
+      let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+      assert(key.allSatisfy { (97...122).contains($0) || $0 == UInt8(ascii: "_") })
       if !first { out.append(UInt8(ascii: ",")) }
       first = false
-      JSONText.write(name, escapingSlashes: true, into: &out)
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: key)
+      out.append(UInt8(ascii: "\""))
       out.append(UInt8(ascii: ":"))
       value(&out)
     }
 
-    mutating func field(_ name: String, string: String) {
+    mutating func field(_ name: StaticString, string: String) {
       field(name) { JSONText.write(string, escapingSlashes: true, into: &$0) }
     }
 
-    mutating func field(_ name: String, raw: String) {
+    mutating func field(_ name: StaticString, raw: String) {
       field(name) { $0.append(contentsOf: raw.utf8) }
     }
 
@@ -131,10 +136,30 @@ enum ProductJSON {
     var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
     var parts = tm()
     gmtime_r(&seconds, &parts)
+    /// `value` in at least `count` digits, zeros first, written without making a string.
     func digits(_ value: Int32, _ count: Int) {
-      let text = String(value)
-      out += Array(repeating: UInt8(ascii: "0"), count: max(0, count - text.utf8.count))
-      out.append(contentsOf: text.utf8)
+      guard value >= 0 else {
+        // Only a year before 1 BC: as the number's text, padded (the encoder's output).
+        let text = String(value)
+        out += Array(repeating: UInt8(ascii: "0"), count: max(0, count - text.utf8.count))
+        out.append(contentsOf: text.utf8)
+        return
+      }
+      var width = 1
+      var limit = 10
+      while limit <= Int(value) {
+        width += 1
+        limit *= 10
+      }
+      width = max(width, count)
+      var place = 1
+      for _ in 1..<width { place *= 10 }
+      var remaining = Int(value)
+      for _ in 0..<width {
+        out.append(UInt8(48 + remaining / place))
+        remaining %= place
+        place /= 10
+      }
     }
     out.append(UInt8(ascii: "\""))
     digits(parts.tm_year + 1900, 4)
