@@ -58,7 +58,9 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
     do {
       switch access {
       case .writer(let held):
-        return try await storage.onWriter(held: held) { db in
+        // Only while the block lasts: a statement of a block that has ended fails (it would
+        // otherwise commit on its own what belonged to the block's transaction).
+        return try await held.run { db in
           try SQLiteStorage.rows(db, sql, arguments, kept: false)
         }
       case .snapshot(let snapshot):
@@ -179,23 +181,35 @@ struct SQLiteFluentDatabase: FluentKit.Database, SQLDatabase {
   }
 
   /// `closure` as one `BEGIN IMMEDIATE` transaction on the writer connection, which it holds
-  /// until the commit.
+  /// until the commit; inside a transaction this task holds already (through another handle),
+  /// a savepoint of it.
   func transaction<T: Sendable>(
     _ closure: @escaping @Sendable (any FluentKit.Database) async throws -> T
   ) async throws -> T {
     if inTransaction { return try await closure(self) }
     if case .snapshot = access { throw ReadOnlyTransaction() }
     return try await holdingWriter { held in
+      guard case .writer(let writer) = held.access else { throw HeldWriter.Ended() }
       var db = held
       db.inTransaction = true
-      _ = try await db.run(SQLRaw("BEGIN IMMEDIATE"), kind: .write)
+      let nested = try await SQLiteStorage.translatingAsync {
+        try await writer.run { connection in
+          if connection.isInsideTransaction {
+            try connection.execute(sql: "SAVEPOINT model_transaction")
+            return true
+          }
+          try connection.execute(sql: "BEGIN IMMEDIATE")
+          return false
+        }
+      }
       do {
         let value = try await closure(db)
-        _ = try await db.run(SQLRaw("COMMIT"), kind: .write)
+        _ = try await db.run(SQLRaw(nested ? "RELEASE model_transaction" : "COMMIT"), kind: .write)
         return value
       } catch {
         // A failed COMMIT leaves the transaction open as well.
-        _ = try? await db.run(SQLRaw("ROLLBACK"), kind: .write)
+        let undo = nested ? "ROLLBACK TO model_transaction; RELEASE model_transaction" : "ROLLBACK"
+        _ = try? await writer.run { connection in try connection.execute(sql: undo) }
         throw error
       }
     }
@@ -332,6 +346,8 @@ struct SQLiteStorageConfiguration: DatabaseConfiguration {
     }
 
     func shutdown() { storage.close() }
+
+    func shutdownAsync() async { await storage.closeWhenWritesAreDone() }
   }
 }
 

@@ -65,6 +65,19 @@ final class SQLiteStorage: Sendable {
     try? (writer as? DatabaseQueue)?.close()
   }
 
+  /// `close()` once the writes already in GRDB's queue are done, without holding up the
+  /// calling thread: closing waits for the writer, and a transaction still running (a request
+  /// past the drain's grace, a background job) needs the event loops to reach its end.
+  func closeWhenWritesAreDone() async {
+    _ = try? await writer.writeWithoutTransaction { _ in }
+    await withCheckedContinuation { continuation in
+      Thread.detachNewThread {
+        self.close()
+        continuation.resume()
+      }
+    }
+  }
+
   // MARK: short reads
 
   /// The rows of a short read, read now on the calling thread from a reader of the pool with

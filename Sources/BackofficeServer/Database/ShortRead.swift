@@ -125,8 +125,9 @@ extension Optional: ShortReadValue where Wrapped: ShortReadValue {}
 
 /// Short writes that need no answer (a log line and the pruning of old lines), written like
 /// `ShortRead` with numbered parameters and run as one transaction: on a SQLite file in one
-/// turn on GRDB's writer with kept statements (`SQLiteStorage.write`); elsewhere, or inside a
-/// transaction of the caller, through the model layer's SQL database.
+/// turn on GRDB's writer with kept statements (`SQLiteStorage.write`, a savepoint inside a
+/// transaction the task holds); elsewhere, or through a transaction's own handle, through the
+/// model layer's SQL database.
 struct ShortWrite: Sendable {
   let statement: ShortRead
   let binds: [any ShortReadValue]
@@ -137,9 +138,13 @@ struct ShortWrite: Sendable {
   }
 
   static func run(_ writes: [ShortWrite], on db: any Database) async throws {
-    if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
+    // A shared handle on the SQLite file, also inside a transaction this task holds (whose
+    // writer the closure write then joins as a savepoint).
+    if let sqlite = db as? SQLiteFluentDatabase, case .shared = sqlite.access,
+      sqlite.storage.path != nil
+    {
       let prepared = try prepared(writes)
-      try await storage.write { db in try run(prepared, in: db) }
+      try await sqlite.storage.write { db in try run(prepared, in: db) }
       return
     }
     try await db.transaction { db in

@@ -207,4 +207,38 @@ struct HeldWriterTests {
       #expect(try await names(storage) == ["after", "closure after"])
     }
   }
+
+  /// Closing at shutdown waits for a transaction still holding the writer without holding up
+  /// the thread it was asked on, which the transaction may need to reach its end.
+  @Test func closingWaitsForTheWriterWithoutBlockingItsThread() async throws {
+    try await withStorage { storage in
+      let hold = await storage.heldWriterForTest()
+      let oneThread = BackgroundWork(threads: 1)
+      let closing = Task {
+        try await oneThread.run { await storage.closeWhenWritesAreDone() }
+      }
+      // The thread that asked for the close still runs other work meanwhile. Raced against a
+      // minute, after which the hold is let go so that a blocked thread fails the test instead
+      // of hanging it.
+      let timedOut = NIOLockedValueBox(false)
+      let free = try await withThrowingTaskGroup(of: Bool.self) { group in
+        group.addTask { try await oneThread.run { true } }
+        group.addTask {
+          try await Task.sleep(for: .seconds(60))
+          timedOut.withLockedValue { $0 = true }
+          hold.release()
+          return false
+        }
+        let first = try await group.next() ?? false
+        group.cancelAll()
+        return first
+      }
+      #expect(free && !timedOut.withLockedValue { $0 }, "closing held up its thread")
+      hold.release()
+      try await closing.value
+      await #expect(throws: (any Error).self) {
+        try await storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+      }
+    }
+  }
 }

@@ -130,6 +130,67 @@ struct OneWriterTests {
     }
   }
 
+  /// A transaction begun through another handle inside a transaction this task holds is a
+  /// savepoint of it: it neither waits for itself nor begins a second transaction, and when
+  /// it fails only its own writes are taken back.
+  @Test func aTransactionInsideAnotherThroughASharedHandleIsASavepoint() async throws {
+    try await withApp { t in
+      let db = t.db
+      try await db.transaction { outer in
+        try await LoginAttempt(key: "outer", attemptedAt: Date()).create(on: outer)
+        try await db.transaction { inner in
+          try await LoginAttempt(key: "inner", attemptedAt: Date()).create(on: inner)
+        }
+        struct Failed: Error {}
+        await #expect(throws: Failed.self) {
+          try await db.transaction { inner in
+            try await LoginAttempt(key: "taken back", attemptedAt: Date()).create(on: inner)
+            throw Failed()
+          }
+        }
+      }
+      let keys = try await LoginAttempt.query(on: db).all().map(\.key).sorted()
+      #expect(keys == ["inner", "outer"])
+    }
+  }
+
+  /// A short write (an activity line) made through the shared handle inside a transaction
+  /// joins it: stored with it, or taken back with it.
+  @Test func aShortWriteInsideATransactionJoinsIt() async throws {
+    try await withApp { t in
+      // PostgreSQL: the shared handle writes on a connection of its own.
+      guard t.app.sqliteStorage != nil else { return }
+      let db = t.db
+      let insert = ShortRead(
+        "INSERT INTO login_attempts (id, key, attempted_at) VALUES (?1, ?2, ?3)")
+      try await db.transaction { _ in
+        try await ShortWrite.run([ShortWrite(insert, [UUID(), "kept", Date()])], on: db)
+      }
+      struct Failed: Error {}
+      await #expect(throws: Failed.self) {
+        try await db.transaction { _ in
+          try await ShortWrite.run([ShortWrite(insert, [UUID(), "undone", Date()])], on: db)
+          throw Failed()
+        }
+      }
+      let keys = try await LoginAttempt.query(on: db).all().map(\.key)
+      #expect(keys == ["kept"])
+    }
+  }
+
+  /// A statement through a transaction's handle after its block ended fails instead of being
+  /// written on its own.
+  @Test func aTransactionsHandleFailsAfterItsBlock() async throws {
+    try await withApp { t in
+      guard t.app.sqliteStorage != nil else { return }  // PostgreSQL: its driver's rules
+      let leftOver = try await t.db.transaction { db in db }
+      await #expect(throws: HeldWriter.Ended.self) {
+        try await LoginAttempt(key: "late", attemptedAt: Date()).create(on: leftOver)
+      }
+      #expect(try await LoginAttempt.query(on: t.db).count() == 0)
+    }
+  }
+
   /// With SQLite's own waiting turned off, a writer that met another connection's lock would
   /// fail at once ("database is locked"): every one of these parallel writes of every kind
   /// succeeding shows that none met another.
