@@ -106,12 +106,12 @@ extension SQLiteStorage {
     return try await Self.$held.withValue(held) { try await body(held) }
   }
 
-  /// `work` on the writer connection: in the hold `held` (or this task's) while it lasts,
-  /// otherwise in a turn of its own in GRDB's queue.
-  func onWriter<T: Sendable>(
-    held: HeldWriter? = nil, _ work: @escaping @Sendable (GRDB.Database) throws -> T
-  ) async throws -> T {
-    if let held = held ?? heldByThisTask {
+  /// `work` on the writer connection: in this task's hold while it lasts, otherwise in a turn
+  /// of its own in GRDB's queue.
+  func onWriter<T: Sendable>(_ work: @escaping @Sendable (GRDB.Database) throws -> T)
+    async throws -> T
+  {
+    if let held = heldByThisTask {
       do {
         return try await held.run(work)
       } catch is HeldWriter.Ended {

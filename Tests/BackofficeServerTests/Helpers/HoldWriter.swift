@@ -30,3 +30,22 @@ extension SQLiteStorage {
     return (writer!, { releaseGo.yield() })
   }
 }
+
+/// `test` with a `SQLiteStorage` on a file of its own in a temporary folder (opened as the
+/// server opens its file) holding one table, `items (name TEXT NOT NULL UNIQUE)`.
+func withItemsStorage(
+  busyTimeoutMilliseconds: Int = 5_000, _ test: (SQLiteStorage) async throws -> Void
+) async throws {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("storage-\(UUID.random().uuidString)")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let storage = try SQLiteStorage.open(
+    path: folder.appendingPathComponent("db.sqlite").path,
+    busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+  defer { storage.close() }
+  try await storage.writer.write { db in
+    try db.execute(sql: "CREATE TABLE items (name TEXT NOT NULL UNIQUE)")
+  }
+  try await test(storage)
+}

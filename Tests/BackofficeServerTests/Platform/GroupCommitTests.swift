@@ -19,19 +19,11 @@ struct GroupCommitTests {
   }
 
   private func withStorage(_ test: (SQLiteStorage, Commits) async throws -> Void) async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("group-commit-\(UUID.random().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let storage = try SQLiteStorage.open(
-      path: folder.appendingPathComponent("db.sqlite").path, busyTimeoutMilliseconds: 5_000)
-    defer { storage.close() }
-    try await storage.writer.write { db in
-      try db.execute(sql: "CREATE TABLE items (name TEXT NOT NULL UNIQUE)")
+    try await withItemsStorage { storage in
+      let commits = Commits()
+      try await storage.writer.write { db in db.add(transactionObserver: commits) }
+      try await test(storage, commits)
     }
-    let commits = Commits()
-    try await storage.writer.write { db in db.add(transactionObserver: commits) }
-    try await test(storage, commits)
   }
 
   private func waitUntil(_ condition: () -> Bool) async throws {

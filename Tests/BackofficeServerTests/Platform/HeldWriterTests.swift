@@ -9,18 +9,9 @@ import Testing
 /// (`HeldWriter`): GRDB's queue is the one line every write waits in.
 @Suite("Holding the SQLite writer")
 struct HeldWriterTests {
+  /// SQLite's own waiting off: a write that met another connection's lock would fail at once.
   private func withStorage(_ test: (SQLiteStorage) async throws -> Void) async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("held-writer-\(UUID.random().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let storage = try SQLiteStorage.open(
-      path: folder.appendingPathComponent("db.sqlite").path, busyTimeoutMilliseconds: 0)
-    defer { storage.close() }
-    try await storage.writer.write { db in
-      try db.execute(sql: "CREATE TABLE items (name TEXT NOT NULL UNIQUE)")
-    }
-    try await test(storage)
+    try await withItemsStorage(busyTimeoutMilliseconds: 0, test)
   }
 
   private func names(_ storage: SQLiteStorage) async throws -> [String] {
