@@ -31,10 +31,12 @@ public enum ProductFormat {
   /// CLDR's percent patterns: German and Spanish put a no-break space before the sign, French a
   /// narrow no-break space; the other supported languages write it right after the number.
   private static func percentSeparator(_ locale: BackofficeLocale) -> String {
-    switch locale.languageCode {
-    case "de", "es": "\u{00A0}"
-    case "fr": "\u{202F}"
-    default: ""
+    // The language read from the tag's bytes: this runs for every tax shown in a list.
+    let language = locale.identifier.utf8.prefix { $0 != UInt8(ascii: "-") }
+    if language.elementsEqual("de".utf8) || language.elementsEqual("es".utf8) {
+      return "\u{00A0}"
     }
+    if language.elementsEqual("fr".utf8) { return "\u{202F}" }
+    return ""
   }
 }

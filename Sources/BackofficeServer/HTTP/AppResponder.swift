@@ -50,38 +50,56 @@ struct AppResponder: Responder {
   }
 
   func respond(to request: Request) -> EventLoopFuture<Response> {
+    respond(to: request, path: nil)
+  }
+
+  /// Answers `request`, routing by `path` when the server already has its path as the routes
+  /// see it (`RoutedPath.plain`); otherwise by the request's URL.
+  func respond(to request: Request, path: Substring?) -> EventLoopFuture<Response> {
     let start = DispatchTime.now().uptimeNanoseconds
-    let entry = find(request)
+    let entry = find(request, path: path)
     request.route = entry?.route
     let chain = entry?.chain ?? notFound
     let promise = request.eventLoop.makePromise(of: Response.self)
-    promise.completeWithTask { try await chain.respond(to: request) }
-    guard let metrics else { return promise.futureResult }
+    guard let metrics else {
+      promise.completeWithTask { try await chain.respond(to: request) }
+      return promise.futureResult
+    }
+    // The metrics are recorded in the request's own task, as its answer (or error) is ready.
     let method = request.method
     let template = entry?.template
-    return promise.futureResult.always { result in
+    promise.completeWithTask {
       let status: UInt
-      switch result {
-      case .success(let response): status = response.status.code
-      case .failure: status = HTTPStatus.internalServerError.code
+      do {
+        let response = try await chain.respond(to: request)
+        status = response.status.code
+        metrics.record(
+          method: method, template: template, status: status,
+          nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
+        return response
+      } catch {
+        metrics.record(
+          method: method, template: template, status: HTTPStatus.internalServerError.code,
+          nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
+        throw error
       }
-      metrics.record(
-        method: method, template: template, status: status,
-        nanoseconds: DispatchTime.now().uptimeNanoseconds &- start)
     }
+    return promise.futureResult
   }
 
-  private func find(_ request: Request) -> Entry? {
-    let components = request.url.path.split(separator: "/").map(String.init)
-    // A HEAD route if there is one, otherwise the GET route answers HEAD.
-    if request.method == .HEAD,
-      let entry = router.route(
-        path: [HTTPMethod.HEAD.rawValue] + components, parameters: &request.parameters)
-    {
-      return entry
+  private func find(_ request: Request, path: Substring?) -> Entry? {
+    var components: [String] = [request.method == .HEAD ? "HEAD" : request.method.rawValue]
+    for component in (path ?? Substring(request.url.path)).split(separator: "/") {
+      components.append(String(component))
     }
-    let method = request.method == .HEAD ? .GET : request.method
-    return router.route(path: [method.rawValue] + components, parameters: &request.parameters)
+    // A HEAD route if there is one, otherwise the GET route answers HEAD.
+    if request.method == .HEAD {
+      if let entry = router.route(path: components, parameters: &request.parameters) {
+        return entry
+      }
+      components[0] = HTTPMethod.GET.rawValue
+    }
+    return router.route(path: components, parameters: &request.parameters)
   }
 
   /// What runs when no route matches: the error middleware turns `NoRouteFound` into a 404
@@ -93,6 +111,41 @@ struct AppResponder: Responder {
 
 /// No route matches the request's method and path.
 struct NoRouteFound: Error {}
+
+/// The path the routes are matched against, read straight from the request line.
+enum RoutedPath {
+  /// `target`'s path (before `?` or `#`) when it is a plain one — it starts with a single `/`
+  /// and holds only letters, digits and the characters RFC 3986 allows unescaped in a path —
+  /// which is then exactly what the request's parsed URL would give; nil for anything else
+  /// (percent-escapes, `//` which a URL reads as a host, an absolute URL, other bytes), which
+  /// is routed by the parsed URL.
+  static func plain(_ target: String) -> Substring? {
+    var utf8 = target.utf8[...]
+    guard utf8.first == UInt8(ascii: "/"), utf8.dropFirst().first != UInt8(ascii: "/") else {
+      return nil
+    }
+    if let end = utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+      utf8 = utf8[..<end]
+    }
+    for byte in utf8 where !allowed(byte) { return nil }
+    return Substring(utf8)
+  }
+
+  private static func allowed(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    case UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"),
+      UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+      UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+      UInt8(ascii: ":"), UInt8(ascii: "@"):
+      true
+    default: false
+    }
+  }
+}
 
 /// Middleware and a responder put together once into one responder that runs them all in the
 /// calling task: each stage awaits the next directly.

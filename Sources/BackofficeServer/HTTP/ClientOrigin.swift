@@ -209,3 +209,15 @@ extension IPAddress {
       + "/64"
   }
 }
+
+/// The client's address in a request's log lines, worked out when a line is written: most
+/// requests log nothing, and their client is then never looked up for the logs.
+struct LoggedClient: CustomStringConvertible, Sendable {
+  let peer: SocketAddress?
+  let headers: HTTPHeaders
+  let trusted: TrustedProxies
+
+  var description: String {
+    ClientOrigin.resolve(peer: peer, headers: headers, trusted: trusted).address
+  }
+}

@@ -67,7 +67,8 @@ final class BackofficeHTTPServer: Server, Sendable {
 
   private func startFuture(address: BindAddress?) -> EventLoopFuture<Void> {
     let configuration = application.http.server.configuration
-    let responder = CountingResponder(base: application.responder.current, inFlight: handling)
+    let responder = application.responder.current
+    let handling = self.handling
     let application = self.application
     let maxBodyBytes = self.maxBodyBytes
     let limits = self.limits
@@ -89,7 +90,8 @@ final class BackofficeHTTPServer: Server, Sendable {
             withPipeliningAssistance: true, withErrorHandling: true)
           try sync.addHandler(
             RequestHandler(
-              application: application, responder: responder, maxBodyBytes: maxBodyBytes,
+              application: application, responder: responder, inFlight: handling,
+              maxBodyBytes: maxBodyBytes,
               limits: limits, isShuttingDown: { server.isShuttingDown }))
         }
       }
@@ -188,17 +190,6 @@ final class InFlight: Sendable {
     } else {
       loop.scheduleTask(in: .milliseconds(20)) { self.poll(until: end, on: loop, promise: promise) }
     }
-  }
-}
-
-/// The app's responder, counting each request while its handler runs.
-struct CountingResponder: Responder {
-  let base: any Responder
-  let inFlight: InFlight
-
-  func respond(to request: Request) -> EventLoopFuture<Response> {
-    inFlight.enter()
-    return base.respond(to: request).always { _ in inFlight.leave() }
   }
 }
 

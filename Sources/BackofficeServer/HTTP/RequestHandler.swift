@@ -23,19 +23,24 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
   private let application: Application
   private let responder: any Responder
+  /// The same responder when it is the app's own, which is told the path it routes by.
+  private let appResponder: AppResponder?
+  private let inFlight: InFlight
   private let maxBodyBytes: Int
   private let limits: ConnectionLimits
   private let isShuttingDown: @Sendable () -> Bool
   private var state = State.waiting
-  private var deadline: Scheduled<Void>?
+  private var deadline = ConnectionDeadline()
   private var closeAfterResponse = false
 
   init(
-    application: Application, responder: any Responder, maxBodyBytes: Int,
+    application: Application, responder: any Responder, inFlight: InFlight, maxBodyBytes: Int,
     limits: ConnectionLimits, isShuttingDown: @escaping @Sendable () -> Bool
   ) {
     self.application = application
     self.responder = responder
+    self.appResponder = responder as? AppResponder
+    self.inFlight = inFlight
     self.maxBodyBytes = maxBodyBytes
     self.limits = limits
     self.isShuttingDown = isShuttingDown
@@ -51,8 +56,7 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    deadline?.cancel()
-    deadline = nil
+    deadline.cancel()
     context.fireChannelInactive()
   }
 
@@ -93,8 +97,7 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
       state = .receiving(head, body)
       armIdleDeadline(context)
     case (.end, .receiving(let head, let body)):
-      deadline?.cancel()
-      deadline = nil
+      deadline.disarm()
       state = .responding
       respond(context, head: head, body: body)
     case (.end, .refusing):
@@ -141,32 +144,56 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
       remoteAddress: context.channel.remoteAddress, logger: application.logger,
       byteBufferAllocator: context.channel.allocator, on: context.eventLoop)
     // Every line logged for the request names its client (a trusted proxy's client, not the
-    // proxy).
-    request.logger[metadataKey: "client"] = .string(request.clientAddress)
+    // proxy), worked out only when a line is written.
+    request.logger[metadataKey: "client"] = .stringConvertible(
+      LoggedClient(
+        peer: request.remoteAddress, headers: headers,
+        trusted: application.config.trustedProxies))
     let keepAlive = head.isKeepAlive
     let isHead = head.method == .HEAD
     let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
     let loop = context.eventLoop
-    responder.respond(to: request)
-      .flatMap { response in
-        response.body.collect(on: loop).map { (response, $0) }
-      }
-      .hop(to: context.eventLoop)
-      .whenComplete { result in
-        let (context, handler) = bound.value
-        switch result {
-        case .success(let (response, collected)):
+    let inFlight = self.inFlight
+    inFlight.enter()
+    let answered =
+      appResponder?.respond(to: request, path: RoutedPath.plain(head.uri))
+      ?? responder.respond(to: request)
+    answered.hop(to: loop).whenComplete { result in
+      inFlight.leave()
+      let (context, handler) = bound.value
+      switch result {
+      case .success(let response):
+        if let collected = response.body.buffer {
           handler.write(
             context, response: response, body: collected, version: head.version,
             keepAlive: keepAlive, isHead: isHead)
-        case .failure(let error):
-          handler.application.logger.report(error: error)
-          let response = Response(status: .internalServerError)
-          handler.write(
-            context, response: response, body: nil, version: head.version, keepAlive: false,
-            isHead: isHead)
+          return
         }
+        // A streamed body (or none): read to its end first, as every answer has a length.
+        response.body.collect(on: loop).hop(to: loop).whenComplete { collected in
+          let (context, handler) = bound.value
+          switch collected {
+          case .success(let body):
+            handler.write(
+              context, response: response, body: body, version: head.version,
+              keepAlive: keepAlive, isHead: isHead)
+          case .failure(let error):
+            handler.failed(context, error: error, version: head.version, isHead: isHead)
+          }
+        }
+      case .failure(let error):
+        handler.failed(context, error: error, version: head.version, isHead: isHead)
       }
+    }
+  }
+
+  private func failed(
+    _ context: ChannelHandlerContext, error: any Error, version: HTTPVersion, isHead: Bool
+  ) {
+    application.logger.report(error: error)
+    write(
+      context, response: Response(status: .internalServerError), body: nil, version: version,
+      keepAlive: false, isHead: isHead)
   }
 
   private func write(
@@ -216,10 +243,80 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   }
 
   private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount) {
-    deadline?.cancel()
-    let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-    deadline = context.eventLoop.scheduleTask(in: delay) {
-      bound.value.close(promise: nil)
+    if let start = deadline.arm(at: .now() + delay) { startTimer(context, at: start) }
+  }
+
+  private func startTimer(_ context: ChannelHandlerContext, at due: NIODeadline) {
+    let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+    let timer = context.eventLoop.scheduleTask(deadline: due) {
+      let (context, handler) = bound.value
+      switch handler.deadline.fired(now: .now()) {
+      case .close: context.close(promise: nil)
+      case .wait(let until): handler.startTimer(context, at: until)
+      case .none: break
+      }
     }
+    deadline.started(timer, due: due)
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    deadline.cancel()
+  }
+}
+
+/// A connection's one deadline (for its next request's headers, for the rest of a body, for
+/// a refused body's linger), moved with every request without a new timer each time: the
+/// timer runs until the earliest deadline it was started for and, when it fires, the
+/// connection closes only if a deadline is still set and has passed; otherwise the timer
+/// starts again for the current one. (Rescheduling a task on every request cost a heap
+/// entry, a promise and a cancellation each time.)
+struct ConnectionDeadline {
+  private var due: NIODeadline?
+  private var timer: Scheduled<Void>?
+  private var timerDue: NIODeadline?
+
+  enum Fired: Equatable {
+    case close
+    case wait(NIODeadline)
+  }
+
+  /// Sets the deadline; returns when a timer must be started for it (nil: one already runs
+  /// that fires no later).
+  mutating func arm(at deadline: NIODeadline) -> NIODeadline? {
+    due = deadline
+    if let timerDue, timerDue <= deadline { return nil }
+    timer?.cancel()
+    timer = nil
+    timerDue = nil
+    return deadline
+  }
+
+  mutating func started(_ timer: Scheduled<Void>, due: NIODeadline) {
+    self.timer = timer
+    timerDue = due
+  }
+
+  /// No deadline until the next `arm` (a running timer then finds nothing due).
+  mutating func disarm() {
+    due = nil
+  }
+
+  mutating func cancel() {
+    timer?.cancel()
+    timer = nil
+    timerDue = nil
+    due = nil
+  }
+
+  /// The timer fired at `now`: close, start again for a later deadline, or nothing to do.
+  mutating func fired(now: NIODeadline) -> Fired? {
+    timer = nil
+    timerDue = nil
+    guard let due else { return nil }
+    if due <= now {
+      self.due = nil
+      return .close
+    }
+    return .wait(due)
   }
 }

@@ -168,6 +168,40 @@ struct HTTPServerTests {
     }
   }
 
+  /// The deadline moves with each request on a kept-alive connection (one timer, started
+  /// again when it finds a later deadline): a connection that had answers and then sends
+  /// half a request is still cut off. The requests arrive together, so how fast the server
+  /// answers does not matter.
+  @Test func aKeptAliveConnectionIsCutOffAfterItsLastRequest() async throws {
+    let quick: (inout AppConfig) -> Void = { $0.connections.headerTimeout = .milliseconds(300) }
+    try await withRunningServer(config: quick) { _, port in
+      let connection = try RawConnection(port: port)
+      connection.send(
+        String(repeating: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n", count: 3)
+          + "GET /health HTTP/1.1\r\nHost: x\r\n")
+      // Reads until the server closes (or 30 s pass, and the check below fails).
+      let text = await connection.read { _ in false }
+      #expect(countResponses(text) == 3)
+      #expect(await connection.isClosedByServer())
+    }
+  }
+
+  /// Paths the server does not route by itself (percent-escapes, `//`) are routed by the
+  /// parsed URL, as Vapor's responder routes them: escapes are not decoded, and a path that
+  /// begins with `//` names a host.
+  @Test func unusualPathsAreRoutedByTheParsedURL() async throws {
+    try await withRunningServer { _, port in
+      for (target, status) in [
+        ("/%68ealth", "404"), ("/health?x=%20", "200"), ("//example/health", "200"),
+      ] {
+        let connection = try RawConnection(port: port)
+        connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let answer = await connection.read { _ in false }
+        #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(target)")
+      }
+    }
+  }
+
   /// `TCP_NODELAY` is set at the TCP level: set at the socket level the same number is
   /// `SO_DEBUG`, refused to anyone but root, and every connection of a server run as its own
   /// user (systemd's unit) was closed at once.

@@ -1,0 +1,71 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+import Vapor
+
+@testable import BackofficeServer
+
+/// The server routes most requests by the path as written in the request line instead of
+/// asking the parsed URL; the two must never differ.
+@Suite("Routed path and the connection deadline")
+struct RequestPathTests {
+  static let plainTargets = [
+    "/", "/health", "/api/v1/me", "/api/v1/products?page=2&per_page=20", "/a//b/",
+    "/products/0A1B2C3D-0000-4000-8000-000000000001/edit", "/a/../b", "/a/./b", "/x;y=1",
+    "/a-b_c~d.e!f$g&h'i(j)k*l+m,n;o=p:q@r", "/search?q=%D0%BC%D0%BE#frag", "/p#only-fragment",
+    "/?", "/a?b?c", "/UPPER/lower/123",
+  ]
+
+  @Test func aPlainPathIsWhatTheParsedURLGives() {
+    for target in Self.plainTargets {
+      let plain = RoutedPath.plain(target)
+      #expect(plain != nil, "\(target)")
+      #expect(plain.map(String.init) == URI(string: target).path, "\(target)")
+    }
+  }
+
+  @Test func anythingElseIsLeftToTheParsedURL() {
+    for target in [
+      "/caf%C3%A9", "/a%2Fb", "//a//b/", "//", "http://example.com/health", "*", "", "health",
+      "/a b", "/ü",
+      "/a\"b", "/a<b>", "/a{b}", "/a|b", "/a\\b", "/a^b", "/a`b", "/a[b]",
+    ] {
+      #expect(RoutedPath.plain(target) == nil, "\(target)")
+    }
+  }
+
+  @Test func aDeadlineMovedLaterNeedsNoNewTimer() throws {
+    let loop = EmbeddedEventLoop()
+    var deadline = ConnectionDeadline()
+    let start = NIODeadline.uptimeNanoseconds(1_000)
+    #expect(deadline.arm(at: start + .seconds(20)) == start + .seconds(20))
+    deadline.started(loop.scheduleTask(in: .seconds(20)) {}, due: start + .seconds(20))
+    // Later: the running timer fires first and then waits for the rest.
+    #expect(deadline.arm(at: start + .seconds(30)) == nil)
+    #expect(deadline.fired(now: start + .seconds(20)) == .wait(start + .seconds(30)))
+    deadline.started(loop.scheduleTask(in: .seconds(10)) {}, due: start + .seconds(30))
+    #expect(deadline.fired(now: start + .seconds(30)) == .close)
+    try loop.syncShutdownGracefully()
+  }
+
+  @Test func anEarlierDeadlineStartsItsOwnTimer() throws {
+    let loop = EmbeddedEventLoop()
+    var deadline = ConnectionDeadline()
+    let start = NIODeadline.uptimeNanoseconds(1_000)
+    _ = deadline.arm(at: start + .seconds(60))
+    deadline.started(loop.scheduleTask(in: .seconds(60)) {}, due: start + .seconds(60))
+    #expect(deadline.arm(at: start + .seconds(5)) == start + .seconds(5))
+    try loop.syncShutdownGracefully()
+  }
+
+  @Test func aDisarmedDeadlineClosesNothing() {
+    var deadline = ConnectionDeadline()
+    let start = NIODeadline.uptimeNanoseconds(1_000)
+    _ = deadline.arm(at: start + .seconds(20))
+    deadline.disarm()
+    #expect(deadline.fired(now: start + .seconds(25)) == nil)
+    _ = deadline.arm(at: start + .seconds(40))
+    deadline.cancel()
+    #expect(deadline.fired(now: start + .seconds(45)) == nil)
+  }
+}
