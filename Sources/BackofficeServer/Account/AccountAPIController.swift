@@ -11,11 +11,23 @@ struct AccountAPIController: RouteCollection {
     var email: String
     var locale: String
     var currency: String
+
+    /// The answer's bytes: what `JSONEncoder.api` writes for this value (keys sorted, `/`
+    /// escaped), written directly, since every API client asks for it.
+    var json: Data {
+      var object = JSONObjectWriter(out: [])
+      object.field("currency", string: currency)
+      object.field("email", string: email)
+      object.field("id", id: id)
+      object.field("locale", string: locale)
+      return Data(object.close())
+    }
   }
 
   @Sendable func me(req: Request) async throws -> Response {
     let user = try req.user
-    return try APIResponse.json(
-      Me(id: try user.requireID(), email: user.email, locale: user.locale, currency: user.currency))
+    let me = Me(
+      id: try user.requireID(), email: user.email, locale: user.locale, currency: user.currency)
+    return APIResponse.json(bytes: me.json)
   }
 }

@@ -101,6 +101,24 @@ struct APITokenTests {
   }
 }
 
+/// `/api/v1/me` writes its answer directly; the bytes are `JSONEncoder.api`'s.
+@Suite("API: who the token belongs to")
+struct MeJSONTests {
+  @Test(arguments: [
+    "ada@example.com", "o'brien+tag@example.org", "a/b@example.com", #"quote"me@example.com"#,
+    "тест@приклад.укр", "back\\slash@example.com", "tab\there@example.com",
+    String(repeating: "x", count: 10_000) + "@example.com",
+  ])
+  func theAnswerIsWhatTheEncoderWrites(email: String) throws {
+    for (locale, currency) in [("en-US", "USD"), ("uk-UA", "UAH"), ("de-DE", "EUR")] {
+      let me = AccountAPIController.Me(
+        id: UUID(), email: email, locale: locale, currency: currency)
+      let encoded = try JSONEncoder.api.encode(me)
+      #expect(me.json == encoded, "\(String(decoding: encoded, as: UTF8.self).prefix(200))")
+    }
+  }
+}
+
 @Suite("Isolation between accounts")
 struct IsolationTests {
   @Test func anotherAccountsTokenCannotBeRevoked() async throws {

@@ -19,7 +19,7 @@ enum ProductJSON {
 
   /// A page of the change feed.
   static func feed(_ feed: ProductChanges.Feed) -> Data {
-    var object = Object(out: [])
+    var object = JSONObjectWriter(out: [])
     object.out.reserveCapacity(96 + feed.changes.count * 520)
     object.field("changes") { out in
       out.append(UInt8(ascii: "["))
@@ -37,7 +37,7 @@ enum ProductJSON {
   }
 
   static func write(_ change: ProductChanges.Change, into out: inout [UInt8]) {
-    var object = Object(out: out)
+    var object = JSONObjectWriter(out: out)
     out = []
     object.field("deleted", raw: change.deleted ? "true" : "false")
     if let favorited = change.favoritedAt {
@@ -72,15 +72,11 @@ enum ProductJSON {
   }
 
   static func write(_ item: ProductsAPIController.Item, into out: inout [UInt8]) {
-    var object = Object(out: out)
+    var object = JSONObjectWriter(out: out)
     out = []
     if let created = item.createdAt { object.field("created_at") { date(created, into: &$0) } }
     object.field("favorite", raw: item.favorite ? "true" : "false")
-    object.field("id") { out in
-      out.append(UInt8(ascii: "\""))
-      UUIDText.writeLowercased(item.id, into: &out)
-      out.append(UInt8(ascii: "\""))
-    }
+    object.field("id", id: item.id)
     if let image = item.imageUrl { object.field("image_url", string: image) }
     object.field("name", string: item.name)
     object.field("number", raw: String(item.number))
@@ -92,43 +88,6 @@ enum ProductJSON {
     if let updated = item.updatedAt { object.field("updated_at") { date(updated, into: &$0) } }
     object.field("version", raw: String(item.version))
     out = object.close()
-  }
-
-  /// A JSON object written field by field, in the order given (callers give sorted keys).
-  private struct Object {
-    var out: [UInt8]
-    var first = true
-
-    init(out: [UInt8]) {
-      self.out = out
-      self.out.append(UInt8(ascii: "{"))
-    }
-
-    /// A key is a literal of plain ASCII letters and underscores: written as it is.
-    mutating func field(_ name: StaticString, value: (inout [UInt8]) -> Void) {
-      let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-      assert(key.allSatisfy { (97...122).contains($0) || $0 == UInt8(ascii: "_") })
-      if !first { out.append(UInt8(ascii: ",")) }
-      first = false
-      out.append(UInt8(ascii: "\""))
-      out.append(contentsOf: key)
-      out.append(UInt8(ascii: "\""))
-      out.append(UInt8(ascii: ":"))
-      value(&out)
-    }
-
-    mutating func field(_ name: StaticString, string: String) {
-      field(name) { JSONText.write(string, escapingSlashes: true, into: &$0) }
-    }
-
-    mutating func field(_ name: StaticString, raw: String) {
-      field(name) { $0.append(contentsOf: raw.utf8) }
-    }
-
-    mutating func close() -> [UInt8] {
-      out.append(UInt8(ascii: "}"))
-      return out
-    }
   }
 
   /// `2026-11-24T16:44:28Z`: whole seconds in UTC, as the `.iso8601` date strategy writes.
