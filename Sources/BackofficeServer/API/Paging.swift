@@ -144,8 +144,8 @@ extension ListPage: Encodable where Item: Encodable {
   /// The request's path and query with `page` set; the other parameters are kept, encoded
   /// again so nothing a client sent can end the header's `<…>`.
   static func address(_ req: Request, page: Int) -> String {
-    req.url.path + "?"
-      + (plainQuery(req.url.query, page: page) ?? encodedQuery(req.url.string, page: page))
+    req.urlPath + "?"
+      + (plainQuery(req.urlQuery, page: page) ?? encodedQuery(req.url.string, page: page))
   }
 
   /// The query of `address` (a path and query) with `page` set, re-encoded by Foundation.

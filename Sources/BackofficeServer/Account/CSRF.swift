@@ -20,11 +20,11 @@ struct CSRFMiddleware: AsyncMiddleware {
     // No route answers this method and path, so nothing can change; the router says 404/405.
     guard
       let route = request.application.routeTable.route(
-        method: request.method, path: request.url.path)
+        method: request.method, path: request.urlPath)
     else { return try await next.respond(to: request) }
     // API calls need the token only when the session cookie is what signs them in; without a
     // signed-in session the API answers 401 itself.
-    if request.url.path.hasPrefix("/api/"),
+    if request.urlPath.hasPrefix("/api/"),
       request.headers.bearerAuthorization != nil || !request.auth.has(User.self)
     {
       return try await next.respond(to: request)

@@ -106,7 +106,7 @@ struct SessionMiddleware: AsyncMiddleware {
           // The header's workspace menu, for pages of a person in more than one: only for
           // what a browser opens as a page, not its pictures, downloads or polling.
           if found.workspaceCount > 1, request.method == .GET,
-            !request.url.path.hasPrefix("/api/"),
+            !request.urlPath.hasPrefix("/api/"),
             request.headers[.accept].contains(where: { $0.contains("text/html") })
           {
             request.otherWorkspaces = try await WorkspaceStore(db: request.db)

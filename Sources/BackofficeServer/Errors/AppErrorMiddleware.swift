@@ -110,7 +110,7 @@ struct AppErrorMiddleware: AsyncMiddleware {
   }
 
   static func wantsJSON(_ request: Request) -> Bool {
-    request.url.path.hasPrefix("/api/")
+    request.urlPath.hasPrefix("/api/")
   }
 
   static func code(for status: HTTPResponseStatus) -> String {

@@ -112,6 +112,33 @@ struct AppResponder: Responder {
 /// No route matches the request's method and path.
 struct NoRouteFound: Error {}
 
+/// A request line's path and query, when they are plain (`RoutedPath.target`).
+struct PlainTarget: Sendable, Equatable {
+  var path: String
+  var query: String?
+}
+
+extension Request {
+  private struct PlainTargetKey: StorageKey {
+    typealias Value = PlainTarget
+  }
+
+  /// Set by the server for a request whose target is plain.
+  var plainTarget: PlainTarget? {
+    get { storage[PlainTargetKey.self] }
+    set { storage[PlainTargetKey.self] = newValue }
+  }
+
+  /// `url.path`, without asking Foundation's URL parser again when the request line was plain.
+  var urlPath: String { plainTarget?.path ?? url.path }
+
+  /// `url.query`, the same way.
+  var urlQuery: String? {
+    if let plain = plainTarget { return plain.query }
+    return url.query
+  }
+}
+
 /// The path the routes are matched against, read straight from the request line.
 enum RoutedPath {
   /// `target`'s path (before `?` or `#`) when it is a plain one — it starts with a single `/`
@@ -129,6 +156,28 @@ enum RoutedPath {
     }
     for byte in utf8 where !allowed(byte) { return nil }
     return Substring(utf8)
+  }
+
+  /// `target`'s path and query when the whole target is plain (a plain path, then at most a
+  /// query of the same characters and `?`; no `%`, no `#`): exactly the `url.path` and
+  /// `url.query` the parsed URL gives. Nil for anything else.
+  static func target(_ target: String) -> PlainTarget? {
+    let utf8 = target.utf8
+    guard utf8.first == UInt8(ascii: "/"), utf8.dropFirst().first != UInt8(ascii: "/") else {
+      return nil
+    }
+    var question: String.Index?
+    for index in utf8.indices {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "?") {
+        if question == nil { question = index }
+      } else if !allowed(byte) {
+        return nil
+      }
+    }
+    guard let question else { return PlainTarget(path: target, query: nil) }
+    return PlainTarget(
+      path: String(target[..<question]), query: String(target[utf8.index(after: question)...]))
   }
 
   private static func allowed(_ byte: UInt8) -> Bool {

@@ -40,7 +40,7 @@ extension Request {
   func queryValue(_ name: String) -> String? {
     if let parsed = storage[QueryValuesKey.self] { return parsed.values[name] }
     let parsed =
-      QueryValues.parsePlain(url.query ?? "")
+      QueryValues.parsePlain(urlQuery ?? "")
       ?? (try? query.decode(QueryValues.self)) ?? QueryValues()
     storage[QueryValuesKey.self] = parsed
     return parsed.values[name]

@@ -155,8 +155,11 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     let loop = context.eventLoop
     let inFlight = self.inFlight
     inFlight.enter()
+    let plain = RoutedPath.target(head.uri)
+    if let plain { request.plainTarget = plain }
     let answered =
-      appResponder?.respond(to: request, path: RoutedPath.plain(head.uri))
+      appResponder?.respond(
+        to: request, path: plain.map { Substring($0.path) } ?? RoutedPath.plain(head.uri))
       ?? responder.respond(to: request)
     answered.hop(to: loop).whenComplete { result in
       inFlight.leave()

@@ -83,7 +83,7 @@ struct BodyLimitMiddleware: AsyncMiddleware {
     default:
       break
     }
-    let kind = table.route(method: request.method, path: request.url.path)?.body ?? .standard
+    let kind = table.route(method: request.method, path: request.urlPath)?.body ?? .standard
     let limit = limits.bytes(kind)
     if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > limit {
       throw Abort(.payloadTooLarge)

@@ -110,7 +110,7 @@ struct StaticFilesMiddleware: AsyncMiddleware {
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     guard request.method == .GET || request.method == .HEAD,
-      let file = files.files[request.url.path]
+      let file = files.files[request.urlPath]
     else { return try await next.respond(to: request) }
     var headers = HTTPHeaders()
     headers.replaceOrAdd(name: .eTag, value: file.etag)

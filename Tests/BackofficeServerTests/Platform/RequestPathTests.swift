@@ -24,6 +24,55 @@ struct RequestPathTests {
     }
   }
 
+  @Test func aPlainTargetsPathAndQueryAreWhatTheParsedURLGives() throws {
+    let targets = [
+      "/", "/health", "/api/v1/products?page=2&per_page=20", "/p?", "/p?a", "/p?=x&&y=",
+      "/a?b?c", "/a?b/c:d@e", "/search?q=lamp+desk&sort=name", "/x;y=1?z=2", "/a/../b?c=.",
+      "/a-b_c~d.e!f$g&h'i(j)k*l+m,n;o=p:q@r?s=t",
+    ]
+    for target in targets {
+      let plain = try #require(RoutedPath.target(target), "\(target)")
+      let parsed = URI(string: target)
+      #expect(plain.path == parsed.path, "\(target)")
+      #expect(plain.query == parsed.query, "\(target)")
+    }
+    for target in [
+      "/search?q=%D0%BC", "/p#f", "/p?a#f", "//a?b", "/p?a b", "/p?ü", "/p?a<b", "/p?a\"b",
+      "http://example.com/p?a", "/p?a|b", "/p?a[]=1",
+    ] {
+      #expect(RoutedPath.target(target) == nil, "\(target)")
+    }
+  }
+
+  /// What the app reads from a request (static file lookup, the API's `Link` header, query
+  /// values, JSON or page errors) is the same whether the server knew the plain target or not.
+  @Test func readersGiveTheSameWithTheRequestLinesTarget() async throws {
+    try await withApp { t in
+      for target in [
+        "/api/v1/products?page=2&per_page=20&q=lamp", "/api/v1/products?q=a+b&q=c&sort=name",
+        "/api/v1/products", "/api/v1/products?", "/products?type=Tools&page=x", "/app.css",
+      ] {
+        let plain = try #require(RoutedPath.target(target))
+        let known = Request(
+          application: t.app, method: .GET, url: URI(string: target),
+          on: t.app.eventLoopGroup.next())
+        known.plainTarget = plain
+        let parsed = Request(
+          application: t.app, method: .GET, url: URI(string: target),
+          on: t.app.eventLoopGroup.next())
+        #expect(known.urlPath == parsed.url.path, "\(target)")
+        #expect(known.urlQuery == parsed.url.query, "\(target)")
+        #expect(
+          ListPage<Int>.address(known, page: 3) == ListPage<Int>.address(parsed, page: 3),
+          "\(target)")
+        for name in ["q", "page", "per_page", "sort", "type"] {
+          #expect(known.queryValue(name) == parsed.queryValue(name), "\(target) \(name)")
+        }
+        #expect(AppErrorMiddleware.wantsJSON(known) == AppErrorMiddleware.wantsJSON(parsed))
+      }
+    }
+  }
+
   @Test func anythingElseIsLeftToTheParsedURL() {
     for target in [
       "/caf%C3%A9", "/a%2Fb", "//a//b/", "//", "http://example.com/health", "*", "", "health",
