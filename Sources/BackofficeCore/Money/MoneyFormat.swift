@@ -22,13 +22,8 @@ public enum MoneyFormat {
   public static func currency(
     _ amount: MinorUnits, currency code: String, locale: BackofficeLocale
   ) -> String {
-    let known = Currency.lookup(code)
-    guard let stored = StoredDigits(amount.value, places: known?.minorUnits ?? 2) else {
-      return currency(DecimalDigits(minor: amount.value), currency: code, locale: locale)
-    }
-    return placed(
-      grouped(stored, locale: locale), negative: stored.negative, currency: code, known: known,
-      locale: locale)
+    let writer = AmountWriter(currency: code, locale: locale)
+    return AmountWriter.text { writer.currency(amount, into: &$0) }
   }
 
   /// `amount` with exactly `fractionDigits` decimals and the locale's grouping, from its integer.
@@ -44,15 +39,7 @@ public enum MoneyFormat {
 
   /// The API/CSV form of a stored amount: "12.50", "-0.10".
   public static func decimalString(_ amount: MinorUnits) -> String {
-    // Straight from the integer's digits: every product of a listing writes two of these.
-    let magnitude = amount.value.magnitude
-    let cents = Int(magnitude % 100)
-    var text = amount.value < 0 ? "-" : ""
-    text += String(magnitude / 100)
-    text.append(".")
-    text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + cents / 10)))
-    text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + cents % 10)))
-    return text
+    AmountWriter.text { AmountWriter.decimal(amount, into: &$0) }
   }
 
   /// Decimals a stored amount has once trailing zeros go: 0, 1 or 2.
@@ -158,35 +145,12 @@ public enum MoneyFormat {
 
   /// `grouped` for a stored amount's digits, written from its integers.
   private static func grouped(_ amount: StoredDigits, locale: BackofficeLocale) -> String {
-    var body: [UInt8] = []
-    body.reserveCapacity(32)
-    var count = 1
-    var divisor: UInt64 = 1
-    while divisor <= amount.whole / 10 {
-      divisor *= 10
-      count += 1
+    AmountWriter.text {
+      AmountWriter.grouped(
+        amount, grouping: Array(locale.groupingSeparator.utf8),
+        decimal: Array(locale.decimalSeparator.utf8),
+        minimumGroupingDigits: locale.minimumGroupingDigits, into: &$0)
     }
-    let groups = count >= 3 + locale.minimumGroupingDigits
-    var remaining = amount.whole
-    for index in 0..<count {
-      if groups && index > 0 && (count - index) % 3 == 0 {
-        body.append(contentsOf: locale.groupingSeparator.utf8)
-      }
-      body.append(UInt8(48 + remaining / divisor))
-      remaining %= divisor
-      divisor /= 10
-    }
-    if amount.places > 0 {
-      body.append(contentsOf: locale.decimalSeparator.utf8)
-      var place = StoredDigits.power(amount.places - 1)
-      var fraction = amount.fraction
-      for _ in 0..<amount.places {
-        body.append(UInt8(48 + fraction / place))
-        fraction %= place
-        place /= 10
-      }
-    }
-    return String(decoding: body, as: UTF8.self)
   }
 }
 

@@ -14,29 +14,17 @@ public enum ProductFormat {
   public static func percent(_ value: MinorUnits, locale: BackofficeLocale) -> String {
     let digits = MoneyFormat.fractionDigitCount(value)
     let number = MoneyFormat.number(value, fractionDigits: digits, locale: locale)
-    return number + percentSeparator(locale) + "%"
+    return number + AmountWriter.percentSeparator(locale) + "%"
   }
 
   public static func percent(_ value: Decimal, locale: BackofficeLocale) -> String {
     let digits = min(2, DecimalMath.fractionDigitCount(value))
     let number = MoneyFormat.number(value, fractionDigits: digits, locale: locale)
-    return number + percentSeparator(locale) + "%"
+    return number + AmountWriter.percentSeparator(locale) + "%"
   }
 
   /// The tax chip on a product card: "Tax: 18%".
   public static func taxChip(_ tax: Decimal, locale: BackofficeLocale) -> String {
     L("products.tax_chip", ["tax": percent(tax, locale: locale)])
-  }
-
-  /// CLDR's percent patterns: German and Spanish put a no-break space before the sign, French a
-  /// narrow no-break space; the other supported languages write it right after the number.
-  private static func percentSeparator(_ locale: BackofficeLocale) -> String {
-    // The language read from the tag's bytes: this runs for every tax shown in a list.
-    let language = locale.identifier.utf8.prefix { $0 != UInt8(ascii: "-") }
-    if language.elementsEqual("de".utf8) || language.elementsEqual("es".utf8) {
-      return "\u{00A0}"
-    }
-    if language.elementsEqual("fr".utf8) { return "\u{202F}" }
-    return ""
   }
 }

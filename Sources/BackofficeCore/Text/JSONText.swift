@@ -31,6 +31,16 @@ public enum JSONText {
     }
   }
 
+  /// `bytes` (UTF-8) as they read inside a JSON string literal, without the quotes.
+  public static func escaped(_ bytes: [UInt8], escapingSlashes: Bool) -> [UInt8] {
+    guard bytes.contains(where: { needsEscape($0, escapingSlashes) }) else { return bytes }
+    var out: [UInt8] = []
+    for byte in bytes {
+      if needsEscape(byte, escapingSlashes) { escape(byte, into: &out) } else { out.append(byte) }
+    }
+    return out
+  }
+
   private static func needsEscape(_ byte: UInt8, _ escapingSlashes: Bool) -> Bool {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
       || (escapingSlashes && byte == UInt8(ascii: "/"))

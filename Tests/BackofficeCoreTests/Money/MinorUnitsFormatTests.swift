@@ -59,6 +59,30 @@ struct MinorUnitsFormatTests {
     }
   }
 
+  /// The writer a listing formats with, for a percentage and inside a JSON string.
+  @Test func theWriterWritesTheDecimalPathsText() {
+    for locale in BackofficeLocale.supported {
+      for code in Self.currencies + ["a/\"b"] {
+        let writer = AmountWriter(currency: code, locale: locale)
+        let escaped = writer.mappingPieces { JSONText.escaped($0, escapingSlashes: true) }
+        for value in Self.values {
+          let amount = MinorUnits(value)
+          let currency = MoneyFormat.currency(amount.decimal, currency: code, locale: locale)
+          #expect(AmountWriter.text { writer.currency(amount, into: &$0) } == currency)
+          let quoted = JSONText.string(currency).replacingOccurrences(of: "/", with: "\\/")
+          #expect(
+            "\"" + AmountWriter.text { escaped.currency(amount, into: &$0) } + "\"" == quoted)
+          #expect(
+            AmountWriter.text { writer.percent(amount, into: &$0) }
+              == ProductFormat.percent(amount.decimal, locale: locale))
+        }
+      }
+    }
+    for value in [0, 7, -7, 1_005, Int.max, Int.min] {
+      #expect(AmountWriter.text { AmountWriter.integer(value, into: &$0) } == String(value))
+    }
+  }
+
   @Test func examples() {
     #expect(MoneyFormat.decimalString(MinorUnits(-10)) == "-0.10")
     #expect(MoneyFormat.decimalString(MinorUnits(0)) == "0.00")

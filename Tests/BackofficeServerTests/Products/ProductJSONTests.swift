@@ -1,3 +1,4 @@
+import BackofficeCore
 import Foundation
 import TestSupport
 import Testing
@@ -27,46 +28,59 @@ struct ProductJSONTests {
     return Date(timeIntervalSince1970: Double(Int.random(in: 0..<4_102_444_800, using: &random)))
   }
 
-  static func item(_ random: inout SeededGenerator) -> ProductsAPIController.Item {
-    let row = ProductRow(
-      id: UUID(), number: 1, name: "", type: "", priceMinor: 0, taxMinor: 0, photoETag: nil,
-      createdAt: nil, updatedAt: nil, version: 1, favorite: false)
-    var item = ProductsAPIController.Item(
-      ProductSummary(row, account: AccountFormat(locale: .resolve("en-US"), currency: "USD")))
-    item.id = UUID()
-    item.number = Int.random(in: 1...Int(Int32.max), using: &random)
-    item.name = text(&random)
-    item.type = text(&random)
-    item.price = text(&random)
-    item.tax = text(&random)
-    item.priceDisplay = text(&random)
-    item.taxDisplay = text(&random)
-    item.imageUrl =
-      Bool.random(using: &random) ? "/api/v1/products/\(item.id)/photo?v=\(text(&random))" : nil
-    item.favorite = Bool.random(using: &random)
-    item.createdAt = date(&random)
-    item.updatedAt = date(&random)
-    item.version = Int.random(in: 1...1_000, using: &random)
-    return item
+  /// Any amount a product may hold, from a cent to the edges of what is stored.
+  static func minor(_ random: inout SeededGenerator) -> Int64 {
+    switch Int.random(in: 0..<6, using: &random) {
+    case 0: return Int64.random(in: -1_000...1_000, using: &random)
+    case 1:
+      return [0, 1, -1, 5, -5, 99, 100, 12_345, Int64.max, Int64.min + 1].randomElement(
+        using: &random)!
+    case 2: return Int64.random(in: Int64.min + 1...Int64.max, using: &random)
+    default: return Int64.random(in: 0...100_000_000, using: &random)
+    }
+  }
+
+  static func row(_ random: inout SeededGenerator) -> ProductRow {
+    ProductRow(
+      id: UUID(), number: Int.random(in: 1...Int(Int32.max), using: &random),
+      name: text(&random), type: text(&random), priceMinor: minor(&random),
+      taxMinor: minor(&random),
+      photoETag: Bool.random(using: &random)
+        ? String((0..<64).map { _ in "0123456789abcdef".randomElement(using: &random)! }) : nil,
+      createdAt: date(&random), updatedAt: date(&random),
+      version: Int.random(in: 1...1_000, using: &random), favorite: Bool.random(using: &random))
+  }
+
+  /// Every supported locale, with currencies that have a sign, none, a word, other decimals,
+  /// and a code no currency has (written as given, escaped where JSON needs it).
+  static func account(_ random: inout SeededGenerator) -> AccountFormat {
+    AccountFormat(
+      locale: BackofficeLocale.supported.randomElement(using: &random)!,
+      currency: ["USD", "EUR", "UAH", "JPY", "KWD", "CHF", "PLN", "XYZ", "a/\"\\\u{1}"]
+        .randomElement(using: &random)!)
   }
 
   @Test func aPageIsWhatTheAPIEncoderWritesAndReadsBack() throws {
     var random = SeededGenerator(seed: 20_261_124)
     for round in 0..<300 {
-      let items = (0..<Int.random(in: 0...20, using: &random)).map { _ in Self.item(&random) }
+      let rows = (0..<Int.random(in: 0...20, using: &random)).map { _ in Self.row(&random) }
+      let account = Self.account(&random)
       let page = ListPage(
-        items: items, paging: Paging(page: round % 7 + 1, perPage: 20),
+        items: rows, paging: Paging(page: round % 7 + 1, perPage: 20),
         total: Int.random(in: 0...1_000_000, using: &random))
-      let written = Data(buffer: ProductJSON.page(page).body)
+      let written = Data(buffer: ProductJSON.page(page, account: account).body)
       let expected = try JSONEncoder.api.encode(
         ListPage(
-          items: items.map(EncodedItem.init), paging: Paging(page: page.page, perPage: 20),
+          items: rows.map { EncodedItem($0, account) },
+          paging: Paging(page: page.page, perPage: 20),
           total: page.total))
       #expect(
         written == expected,
         "\(String(decoding: written, as: UTF8.self))\n\(String(decoding: expected, as: UTF8.self))"
       )
-      #expect(try JSONDecoder.api.decode(DecodedPage.self, from: written).items == items)
+      #expect(
+        try JSONDecoder.api.decode(DecodedPage.self, from: written).items
+          == rows.map { ProductsAPIController.Item(ProductSummary($0, account: account)) })
       if written != expected { return }
     }
   }
@@ -76,17 +90,17 @@ struct ProductJSONTests {
     for _ in 0..<200 {
       let changes = (0..<Int.random(in: 0...12, using: &random)).map { index in
         let deleted = Bool.random(using: &random)
-        let item = Self.item(&random)
+        let row = Self.row(&random)
         return ProductChanges.Change(
-          seq: Int64(index) + 1, id: item.id, deleted: deleted,
-          product: deleted ? nil : item, nameKey: deleted ? nil : Self.text(&random),
+          seq: Int64(index) + 1, id: row.id, deleted: deleted,
+          product: deleted ? nil : row, nameKey: deleted ? nil : Self.text(&random),
           typeKey: deleted ? nil : Self.text(&random),
           favoritedAt: deleted ? nil : Self.date(&random))
       }
       let feed = ProductChanges.Feed(
         changes: changes, cursor: Int64.random(in: 0...Int64(Int32.max), using: &random),
         hasMore: Bool.random(using: &random), reset: Bool.random(using: &random),
-        format: Self.text(&random))
+        format: Self.text(&random), account: Self.account(&random))
       let written = ProductJSON.feed(feed)
       let expected = try JSONEncoder.api.encode(EncodedFeed(feed))
       #expect(
@@ -99,13 +113,28 @@ struct ProductJSONTests {
 
   @Test func oneProductIsTheSameObjectAsInAPage() throws {
     var random = SeededGenerator(seed: 7)
-    let item = Self.item(&random)
-    let page = ListPage(items: [item], paging: Paging(page: 1, perPage: 20), total: 1)
-    let pageText = String(decoding: Data(buffer: ProductJSON.page(page).body), as: UTF8.self)
-    let object = String(decoding: ProductJSON.object(item), as: UTF8.self)
+    let row = Self.row(&random)
+    let account = AccountFormat(locale: .resolve("uk-UA"), currency: "UAH")
+    let page = ListPage(items: [row], paging: Paging(page: 1, perPage: 20), total: 1)
+    let pageText = String(
+      decoding: Data(buffer: ProductJSON.page(page, account: account).body), as: UTF8.self)
+    let object = String(decoding: ProductJSON.object(row, account: account), as: UTF8.self)
     #expect(pageText.contains("\"items\":[\(object)]"))
     #expect(
-      try JSONDecoder.api.decode(ProductsAPIController.Item.self, from: Data(object.utf8)) == item)
+      try JSONDecoder.api.decode(ProductsAPIController.Item.self, from: Data(object.utf8))
+        == ProductsAPIController.Item(ProductSummary(row, account: account)))
+  }
+
+  @Test func amountsAreTheLocalesText() throws {
+    let row = ProductRow(
+      id: UUID(), number: 3, name: "Lamp", type: "Light", priceMinor: 169_492, taxMinor: 1_250,
+      photoETag: nil, createdAt: nil, updatedAt: nil, version: 2, favorite: false)
+    let written = String(
+      decoding: ProductJSON.object(
+        row, account: AccountFormat(locale: .resolve("fr-FR"), currency: "EUR")),
+      as: UTF8.self)
+    #expect(written.contains(#""price":"1694.92","price_display":"1\#u{00A0}694,92\#u{00A0}€""#))
+    #expect(written.contains(#""tax":"12.50","tax_display":"12,5\#u{202F}%""#))
   }
 }
 
@@ -126,20 +155,26 @@ private struct EncodedItem: Encodable {
   var updatedAt: Date?
   var version: Int
 
-  init(_ item: ProductsAPIController.Item) {
-    id = item.id.uuidString.lowercased()
-    number = item.number
-    name = item.name
-    type = item.type
-    price = item.price
-    tax = item.tax
-    priceDisplay = item.priceDisplay
-    taxDisplay = item.taxDisplay
-    imageUrl = item.imageUrl
-    favorite = item.favorite
-    createdAt = item.createdAt
-    updatedAt = item.updatedAt
-    version = item.version
+  /// The texts made by the `Decimal` path of the formatters, not by the writers the server
+  /// formats with.
+  init(_ row: ProductRow, _ account: AccountFormat) {
+    id = row.id.uuidString.lowercased()
+    number = row.number
+    name = row.name
+    type = row.type
+    let price = MinorUnits(row.priceMinor).decimal
+    let tax = MinorUnits(row.taxMinor).decimal
+    self.price = MoneyFormat.decimalString(price, fractionDigits: 2)
+    self.tax = MoneyFormat.decimalString(tax, fractionDigits: 2)
+    priceDisplay = MoneyFormat.currency(price, currency: account.currency, locale: account.locale)
+    taxDisplay = ProductFormat.percent(tax, locale: account.locale)
+    imageUrl = row.photoETag.map {
+      "/api/v1/products/\(row.id.uuidString.lowercased())/photo?v=\(String($0.prefix(16)))"
+    }
+    favorite = row.favorite
+    createdAt = row.createdAt
+    updatedAt = row.updatedAt
+    version = row.version
   }
 }
 
@@ -163,8 +198,8 @@ private struct EncodedFeed: Encodable {
     changes = feed.changes.map {
       Change(
         seq: $0.seq, id: $0.id.uuidString.lowercased(), deleted: $0.deleted,
-        product: $0.product.map(EncodedItem.init), nameKey: $0.nameKey, typeKey: $0.typeKey,
-        favoritedAt: $0.favoritedAt)
+        product: $0.product.map { EncodedItem($0, feed.account) }, nameKey: $0.nameKey,
+        typeKey: $0.typeKey, favoritedAt: $0.favoritedAt)
     }
     cursor = feed.cursor
     hasMore = feed.hasMore

@@ -89,14 +89,12 @@ struct DirectProductCreation {
             values.priceMinor, values.taxMinor, values.matchKey, RecordVersion.first, stamp, stamp,
           ]))
         try ShortWrite.run(activity, in: db)
-        let summary = ProductSummary(
-          ProductRow(
-            id: id, number: number, name: values.name, type: values.type,
-            priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: nil,
-            createdAt: stamp, updatedAt: stamp, version: RecordVersion.first, favorite: false),
-          account: account)
-        var answer = StoredAnswer.product(ProductsAPIController.Item(summary), status: .created)
-        answer.location = Routes.apiProduct.href(id: summary.id)
+        let row = ProductRow(
+          id: id, number: number, name: values.name, type: values.type,
+          priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: nil,
+          createdAt: stamp, updatedAt: stamp, version: RecordVersion.first, favorite: false)
+        var answer = StoredAnswer.product(row, account: account, status: .created)
+        answer.location = Routes.apiProduct.href(id: id)
         if let key {
           try Self.run(
             db,

@@ -18,12 +18,12 @@ struct StoredAnswer: Sendable {
   }
 
   /// A product answer (`ProductJSON`).
-  static func product(_ item: ProductsAPIController.Item, status: HTTPResponseStatus)
+  static func product(_ row: ProductRow, account: AccountFormat, status: HTTPResponseStatus)
     -> StoredAnswer
   {
     StoredAnswer(
       status: status, contentType: "application/json; charset=utf-8",
-      body: ProductJSON.object(item))
+      body: ProductJSON.object(row, account: account))
   }
 
   /// The `version` of the record in a JSON answer, for its ETag.

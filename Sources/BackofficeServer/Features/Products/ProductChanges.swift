@@ -22,7 +22,7 @@ enum ProductChanges {
     var id: UUID
     var deleted: Bool
     /// The product as the API shows it; absent for a deletion.
-    var product: ProductsAPIController.Item?
+    var product: ProductRow?
     /// The product's search key (`SearchNormalizer`): a device searches its copy by prefix
     /// on these, exactly as the server does.
     var nameKey: String?
@@ -44,6 +44,8 @@ enum ProductChanges {
     /// The account's formatting of the `*_display` texts (locale, currency, language); when
     /// it differs from the one a copy was made with, the copy is fetched anew.
     var format: String
+    /// The account the products' texts are formatted for (not written itself).
+    var account: AccountFormat
   }
 
   /// The changes after `since`, at most `limit`, in the workspace `workspaceID` read by `viewer`
@@ -74,10 +76,10 @@ enum ProductChanges {
       ORDER BY p.change_seq LIMIT \(bind: limit)
       """ as SQLQueryString, on: db)
     var changes: [Change] = try productRows.map { row in
-      let summary = ProductSummary(try ProductRow(row), account: account)
+      let product = try ProductRow(row)
       return Change(
-        seq: try row.decode(column: "change_seq", as: Int64.self), id: summary.id,
-        deleted: false, product: ProductsAPIController.Item(summary),
+        seq: try row.decode(column: "change_seq", as: Int64.self), id: product.id,
+        deleted: false, product: product,
         nameKey: try row.decode(column: "name_key", as: String.self),
         typeKey: try row.decode(column: "type_key", as: String.self),
         favoritedAt: try row.decode(column: "favorited_at", as: Date?.self))
@@ -105,7 +107,8 @@ enum ProductChanges {
     // need (a deletion of a product a fresh copy never had), so the cursor moves there.
     let cursor = max(changes.last?.seq ?? since, more ? since : max(last, since))
     return Feed(
-      changes: changes, cursor: cursor, hasMore: more, reset: since == 0, format: format)
+      changes: changes, cursor: cursor, hasMore: more, reset: since == 0, format: format,
+      account: account)
   }
 
   /// Drops the account's tombstones older than the retention period, oldest first, a hundred

@@ -2,18 +2,20 @@ import BackofficeCore
 import Foundation
 import Vapor
 
-/// Every product answer's JSON, written straight into bytes: the one encoder of products (a
-/// page of the list or of favourites, one product, the change feed). It writes what the API's
-/// other answers look like (`JSONEncoder.api`: keys sorted and in snake_case, `/` escaped,
-/// dates as ISO 8601 seconds, absent values left out), without the encoder's per-key
-/// conversion and reflection. `ProductJSONTests` reads it back with `JSONDecoder.api` over
-/// thousands of generated products and holds it to the encoder's bytes for other values.
+/// Every product answer's JSON, written straight into bytes from the rows the store read: the
+/// one encoder of products (a page of the list or of favourites, one product, the change
+/// feed). It writes what the API's other answers look like (`JSONEncoder.api`: keys sorted and
+/// in snake_case, `/` escaped, dates as ISO 8601 seconds, absent values left out), without the
+/// encoder's per-key conversion and reflection, and formats the amounts into the answer's
+/// bytes with the account's writers (no string per price). `ProductJSONTests` holds it to the
+/// encoder's bytes for the same products (`ProductsAPIController.Item`, made from the page's
+/// summaries) and reads it back with `JSONDecoder.api`, over thousands of generated products.
 enum ProductJSON {
   /// One product.
-  static func object(_ item: ProductsAPIController.Item) -> Data {
+  static func object(_ row: ProductRow, account: AccountFormat) -> Data {
     var out: [UInt8] = []
     out.reserveCapacity(420)
-    write(item, into: &out)
+    write(row, account: account, into: &out)
     return Data(out)
   }
 
@@ -25,7 +27,7 @@ enum ProductJSON {
       out.append(UInt8(ascii: "["))
       for (index, change) in feed.changes.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
-        write(change, into: &out)
+        write(change, account: feed.account, into: &out)
       }
       out.append(UInt8(ascii: "]"))
     }
@@ -36,7 +38,9 @@ enum ProductJSON {
     return Data(object.close())
   }
 
-  static func write(_ change: ProductChanges.Change, into out: inout [UInt8]) {
+  static func write(
+    _ change: ProductChanges.Change, account: AccountFormat, into out: inout [UInt8]
+  ) {
     var object = JSONObjectWriter(out: out)
     out = []
     object.field("deleted", raw: change.deleted ? "true" : "false")
@@ -45,21 +49,23 @@ enum ProductJSON {
     }
     object.field("id", string: change.id.uuidString.lowercased())
     if let key = change.nameKey { object.field("name_key", string: key) }
-    if let product = change.product { object.field("product") { write(product, into: &$0) } }
+    if let product = change.product {
+      object.field("product") { write(product, account: account, into: &$0) }
+    }
     object.field("seq", raw: String(change.seq))
     if let key = change.typeKey { object.field("type_key", string: key) }
     out = object.close()
   }
 
-  static func page(_ page: ListPage<ProductsAPIController.Item>) -> EncodedListPage {
+  static func page(_ page: ListPage<ProductRow>, account: AccountFormat) -> EncodedListPage {
     var out: [UInt8] = []
     out.reserveCapacity(160 + page.items.count * 420)
     out.append(contentsOf: #"{"has_more":"#.utf8)
     out.append(contentsOf: (page.hasMore ? "true" : "false").utf8)
     out.append(contentsOf: #","items":["#.utf8)
-    for (index, item) in page.items.enumerated() {
+    for (index, row) in page.items.enumerated() {
       if index > 0 { out.append(UInt8(ascii: ",")) }
-      write(item, into: &out)
+      write(row, account: account, into: &out)
     }
     out.append(
       contentsOf: "],\"page\":\(page.page),\"per\":\(page.per),\"per_page\":\(page.perPage)".utf8)
@@ -71,23 +77,37 @@ enum ProductJSON {
       hasMore: page.hasMore)
   }
 
-  static func write(_ item: ProductsAPIController.Item, into out: inout [UInt8]) {
+  /// A product as `ProductsAPIController.Item` describes it, from its row.
+  static func write(_ row: ProductRow, account: AccountFormat, into out: inout [UInt8]) {
     var object = JSONObjectWriter(out: out)
     out = []
-    if let created = item.createdAt { object.field("created_at") { date(created, into: &$0) } }
-    object.field("favorite", raw: item.favorite ? "true" : "false")
-    object.field("id", id: item.id)
-    if let image = item.imageUrl { object.field("image_url", string: image) }
-    object.field("name", string: item.name)
-    object.field("number", raw: String(item.number))
-    object.field("price", string: item.price)
-    object.field("price_display", string: item.priceDisplay)
-    object.field("tax", string: item.tax)
-    object.field("tax_display", string: item.taxDisplay)
-    object.field("type", string: item.type)
-    if let updated = item.updatedAt { object.field("updated_at") { date(updated, into: &$0) } }
-    object.field("version", raw: String(item.version))
+    if let created = row.createdAt { object.field("created_at") { date(created, into: &$0) } }
+    object.field("favorite", raw: row.favorite ? "true" : "false")
+    object.field("id", id: row.id)
+    if let etag = row.photoETag {
+      object.field("image_url", string: ProductSummary.apiPhotoHref(id: row.id, etag: etag))
+    }
+    object.field("name", string: row.name)
+    object.field("number") { AmountWriter.integer(row.number, into: &$0) }
+    let price = MinorUnits(row.priceMinor)
+    let tax = MinorUnits(row.taxMinor)
+    object.field("price") { quoted(&$0) { AmountWriter.decimal(price, into: &$0) } }
+    object.field("price_display") {
+      quoted(&$0) { account.jsonAmounts.currency(price, into: &$0) }
+    }
+    object.field("tax") { quoted(&$0) { AmountWriter.decimal(tax, into: &$0) } }
+    object.field("tax_display") { quoted(&$0) { account.jsonAmounts.percent(tax, into: &$0) } }
+    object.field("type", string: row.type)
+    if let updated = row.updatedAt { object.field("updated_at") { date(updated, into: &$0) } }
+    object.field("version") { AmountWriter.integer(row.version, into: &$0) }
     out = object.close()
+  }
+
+  /// A JSON string of what `write` appends, which needs no escaping.
+  private static func quoted(_ out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    out.append(UInt8(ascii: "\""))
+    write(&out)
+    out.append(UInt8(ascii: "\""))
   }
 
   /// `2026-11-24T16:44:28Z`: whole seconds in UTC, as the `.iso8601` date strategy writes.

@@ -21,16 +21,6 @@ struct ProductSummary: Sendable, Equatable {
   var updatedAt: Date?
   var version: Int
 
-  init(_ record: ProductRecord, favorite: Bool, account: AccountFormat) throws {
-    self.init(
-      ProductRow(
-        id: try record.requireID(), number: record.number, name: record.name, type: record.type,
-        priceMinor: record.priceMinor, taxMinor: record.taxMinor, photoETag: record.photoETag,
-        createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
-        favorite: favorite),
-      account: account)
-  }
-
   init(_ row: ProductRow, account: AccountFormat) {
     id = row.id
     number = row.number
@@ -39,8 +29,10 @@ struct ProductSummary: Sendable, Equatable {
     priceMinor = MinorUnits(row.priceMinor)
     taxMinor = MinorUnits(row.taxMinor)
     // Formatted from the stored integers: lists format every row, and `Decimal` costs more.
-    priceText = MoneyFormat.currency(priceMinor, currency: account.currency, locale: account.locale)
-    taxText = ProductFormat.percent(taxMinor, locale: account.locale)
+    let price = MinorUnits(row.priceMinor)
+    let tax = MinorUnits(row.taxMinor)
+    priceText = AmountWriter.text { account.amounts.currency(price, into: &$0) }
+    taxText = AmountWriter.text { account.amounts.percent(tax, into: &$0) }
     photoVersion = row.photoETag.map(PhotoResponse.version)
     favorite = row.favorite
     createdAt = row.createdAt
@@ -60,16 +52,37 @@ struct ProductSummary: Sendable, Equatable {
   var apiPhotoHref: String? {
     photoVersion.map { Routes.apiProductPhoto.href(id: id, query: ["v": $0]) }
   }
+
+  /// The same from a row's photo tag.
+  static func apiPhotoHref(id: UUID, etag: String) -> String {
+    Routes.apiProductPhoto.href(id: id, query: ["v": PhotoResponse.version(etag)])
+  }
 }
 
-/// The account's formatting settings, read once per request.
+/// The account's formatting settings, read once per request, with its amount writers worked
+/// out once for every product the request formats.
 struct AccountFormat: Sendable, Hashable {
-  var locale: BackofficeLocale
-  var currency: String
+  let locale: BackofficeLocale
+  let currency: String
+  /// Prices and tax rates as text.
+  let amounts: AmountWriter
+  /// The same inside a JSON string (`ProductJSON`): separators and signs escaped as it escapes.
+  let jsonAmounts: AmountWriter
 
   init(locale: BackofficeLocale, currency: String) {
     self.locale = locale
     self.currency = currency
+    amounts = AmountWriter(currency: currency, locale: locale)
+    jsonAmounts = amounts.mappingPieces { JSONText.escaped($0, escapingSlashes: true) }
+  }
+
+  static func == (lhs: AccountFormat, rhs: AccountFormat) -> Bool {
+    lhs.locale == rhs.locale && lhs.currency == rhs.currency
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(locale)
+    hasher.combine(currency)
   }
 
   init(_ user: User) {
@@ -119,11 +132,28 @@ extension ProductsAPIController {
   }
 }
 
+extension ProductRow {
+  init(_ record: ProductRecord, favorite: Bool) throws {
+    self.init(
+      id: try record.requireID(), number: record.number, name: record.name, type: record.type,
+      priceMinor: record.priceMinor, taxMinor: record.taxMinor, photoETag: record.photoETag,
+      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
+      favorite: favorite)
+  }
+}
+
 extension ProductStore {
   /// Summaries of `records` with their favourite flags, read in one query.
   func summaries(
     _ records: [ProductRecord], account: AccountFormat, favorites known: Set<UUID>? = nil
   ) async throws -> [ProductSummary] {
+    try await rows(records, favorites: known).map { ProductSummary($0, account: account) }
+  }
+
+  /// The rows of `records` with their favourite flags, read in one query.
+  func rows(_ records: [ProductRecord], favorites known: Set<UUID>? = nil) async throws
+    -> [ProductRow]
+  {
     let favorites: Set<UUID>
     if let known {
       favorites = known
@@ -131,12 +161,12 @@ extension ProductStore {
       favorites = try await favoriteIDs(among: records.compactMap(\.id))
     }
     return try records.map { record in
-      try ProductSummary(
-        record, favorite: record.id.map(favorites.contains) ?? false, account: account)
+      try ProductRow(record, favorite: record.id.map(favorites.contains) ?? false)
     }
   }
 
-  func summary(_ record: ProductRecord, account: AccountFormat) async throws -> ProductSummary {
-    try await summaries([record], account: account)[0]
+  /// One product's row with the viewer's favourite mark.
+  func row(_ record: ProductRecord) async throws -> ProductRow {
+    try await rows([record])[0]
   }
 }

@@ -70,8 +70,8 @@ struct ProductsAPIController: RouteCollection {
     let query = store.query(filter, page: paging.page, per: paging.perPage, format: account)
     let page = try await req.cached(.products, key: query) {
       let slice = try await store.list(filter, page: paging.page, per: paging.perPage)
-      let items = slice.items.map { Item(ProductSummary($0, account: account)) }
-      return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))
+      return ProductJSON.page(
+        ListPage(items: slice.items, paging: paging, total: slice.total), account: account)
     }
     let response = page.response(for: req)
     response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
@@ -82,8 +82,7 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
     return APIResponse.json(
-      bytes: ProductJSON.object(
-        Item(try await store.summary(record, account: AccountFormat(try req.user))))
+      bytes: ProductJSON.object(try await store.row(record), account: AccountFormat(try req.user))
     ).withVersion(record.version)
   }
 
@@ -173,9 +172,9 @@ struct ProductsAPIController: RouteCollection {
     return try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
       let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
       let record = try await store.create(product, photo: photo)
-      let summary = try await store.summary(record, account: account)
-      var answer = StoredAnswer.product(Item(summary), status: .created)
-      answer.location = Routes.apiProduct.href(id: summary.id)
+      let row = try await store.row(record)
+      var answer = StoredAnswer.product(row, account: account, status: .created)
+      answer.location = Routes.apiProduct.href(id: row.id)
       return answer
     }
   }
@@ -218,7 +217,7 @@ struct ProductsAPIController: RouteCollection {
             stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
         }
         return StoredAnswer.product(
-          Item(try await store.summary(record, account: account)), status: .ok)
+          try await store.row(record), account: account, status: .ok)
       }
     if !outcome.replayed {
       req.noteActivity(
@@ -286,9 +285,9 @@ struct ProductsAPIController: RouteCollection {
     let account = AccountFormat(try req.user)
     let paging = try Paging.read(req)
     let slice = try await store.favorites(page: paging.page, per: paging.perPage)
-    let items = slice.items.map { Item(ProductSummary($0, account: account)) }
-    return ProductJSON.page(ListPage(items: items, paging: paging, total: slice.total))
-      .response(for: req)
+    return ProductJSON.page(
+      ListPage(items: slice.items, paging: paging, total: slice.total), account: account
+    ).response(for: req)
   }
 
   /// Idempotent: favouriting a favourite is fine and answers the same.
@@ -298,8 +297,7 @@ struct ProductsAPIController: RouteCollection {
     let id = try record.requireID()
     try await store.setFavorite(id, true)
     return APIResponse.json(
-      bytes: ProductJSON.object(
-        Item(try await store.summary(record, account: AccountFormat(try req.user)))))
+      bytes: ProductJSON.object(try await store.row(record), account: AccountFormat(try req.user)))
   }
 
   @Sendable func removeFavorite(req: Request) async throws -> Response {
