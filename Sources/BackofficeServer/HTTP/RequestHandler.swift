@@ -251,15 +251,16 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
   private func startTimer(_ context: ChannelHandlerContext, at due: NIODeadline) {
     let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+    let number = deadline.starting(due: due)
     let timer = context.eventLoop.scheduleTask(deadline: due) {
       let (context, handler) = bound.value
-      switch handler.deadline.fired(now: .now()) {
+      switch handler.deadline.fired(now: .now(), timer: number) {
       case .close: context.close(promise: nil)
       case .wait(let until): handler.startTimer(context, at: until)
       case .none: break
       }
     }
-    deadline.started(timer, due: due)
+    deadline.started(timer)
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
@@ -272,11 +273,14 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 /// timer runs until the earliest deadline it was started for and, when it fires, the
 /// connection closes only if a deadline is still set and has passed; otherwise the timer
 /// starts again for the current one. (Rescheduling a task on every request cost a heap
-/// entry, a promise and a cancellation each time.)
+/// entry, a promise and a cancellation each time.) Timers are numbered: one cancelled after
+/// the event loop had already taken it to run finds a newer number and does nothing.
 struct ConnectionDeadline {
   private var due: NIODeadline?
   private var timer: Scheduled<Void>?
   private var timerDue: NIODeadline?
+  /// The number of the timer that counts; any other that fires is a cancelled one.
+  private var current: UInt64 = 0
 
   enum Fired: Equatable {
     case close
@@ -288,15 +292,26 @@ struct ConnectionDeadline {
   mutating func arm(at deadline: NIODeadline) -> NIODeadline? {
     due = deadline
     if let timerDue, timerDue <= deadline { return nil }
-    timer?.cancel()
-    timer = nil
-    timerDue = nil
+    stopTimer()
     return deadline
   }
 
-  mutating func started(_ timer: Scheduled<Void>, due: NIODeadline) {
-    self.timer = timer
+  /// A timer is being started for `due`: its number, to call `fired` with.
+  mutating func starting(due: NIODeadline) -> UInt64 {
+    current &+= 1
     timerDue = due
+    return current
+  }
+
+  mutating func started(_ timer: Scheduled<Void>) {
+    self.timer = timer
+  }
+
+  private mutating func stopTimer() {
+    timer?.cancel()
+    timer = nil
+    timerDue = nil
+    current &+= 1
   }
 
   /// No deadline until the next `arm` (a running timer then finds nothing due).
@@ -305,14 +320,14 @@ struct ConnectionDeadline {
   }
 
   mutating func cancel() {
-    timer?.cancel()
-    timer = nil
-    timerDue = nil
+    stopTimer()
     due = nil
   }
 
-  /// The timer fired at `now`: close, start again for a later deadline, or nothing to do.
-  mutating func fired(now: NIODeadline) -> Fired? {
+  /// Timer `number` fired at `now`: close, start again for a later deadline, or nothing to do
+  /// (also when it is not the current timer).
+  mutating func fired(now: NIODeadline, timer number: UInt64) -> Fired? {
+    guard number == current else { return nil }
     timer = nil
     timerDue = nil
     guard let due else { return nil }

@@ -17,6 +17,15 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     "frame-ancestors 'none'",
   ].joined(separator: "; ")
 
+  /// Added unless the answer set its own (made once, not for every answer).
+  static let headers = [
+    ("Content-Security-Policy", contentSecurityPolicy),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+  ]
+
   /// Sent only when the server is known to be reached over HTTPS (`BACKOFFICE_SECURE_COOKIES`):
   /// on plain HTTP it would lock browsers out of a server that has no certificate.
   var strictTransportSecurity = false
@@ -27,14 +36,7 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     if strictTransportSecurity {
       response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: Self.hstsValue)
     }
-    let headers = [
-      ("Content-Security-Policy", Self.contentSecurityPolicy),
-      ("X-Content-Type-Options", "nosniff"),
-      ("Referrer-Policy", "same-origin"),
-      ("X-Frame-Options", "DENY"),
-      ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
-    ]
-    for (name, value) in headers where !response.headers.contains(name: name) {
+    for (name, value) in Self.headers where !response.headers.contains(name: name) {
       response.headers.add(name: name, value: value)
     }
     return response

@@ -88,12 +88,14 @@ struct RequestPathTests {
     var deadline = ConnectionDeadline()
     let start = NIODeadline.uptimeNanoseconds(1_000)
     #expect(deadline.arm(at: start + .seconds(20)) == start + .seconds(20))
-    deadline.started(loop.scheduleTask(in: .seconds(20)) {}, due: start + .seconds(20))
+    let first = deadline.starting(due: start + .seconds(20))
+    deadline.started(loop.scheduleTask(in: .seconds(20)) {})
     // Later: the running timer fires first and then waits for the rest.
     #expect(deadline.arm(at: start + .seconds(30)) == nil)
-    #expect(deadline.fired(now: start + .seconds(20)) == .wait(start + .seconds(30)))
-    deadline.started(loop.scheduleTask(in: .seconds(10)) {}, due: start + .seconds(30))
-    #expect(deadline.fired(now: start + .seconds(30)) == .close)
+    #expect(deadline.fired(now: start + .seconds(20), timer: first) == .wait(start + .seconds(30)))
+    let second = deadline.starting(due: start + .seconds(30))
+    deadline.started(loop.scheduleTask(in: .seconds(10)) {})
+    #expect(deadline.fired(now: start + .seconds(30), timer: second) == .close)
     try loop.syncShutdownGracefully()
   }
 
@@ -102,8 +104,29 @@ struct RequestPathTests {
     var deadline = ConnectionDeadline()
     let start = NIODeadline.uptimeNanoseconds(1_000)
     _ = deadline.arm(at: start + .seconds(60))
-    deadline.started(loop.scheduleTask(in: .seconds(60)) {}, due: start + .seconds(60))
+    _ = deadline.starting(due: start + .seconds(60))
+    deadline.started(loop.scheduleTask(in: .seconds(60)) {})
     #expect(deadline.arm(at: start + .seconds(5)) == start + .seconds(5))
+    try loop.syncShutdownGracefully()
+  }
+
+  /// A timer cancelled after the event loop took it to run still runs: it must leave the timer
+  /// that replaced it in charge (else the next request would start a second one).
+  @Test func aCancelledTimerThatRunsAnywayChangesNothing() throws {
+    let loop = EmbeddedEventLoop()
+    var deadline = ConnectionDeadline()
+    let start = NIODeadline.uptimeNanoseconds(1_000)
+    _ = deadline.arm(at: start + .seconds(60))
+    let old = deadline.starting(due: start + .seconds(60))
+    deadline.started(loop.scheduleTask(in: .seconds(60)) {})
+    #expect(deadline.arm(at: start + .seconds(5)) == start + .seconds(5))
+    let new = deadline.starting(due: start + .seconds(5))
+    deadline.started(loop.scheduleTask(in: .seconds(5)) {})
+    #expect(deadline.fired(now: start + .seconds(61), timer: old) == nil)
+    // The new timer still runs, so a later deadline needs none…
+    #expect(deadline.arm(at: start + .seconds(30)) == nil)
+    // …and it is the one that decides.
+    #expect(deadline.fired(now: start + .seconds(5), timer: new) == .wait(start + .seconds(30)))
     try loop.syncShutdownGracefully()
   }
 
@@ -111,10 +134,12 @@ struct RequestPathTests {
     var deadline = ConnectionDeadline()
     let start = NIODeadline.uptimeNanoseconds(1_000)
     _ = deadline.arm(at: start + .seconds(20))
+    let first = deadline.starting(due: start + .seconds(20))
     deadline.disarm()
-    #expect(deadline.fired(now: start + .seconds(25)) == nil)
+    #expect(deadline.fired(now: start + .seconds(25), timer: first) == nil)
     _ = deadline.arm(at: start + .seconds(40))
+    let second = deadline.starting(due: start + .seconds(40))
     deadline.cancel()
-    #expect(deadline.fired(now: start + .seconds(45)) == nil)
+    #expect(deadline.fired(now: start + .seconds(45), timer: second) == nil)
   }
 }
