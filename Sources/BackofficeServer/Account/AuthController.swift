@@ -140,12 +140,14 @@ struct AuthController: RouteCollection {
     }
     let locale = BackofficeLocale.bestMatch(
       acceptLanguage: req.headers.first(name: .acceptLanguage) ?? "")
-    let user = User(
-      email: email, passwordHash: try await req.password.async.hash(password),
-      locale: locale.identifier, currency: locale.defaultCurrency)
-    user.uiLanguage = req.uiLanguage.rawValue
+    let user: User
     do {
-      try await Accounts.create(user, on: req.db)
+      user = try await Accounts.create(
+        User(
+          email: email, passwordHash: try await req.password.async.hash(password),
+          locale: locale.identifier, currency: locale.defaultCurrency,
+          uiLanguage: req.uiLanguage.rawValue),
+        on: req.db)
     } catch let error as DatabaseError where error.isConstraintFailure {
       // The same email, sent twice at once: the second one lost the race.
       return req.page(

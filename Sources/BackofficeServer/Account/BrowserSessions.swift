@@ -92,7 +92,7 @@ struct BrowserSessionStore: Sendable {
       let row = try await Self.lookup.first(
         on: db, [secretHash(secret)])
     else { return nil }
-    let user = try User.decodeJoined(row)
+    let user = try User(row)
     let data = try row.decode(column: "data", as: String.self)
     let session = BrowserSession(
       id: try row.decode(column: "session_id", as: String.self), userID: try user.requireID(),
@@ -178,22 +178,4 @@ extension JSONEncoder {
     encoder.outputFormatting = [.sortedKeys]
     return encoder
   }()
-}
-
-extension User {
-  /// An account read by a plain SQL join (columns `id`, `email`, `password_hash`, `locale`,
-  /// `currency`, `is_admin`, `created_at`, `ui_language`), marked as stored so a later save updates it.
-  static func decodeJoined(_ row: any SQLRow) throws -> User {
-    let user = User(
-      id: try row.decode(column: "id", as: UUID.self),
-      email: try row.decode(column: "email", as: String.self),
-      passwordHash: try row.decode(column: "password_hash", as: String.self),
-      locale: try row.decode(column: "locale", as: String.self),
-      currency: try row.decode(column: "currency", as: String.self))
-    user.isAdmin = try row.decode(column: "is_admin", as: Bool.self)
-    user.createdAt = try row.decode(column: "created_at", as: Date?.self)
-    user.uiLanguage = try row.decode(column: "ui_language", as: String?.self)
-    user.$id.exists = true
-    return user
-  }
 }

@@ -65,10 +65,12 @@ enum PasswordResets {
   /// Gives `user` the password `hash` and signs it out everywhere (`endEverything`), in one
   /// transaction (`backoffice user password`).
   static func setPassword(_ user: User, hash: String, on db: any Database) async throws {
-    let userID = try user.requireID()
+    let userID = user.id
+    var user = user
+    user.passwordHash = hash
+    let changed = user
     try await db.transaction { db in
-      user.passwordHash = hash
-      try await user.save(on: db)
+      try await Accounts.save(changed, on: db)
       try await endEverything(of: userID, on: db)
     }
   }

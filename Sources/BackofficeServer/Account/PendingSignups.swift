@@ -73,12 +73,13 @@ enum PendingSignups {
 
   static func confirm(secret: String, now: Date, on db: any Database) async throws -> Outcome {
     guard let pending = try await find(secret: secret, now: now, on: db) else { return .unusable }
-    let user = User(
-      email: pending.email, passwordHash: pending.passwordHash, locale: pending.locale,
-      currency: pending.currency)
-    user.uiLanguage = pending.uiLanguage
+    let user: User
     do {
-      try await Accounts.create(user, on: db)
+      user = try await Accounts.create(
+        User(
+          email: pending.email, passwordHash: pending.passwordHash, locale: pending.locale,
+          currency: pending.currency, uiLanguage: pending.uiLanguage),
+        on: db)
     } catch let error as DatabaseError where error.isConstraintFailure {
       return .taken
     }

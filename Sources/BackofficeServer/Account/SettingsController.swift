@@ -77,7 +77,7 @@ struct SettingsController: RouteCollection {
   }
 
   @Sendable func updateLocale(req: Request) async throws -> Response {
-    let user = try req.user
+    var user = try req.user
     let form = try req.content.decode(LocaleForm.self)
     let localeID = form.locale ?? ""
     let currency = (form.currency ?? "").trimmingCharacters(in: .whitespaces).uppercased()
@@ -109,6 +109,8 @@ struct SettingsController: RouteCollection {
     user.currency = currency
     if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
     try await Accounts.save(user, on: req.db)
+    // The rest of this request (the message below) sees the new settings.
+    req.auth.login(user)
     if currency != workspace.currency {
       try await WorkspaceStore(db: req.db).setCurrency(of: workspace.id, to: currency)
     }
@@ -126,7 +128,7 @@ struct SettingsController: RouteCollection {
   }
 
   @Sendable func updatePassword(req: Request) async throws -> Response {
-    let user = try req.user
+    var user = try req.user
     let form = try req.content.decode(PasswordForm.self)
     var errors: [String: String] = [:]
     let currentOK =

@@ -12,7 +12,7 @@ enum APITokens {
     -> [APIToken]
   {
     try await APIToken.query(on: db)
-      .filter(\.$user.$id == userID).filter(\.$workspaceID == workspaceID)
+      .filter(\.$userID == userID).filter(\.$workspaceID == workspaceID)
       .sort(\.$createdAt, .descending)
       .all()
   }
@@ -22,7 +22,7 @@ enum APITokens {
     async throws -> APIToken?
   {
     try await APIToken.query(on: db)
-      .filter(\.$id == id).filter(\.$user.$id == userID)
+      .filter(\.$id == id).filter(\.$userID == userID)
       .filter(\.$workspaceID == workspaceID).first()
   }
 
@@ -65,7 +65,7 @@ enum APITokens {
     guard let row = try await lookup.first(on: db, [hash]),
       let workspace = try WorkspaceContext.decode(row)
     else { return nil }
-    let user = try User.decodeJoined(row)
+    let user = try User(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
       try row.decode(column: "last_used_at", as: Date?.self), user, workspace,

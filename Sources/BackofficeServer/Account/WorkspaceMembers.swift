@@ -37,9 +37,8 @@ struct WorkspaceMembers: Sendable {
   func list() async throws -> [Member] {
     let memberships = try await Membership.query(on: db)
       .filter(\.$workspaceID == workspaceID).all()
-    let users = try await User.query(on: db).filter(\.$id ~~ memberships.map(\.userID)).all()
-    let emails = Dictionary(
-      uniqueKeysWithValues: users.compactMap { u in u.id.map { ($0, u.email) } })
+    let users = try await Accounts.find(ids: memberships.map(\.userID), on: db)
+    let emails = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.email) })
     let creator = try await creator()
     return memberships.map {
       Member(
@@ -101,7 +100,7 @@ struct WorkspaceMembers: Sendable {
       try await Membership.query(on: db)
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
       try await APIToken.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$user.$id == member).delete()
+        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
       try await ProductFavorite.query(on: db)
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
       try await Self.revokeInvitations(by: member, in: workspaceID, on: db)
@@ -117,10 +116,8 @@ struct WorkspaceMembers: Sendable {
       .filter(\.$workspaceID == workspaceID)
       .filter(\.$usedAt == nil).filter(\.$revokedAt == nil).filter(\.$expiresAt > now)
       .sort(\.$createdAt, .descending).all()
-    let users = try await User.query(on: db)
-      .filter(\.$id ~~ Set(invitations.map(\.createdBy))).all()
-    let emails = Dictionary(
-      uniqueKeysWithValues: users.compactMap { u in u.id.map { ($0, u.email) } })
+    let users = try await Accounts.find(ids: invitations.map(\.createdBy), on: db)
+    let emails = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.email) })
     return invitations.compactMap { invitation in
       invitation.id.map {
         PendingInvitation(

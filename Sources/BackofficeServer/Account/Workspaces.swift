@@ -108,6 +108,7 @@ extension Request {
   /// Signs `user` in to `workspace` for this request. The account's currency, as the request
   /// sees it, is the workspace's: one shop, one currency, whoever looks.
   func signIn(_ user: User, to workspace: WorkspaceContext) {
+    var user = user
     user.currency = workspace.currency
     auth.login(user)
     workspaceContext = workspace

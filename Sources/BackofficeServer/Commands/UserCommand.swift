@@ -62,10 +62,11 @@ struct UserCreateCommand: AsyncCommand {
     if try await Accounts.find(email: email, on: app.db) != nil {
       throw StartupError("An account with the email \(email) already exists.")
     }
-    let user = User(
-      email: email, passwordHash: try await app.password.async.hash(password),
-      locale: locale.identifier, currency: currency)
-    try await Accounts.create(user, admin: signature.admin, on: app.db)
+    let user = try await Accounts.create(
+      User(
+        email: email, passwordHash: try await app.password.async.hash(password),
+        locale: locale.identifier, currency: currency),
+      admin: signature.admin, on: app.db)
     context.console.print(
       "Created account \(email) (\(locale.identifier), \(currency))"
         + (user.isAdmin ? ", administrator." : "."))

@@ -37,7 +37,7 @@ struct AdPaymentCSVTests {
         ("Crème, \"brûlée\"", "https://приклад.укр/шлях"), ("+380 ads", "https://a.example.com"),
         ("Line\nbreak", "https://b.example.com"),
       ]
-      let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let userID = try #require(try await Accounts.all(on: t.db).first?.id)
       let workspaceID = try await t.workspaceID(ofUser: userID)
       for (name, url) in originals {
         try await AdPaymentEntry(workspaceID: workspaceID, payment: AdPayment(name: name, url: url))

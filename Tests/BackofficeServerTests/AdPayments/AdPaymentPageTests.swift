@@ -271,7 +271,7 @@ struct AdPaymentPageTests {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()
-      let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let userID = try #require(try await Accounts.all(on: t.db).first?.id)
       let workspaceID = try await t.workspaceID(ofUser: userID)
       for index in 1...120 {
         let name = String(format: "Entry %03d", index)

@@ -13,7 +13,7 @@ struct AdminTests {
     try await withApp { t in
       try await t.client().signUp(email: "first@example.com")
       try await t.client().signUp(email: "second@example.com")
-      let users = try await User.query(on: t.db).sort(\.$email).all()
+      let users = try await Accounts.all(on: t.db)
       #expect(users.map(\.email) == ["first@example.com", "second@example.com"])
       #expect(users.map(\.isAdmin) == [true, false])
     }
@@ -27,7 +27,7 @@ struct AdminTests {
         }
         try await group.waitForAll()
       }
-      #expect(try await User.query(on: t.db).filter(\.$isAdmin == true).count() == 1)
+      #expect(try await Accounts.all(on: t.db).filter(\.isAdmin).count == 1)
     }
   }
 
@@ -40,7 +40,7 @@ struct AdminTests {
       let (held, holding) = AsyncStream.makeStream(of: Void.self)
       let (releasing, release) = AsyncStream.makeStream(of: Void.self)
       let first = Task {
-        try await Accounts.create(
+        _ = try await Accounts.create(
           User(email: "held@example.com", passwordHash: "x", locale: "en-US", currency: "USD"),
           on: t.db,
           beforeCommit: {
@@ -50,7 +50,7 @@ struct AdminTests {
       }
       for await _ in held { break }
       let second = Task {
-        try await Accounts.create(
+        _ = try await Accounts.create(
           User(email: "overlap@example.com", passwordHash: "x", locale: "en-US", currency: "USD"),
           on: t.db)
       }
@@ -60,7 +60,7 @@ struct AdminTests {
       release.yield()
       try await first.value
       try await second.value
-      let admins = try await User.query(on: t.db).filter(\.$isAdmin == true).all()
+      let admins = try await Accounts.all(on: t.db).filter(\.isAdmin)
       #expect(admins.map(\.email) == ["held@example.com"])
     }
   }
@@ -100,11 +100,11 @@ struct AdminTests {
     try await withApp { t in
       try await t.client().signUp(email: "first@example.com")
       let made = User(email: "ops@example.com", passwordHash: "x", locale: "en-US", currency: "USD")
-      try await Accounts.create(made, admin: true, on: t.db)
+      _ = try await Accounts.create(made, admin: true, on: t.db)
       let plain = User(
         email: "plain@example.com", passwordHash: "x", locale: "en-US", currency: "USD")
-      try await Accounts.create(plain, on: t.db)
-      let admins = try await User.query(on: t.db).filter(\.$isAdmin == true).sort(\.$email).all()
+      _ = try await Accounts.create(plain, on: t.db)
+      let admins = try await Accounts.all(on: t.db).filter(\.isAdmin)
       #expect(admins.map(\.email) == ["first@example.com", "ops@example.com"])
     }
   }
@@ -124,7 +124,7 @@ struct AdminTests {
         """
       ).run()
       try await migration.prepare(on: t.db)
-      let admins = try await User.query(on: t.db).filter(\.$isAdmin == true).all()
+      let admins = try await Accounts.all(on: t.db).filter(\.isAdmin)
       #expect(admins.map(\.email) == ["older@example.com"])
     }
   }

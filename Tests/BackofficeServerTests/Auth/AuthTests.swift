@@ -28,7 +28,7 @@ struct AuthTests {
       #expect(home.body.contains("<h1>Overview</h1>"))
       #expect(home.body.contains("Welcome to Backoffice."))
       #expect(home.body.contains("ana@example.com"), "email is stored trimmed and lowercased")
-      let stored = try await User.query(on: t.db).all()
+      let stored = try await Accounts.all(on: t.db)
       #expect(stored.map(\.email) == ["ana@example.com"])
       #expect(stored.first?.passwordHash.hasPrefix("$2") == true, "password is bcrypt-hashed")
       #expect(try await client.get("/").body.contains("Welcome") == false, "a flash shows once")
@@ -40,7 +40,7 @@ struct AuthTests {
       try await t.client().signUp(
         email: "olena@example.com", acceptLanguage: "uk-UA,uk;q=0.9,en;q=0.5")
       try await t.client().signUp(email: "jonas@example.com", acceptLanguage: "de")
-      let users = try await User.query(on: t.db).sort(\.$email).all()
+      let users = try await Accounts.all(on: t.db)
       #expect(users.map(\.locale) == ["de-DE", "uk-UA"])
       #expect(users.map(\.currency) == ["EUR", "UAH"])
     }
@@ -62,7 +62,7 @@ struct AuthTests {
       if !email.isEmpty {
         #expect(response.body.contains(#"value="\#(email)""#), "the typed email is kept")
       }
-      #expect(try await User.query(on: t.db).count() == 0)
+      #expect(try await Accounts.all(on: t.db).count == 0)
     }
   }
 
@@ -76,7 +76,7 @@ struct AuthTests {
       #expect(response.status == .unprocessableEntity)
       #expect(response.body.contains(AuthController.emailUnavailable))
       #expect(!response.body.contains("exists"), "the refusal does not confirm an account")
-      #expect(try await User.query(on: t.db).count() == 1)
+      #expect(try await Accounts.all(on: t.db).count == 1)
     }
   }
 
@@ -91,7 +91,7 @@ struct AuthTests {
       let response = try await client.post(
         "/sign-up", form: [("email", "new@example.com"), ("password", "long enough 123")])
       #expect(response.status == .forbidden)
-      #expect(try await User.query(on: t.db).count() == 0)
+      #expect(try await Accounts.all(on: t.db).count == 0)
     }
   }
 
@@ -279,7 +279,7 @@ struct RateLimitTests {
         "/sign-up", form: [("email", "one-more@example.com"), ("password", "long enough 123")])
       #expect(refused.status == .tooManyRequests)
       #expect(refused.body.contains("Too many new accounts from your network."))
-      #expect(try await User.query(on: t.db).count() == AppConfig().signupsPerHour)
+      #expect(try await Accounts.all(on: t.db).count == AppConfig().signupsPerHour)
       t.clock.advance(by: SignUpLimits.window + 1)
       try await t.client().signUp(email: "later@example.com")
     }

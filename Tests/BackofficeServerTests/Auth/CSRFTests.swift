@@ -28,7 +28,7 @@ struct CSRFTests {
         "/settings/locale", form: [("locale", "de-DE"), ("currency", "EUR")],
         csrfToken: "forged")
       #expect(response.status == .forbidden)
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       #expect(user.locale == "en-US")
     }
   }

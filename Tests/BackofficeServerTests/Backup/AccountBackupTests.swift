@@ -12,7 +12,7 @@ import Vapor
 private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) async throws -> UUID {
   try await client.signUp(email: email)
   try await client.switchLocaleForExpenses("de-DE", currency: "EUR")
-  let user = try #require(try await User.query(on: t.db).filter(\.$email == email).first())
+  let user = try #require(try await Accounts.find(email: email, on: t.db))
   let userID = try user.requireID()
   let workspaceID = try await t.workspaceID(ofUser: userID)
 
@@ -86,7 +86,7 @@ private func export(_ t: TestApp, _ userID: UUID) async throws -> AccountBackup 
 
 private func makeUser(_ t: TestApp, _ email: String) async throws -> UUID {
   let user = User(email: email, passwordHash: "x", locale: "en-US", currency: "USD")
-  try await Accounts.create(user, on: t.db)
+  _ = try await Accounts.create(user, on: t.db)
   return try user.requireID()
 }
 
@@ -137,7 +137,7 @@ struct AccountBackupTests {
       let client = t.client()
       try await client.signUp(email: "owner@example.com")
       let user = try #require(
-        try await User.query(on: t.db).filter(\.$email == "owner@example.com").first())
+        try await Accounts.find(email: "owner@example.com", on: t.db))
       let outcome = try await AccountRestore.run(
         try AccountBackup.decode(file), into: try user.requireID(), merge: false,
         maxPhotoBytes: t.app.config.maxUploadBytes, on: t.db)
@@ -168,7 +168,7 @@ struct AccountBackupTests {
       let poster = try await client.get("/fundraisers/\(fundraiser.id.uuidString)/poster.svg")
       #expect(poster.status == .ok)
       #expect(poster.body.contains("<svg"))
-      let settings = try #require(try await User.find(user.id, on: t.db))
+      let settings = try #require(try await Accounts.find(id: user.id, on: t.db))
       #expect(settings.locale == "de-DE")
       #expect(settings.currency == "EUR")
       let workspaceID = try await t.workspaceID(ofUser: try user.requireID())
@@ -187,7 +187,7 @@ struct AccountBackupTests {
       let copyClient = t.client()
       try await copyClient.signUp(email: "copy@example.com")
       let copyUser = try #require(
-        try await User.query(on: t.db).filter(\.$email == "copy@example.com").first())
+        try await Accounts.find(email: "copy@example.com", on: t.db))
       let copyID = try copyUser.requireID()
       let outcome = try await AccountRestore.run(
         try AccountBackup.decode(try original.encoded()), into: copyID, merge: false,
@@ -242,7 +242,7 @@ struct AccountBackupTests {
       try await other.switchLocaleForExpenses("uk-UA", currency: "EUR")
       try await other.addAdPayment(name: "Mine", url: "https://mine.example.com", db: t.db)
       let otherID = try #require(
-        try await User.query(on: t.db).filter(\.$email == "other@example.com").first()?.id)
+        try await Accounts.find(email: "other@example.com", on: t.db)?.id)
       let before = try await export(t, otherID)
 
       await #expect(
@@ -281,7 +281,7 @@ struct AccountBackupTests {
       try await other.signUp(email: "usd@example.com")
       try await other.addAdPayment(name: "Mine", url: "https://mine.example.com", db: t.db)
       let otherID = try #require(
-        try await User.query(on: t.db).filter(\.$email == "usd@example.com").first()?.id)
+        try await Accounts.find(email: "usd@example.com", on: t.db)?.id)
       await #expect(throws: BackupError.self) {
         try await AccountRestore.run(
           file, into: otherID, merge: true, maxPhotoBytes: 5_000_000, on: t.db)
@@ -358,7 +358,7 @@ struct AccountBackupTests {
       let numbers = try await ProductRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
         .all().map(\.number)
       #expect(numbers == [2], "a Swipe client that remembers product 1 never meets another one")
-      #expect(try await User.find(userID, on: t.db)?.currency == "USD")
+      #expect(try await Accounts.find(id: userID, on: t.db)?.currency == "USD")
     }
   }
 
@@ -367,7 +367,7 @@ struct AccountBackupTests {
       let client = t.client()
       try await client.signUp(email: "undo@example.com")
       let userID = try #require(
-        try await User.query(on: t.db).filter(\.$email == "undo@example.com").first()?.id)
+        try await Accounts.find(email: "undo@example.com", on: t.db)?.id)
       let id = try await client.addExpense(title: "Lunch", amount: "12.50", db: t.db)
       let file = try await export(t, userID)
       let record = try #require(try await ExpenseRecord.find(id, on: t.db))
@@ -451,7 +451,7 @@ struct AccountBackupTests {
       let workspaceID = try await t.workspaceID(ofUser: userID)
       #expect(
         try await AccountRestore.existingCounts(workspaceID: workspaceID, on: t.db).total == 0)
-      let user = try #require(try await User.find(userID, on: t.db))
+      let user = try #require(try await Accounts.find(id: userID, on: t.db))
       #expect(user.currency == "USD", "settings are not changed by a refused file")
     }
   }

@@ -79,7 +79,7 @@ extension TestClient {
 enum ExpenseFixtures {
   /// The account that owns the `n`-th signed-up user in the database.
   static func userID(email: String, db: any Database) async throws -> UUID {
-    let user = try await User.query(on: db).filter(\.$email == email).first()
+    let user = try await Accounts.find(email: email, on: db)
     return try #require(user?.id)
   }
 

@@ -279,7 +279,7 @@ struct FundraiserReportTests {
         let stranger = t.client()
         try await stranger.signUp(email: "stranger@example.com")
         let strangerID = try #require(
-          try await User.query(on: t.db).filter(\.$email == "stranger@example.com").first()?.id)
+          try await Accounts.find(email: "stranger@example.com", on: t.db)?.id)
         let strangerWS = try #require(try await WorkspaceStore(db: t.db).own(of: strangerID)?.id)
         try await ReportFixtures.expense(
           t, workspace: strangerWS, fundraiser: id, "Чужий простір", "777")

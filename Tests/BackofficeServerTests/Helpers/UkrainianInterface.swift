@@ -31,13 +31,13 @@ extension TestClient {
   /// Gives the account `email` the interface language of the running test, if it sets one.
   func applyTestLanguage(email: String) async throws {
     guard let language = TestLanguage.interface else { return }
-    try await User.query(on: app.db).filter(\.$email == email)
-      .set(\.$uiLanguage, to: language.rawValue).update()
+    try await useLanguage(language, email: email)
   }
 
   /// Switches the account `email` to `language`, keeping its locale.
   func useLanguage(_ language: UILanguage, email: String) async throws {
-    try await User.query(on: app.db).filter(\.$email == email)
-      .set(\.$uiLanguage, to: language.rawValue).update()
+    guard var user = try await Accounts.find(email: email, on: app.db) else { return }
+    user.uiLanguage = language.rawValue
+    try await Accounts.save(user, on: app.db)
   }
 }

@@ -7,7 +7,7 @@ import Testing
 extension TestApp {
   /// The id of the account signed up with `email`.
   func userID(of email: String) async throws -> UUID {
-    try #require(try await User.query(on: db).filter(\.$email == email).first()?.requireID())
+    try #require(try await Accounts.find(email: email, on: db)?.requireID())
   }
 
   /// The workspace the account signed up with `email` created at sign-up: where its records

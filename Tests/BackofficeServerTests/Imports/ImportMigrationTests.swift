@@ -53,7 +53,7 @@ struct ImportMigrationTests {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()
-      let userID = try #require(try await User.query(on: t.db).first()?.id)
+      let userID = try #require(try await Accounts.all(on: t.db).first?.id)
       let workspaceID = try await t.workspaceID(ofUser: userID)
       let payments = [
         AdPayment(name: "Spring", url: "https://spring.example.com"),

@@ -167,7 +167,7 @@ struct LanguageSettingTests {
     try await withApp { t in
       let client = t.client()
       try await client.signUp(acceptLanguage: "uk-UA,uk;q=0.9,en;q=0.8")
-      let user = try #require(await User.query(on: t.db).first())
+      let user = try #require(await Accounts.all(on: t.db).first)
       #expect(user.uiLanguage == "uk")
       let home = try await client.get("/")
       #expect(home.body.contains(#"<html lang="uk">"#))
@@ -210,7 +210,7 @@ struct LanguageSettingTests {
       // A form without the field (an older page) leaves the language alone.
       _ = try await client.post(
         "/settings/locale", form: [("locale", "en-GB"), ("currency", "GBP")])
-      let user = try #require(await User.query(on: t.db).first())
+      let user = try #require(await Accounts.all(on: t.db).first)
       #expect(user.uiLanguage == "uk")
     }
   }
@@ -393,7 +393,7 @@ struct LanguageFileTests {
       _ = try await AccountRestore.run(
         try AccountBackup.decode(file), into: userID, merge: false, maxPhotoBytes: 5_000_000,
         on: t.db)
-      #expect(try await User.find(userID, on: t.db)?.uiLanguage == "uk")
+      #expect(try await Accounts.find(id: userID, on: t.db)?.uiLanguage == "uk")
       #expect(try await client.get("/").body.contains(#"<html lang="uk">"#))
 
       var broken = try AccountBackup.decode(file)

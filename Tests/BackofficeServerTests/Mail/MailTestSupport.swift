@@ -53,7 +53,7 @@ extension TestApp {
     let user = User(
       email: email, passwordHash: try await app.password.async.hash(password), locale: "en-US",
       currency: "USD")
-    try await Accounts.create(user, on: app.db)
+    _ = try await Accounts.create(user, on: app.db)
     return try user.requireID()
   }
 }

@@ -214,9 +214,9 @@ struct PasswordResetTests {
   @Test func theMailIsInTheAccountsLanguage() async throws {
     try await withMailApp { t, server in
       let userID = try await t.makeAccount("owner@example.com")
-      let user = try #require(try await User.find(userID, on: t.db))
+      var user = try #require(try await Accounts.find(id: userID, on: t.db))
       user.uiLanguage = "uk"
-      try await user.save(on: t.db)
+      try await Accounts.save(user, on: t.db)
       let client = t.client()
       try await client.get("/forgot-password")
       try await client.post("/forgot-password", form: [("email", "owner@example.com")])

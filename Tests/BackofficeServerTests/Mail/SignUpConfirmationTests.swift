@@ -27,7 +27,8 @@ struct SignUpConfirmationTests {
       }
       #expect(masked(taken.body, "owner@example.com") == masked(fresh.body, "newbie@example.com"))
       // No account yet for the new address.
-      #expect(try await User.query(on: t.db).filter(\.$email == "newbie@example.com").count() == 0)
+      #expect(
+        try await Accounts.all(on: t.db).filter { $0.email == "newbie@example.com" }.count == 0)
 
       try await t.deliverMail()
       let byRecipient = Dictionary(
@@ -42,11 +43,13 @@ struct SignUpConfirmationTests {
       // Opening the link (as a mail scanner would) makes nothing; the button does.
       let stranger = t.client()
       #expect(try await stranger.get(link).status == .ok)
-      #expect(try await User.query(on: t.db).filter(\.$email == "newbie@example.com").count() == 0)
+      #expect(
+        try await Accounts.all(on: t.db).filter { $0.email == "newbie@example.com" }.count == 0)
       let done = try await stranger.post(link)
       #expect(done.status == .seeOther)
       #expect(try await stranger.get("/settings").status == .ok)
-      #expect(try await User.query(on: t.db).filter(\.$email == "newbie@example.com").count() == 1)
+      #expect(
+        try await Accounts.all(on: t.db).filter { $0.email == "newbie@example.com" }.count == 1)
       // Once only.
       #expect(try await t.client().get(link).status == .notFound)
       #expect(
@@ -75,7 +78,8 @@ struct SignUpConfirmationTests {
       #expect(try await first.post(links[0]).status == .seeOther)
       // The other link was spent with the first.
       #expect(try await second.post(links[1]).status == .notFound)
-      #expect(try await User.query(on: t.db).filter(\.$email == "twice@example.com").count() == 1)
+      #expect(
+        try await Accounts.all(on: t.db).filter { $0.email == "twice@example.com" }.count == 1)
     }
   }
 
@@ -97,7 +101,7 @@ struct SignUpConfirmationTests {
       t.clock.advance(by: 24 * 60 * 60 + 1)
       #expect(try await client.get(link).status == .notFound)
       #expect(try await client.post(link).status == .notFound)
-      #expect(try await User.query(on: t.db).filter(\.$email == "late@example.com").count() == 0)
+      #expect(try await Accounts.all(on: t.db).filter { $0.email == "late@example.com" }.count == 0)
     }
   }
 }

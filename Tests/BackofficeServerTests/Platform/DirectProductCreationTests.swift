@@ -53,7 +53,7 @@ struct DirectProductCreationTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       let workspace = try await t.workspaceID(ofUser: try user.requireID())
       let before = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
 
@@ -218,7 +218,7 @@ struct DirectProductCreationTests {
           try db.execute(sql: "INSERT INTO no_such_table VALUES (1)")
         }
       }
-      #expect(try await User.query(on: t.db).first()?.locale != "xx")
+      #expect(try await Accounts.all(on: t.db).first?.locale != "xx")
       let count = try await storage.write { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users")
       }

@@ -32,7 +32,7 @@ struct LongReadTests {
         holders.append(
           Task {
             try await database.readTransaction { db in
-              _ = try await User.query(on: db).count()
+              _ = try await Accounts.all(on: db).count
               opened.withLockedValue { $0 += 1 }
               while !released.withLockedValue({ $0 }) {
                 try await Task.sleep(for: .milliseconds(5))

@@ -272,7 +272,7 @@ struct ReadTransactionTests {
       try await client.signUp()
       let token = try await client.createToken()
       try await client.createProduct(token: token, name: "Lamp")
-      let user = try #require(try await User.query(on: t.db).first()?.requireID())
+      let user = try #require(try await Accounts.all(on: t.db).first?.requireID())
       let workspace = try await t.workspaceID(ofUser: user)
       guard let storage = t.app.sqliteStorage else { return }  // PostgreSQL: a plain transaction
 

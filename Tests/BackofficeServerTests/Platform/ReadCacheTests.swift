@@ -204,7 +204,7 @@ struct ReadCacheTests {
       try await client.signUp()
       let token = try await client.createToken()
       let workspace = try await t.workspaceID(
-        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+        ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       let start = try await ChangeVersions.read(.products, workspaceID: workspace, on: t.db)
       #expect(start == 0)
       try await client.createProduct(token: token, name: "One")

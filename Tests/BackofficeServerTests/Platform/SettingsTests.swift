@@ -15,7 +15,7 @@ struct SettingsTests {
       let response = try await client.post(
         "/settings/locale", form: [("locale", "uk-UA"), ("currency", "uah")])
       #expect(response.status == .seeOther)
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       #expect(user.locale == "uk-UA")
       #expect(user.currency == "UAH")
       let page = try await client.get("/settings")
@@ -42,7 +42,7 @@ struct SettingsTests {
       #expect(response.status == .unprocessableEntity)
       #expect(response.body.contains(message))
       #expect(response.body.contains(#"aria-invalid="true""#))
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       #expect(user.locale == "en-US")
       #expect(user.currency == "USD")
     }

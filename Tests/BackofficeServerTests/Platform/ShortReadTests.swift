@@ -157,7 +157,7 @@ struct ShortReadTests {
       try await client.signUp()
       let token = try await client.createToken()
       let workspace = try await t.workspaceID(
-        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+        ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       var last = try await ChangeVersions.read(
         .products, workspaceID: workspace, on: t.db)
       for index in 0..<20 {
@@ -175,7 +175,7 @@ struct ShortReadTests {
       let client = t.client()
       try await client.signUp()
       #expect(throws: (any Error).self) { try storage.readNow("DELETE FROM users", []) }
-      #expect(try await User.query(on: t.db).count() == 1)
+      #expect(try await Accounts.all(on: t.db).count == 1)
     }
   }
 
@@ -215,7 +215,7 @@ struct ShortReadTests {
       let client = t.client()
       try await client.signUp()
       let workspace = try await t.workspaceID(
-        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+        ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       let seen = try await t.db.transaction { db in
         let sql = try #require(db as? any SQLDatabase)
         try await sql.raw(
@@ -280,7 +280,7 @@ struct DirectProductListingTests {
         #expect(marked.status.code < 300)
       }
       let workspace = try await t.workspaceID(
-        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+        ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       var held = try #require(t.db as? SQLiteFluentDatabase)
       let hold = await held.storage.heldWriterForTest()
       defer { hold.release() }

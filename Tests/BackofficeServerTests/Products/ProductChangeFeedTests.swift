@@ -220,7 +220,7 @@ struct ProductChangeFeedTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       let workspace = try await t.workspaceID(ofUser: try user.requireID())
       for (path, form) in [
         ("/", [("locale", "en-US"), ("currency", "USD")]),

@@ -18,7 +18,7 @@ struct ProductCountTests {
       let client = t.client()
       try await client.signUp(email: "count@example.com")
       let userID = try #require(
-        try await User.query(on: t.db).filter(\.$email == "count@example.com").first()?.id)
+        try await Accounts.find(email: "count@example.com", on: t.db)?.id)
       let workspaceID = try await t.workspaceID(ofUser: userID)
       let token = try await client.createToken()
       let store = ProductStore(db: t.db, workspaceID: workspaceID, viewerID: nil)
@@ -52,7 +52,7 @@ struct ProductCountTests {
         try await {
           let user = User(
             email: "copy@example.com", passwordHash: "x", locale: "en-US", currency: "USD")
-          try await Accounts.create(user, on: t.db)
+          _ = try await Accounts.create(user, on: t.db)
           return user.id
         }())
       _ = try await AccountRestore.run(

@@ -160,7 +160,7 @@ struct ProductIdempotencyTests {
         try await client.createProduct(token: token, name: "P\(index)", key: "key-\(index)")
       }
       let workspace = try await t.workspaceID(
-        ofUser: try #require(try await User.query(on: t.db).first()?.requireID()))
+        ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       let sql = try #require(t.db as? any SQLDatabase)
       let plan = try await ProductSearchTests.plan(
         """

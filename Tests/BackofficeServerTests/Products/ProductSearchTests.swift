@@ -95,7 +95,7 @@ struct ProductSearchTests {
       }
       let client = t.client()
       try await client.signUp()
-      let user = try #require(try await User.query(on: t.db).first())
+      let user = try #require(try await Accounts.all(on: t.db).first)
       let userID = try user.requireID()
       let workspaceID = try await t.workspaceID(ofUser: userID)
       let sql = try #require(t.db as? any SQLDatabase)

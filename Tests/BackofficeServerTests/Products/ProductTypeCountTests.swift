@@ -71,7 +71,7 @@ struct ProductTypeCountTests {
       #expect(try await kept(sql).contains { $0.contains("Čaj") } == false)
 
       // The chips read the kept counts: spellings of one type share a chip.
-      let user = try #require(try await User.query(on: t.db).filter(\.$email == email).first())
+      let user = try #require(try await Accounts.find(email: email, on: t.db))
       let workspace = try await t.workspaceID(ofUser: try user.requireID())
       let chips = try await ProductStore(db: t.db, workspaceID: workspace, viewerID: nil).chips()
       #expect(chips.map(\.count).reduce(0, +) == 5)

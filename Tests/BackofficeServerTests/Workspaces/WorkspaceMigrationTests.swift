@@ -104,7 +104,7 @@ struct WorkspaceMigrationTests {
         #expect(page.body.contains("Lamp \(index)"))
         #expect(!page.body.contains("Lamp \(1 - index)"))
       }
-      let users = try await User.query(on: t.db).all()
+      let users = try await Accounts.all(on: t.db)
       for user in users {
         let id = try user.requireID()
         // Ids are kept (devices' copies stay valid); the creator is known.

@@ -280,11 +280,9 @@ struct WorkspaceRaceTests {
         let answers = try await [a, b].map(\.status)
         #expect(answers.sorted { $0.code < $1.code } == [.seeOther, .conflict], "\(answers)")
         let personID = try #require(
-          try await User.query(on: t.db).filter(\.$email == "person\(attempt)@example.com")
-            .first()?.id)
+          try await Accounts.find(email: "person\(attempt)@example.com", on: t.db)?.id)
         let ownerID = try #require(
-          try await User.query(on: t.db).filter(\.$email == "owner\(attempt)@example.com")
-            .first()?.id)
+          try await Accounts.find(email: "owner\(attempt)@example.com", on: t.db)?.id)
         let workspace = try await Self.ownWorkspace(ownerID, t)
         #expect(
           try await Membership.query(on: t.db).filter(\.$workspaceID == workspace)

@@ -50,7 +50,7 @@ struct Team {
       try await client.get("/")
     }
     func id(_ email: String) async throws -> UUID {
-      try #require(try await User.query(on: t.db).filter(\.$email == email).first()?.id)
+      try #require(try await Accounts.find(email: email, on: t.db)?.id)
     }
     let ownerID = try await id("owner@example.com")
     return Team(

@@ -176,7 +176,7 @@ struct WorkspaceTests {
       #expect(!page.body.contains("Owner's secret"))
       let api = try await team.editor.productAPI(.GET, "/api/v1/products", token: token)
       #expect(api.status == .unauthorized)
-      #expect(try await APIToken.query(on: t.db).filter(\.$user.$id == team.editorID).count() == 0)
+      #expect(try await APIToken.query(on: t.db).filter(\.$userID == team.editorID).count() == 0)
       let members = try await Membership.query(on: t.db)
         .filter(\.$workspaceID == team.workspaceID).all().map(\.userID)
       #expect(Set(members) == [team.ownerID, team.viewerID])
@@ -408,7 +408,7 @@ struct WorkspaceTests {
       let admin = User(
         email: "owner@example.com", passwordHash: try Bcrypt.hash("correct horse battery"),
         locale: "en-US", currency: "USD")
-      try await Accounts.create(admin, on: t.db)
+      _ = try await Accounts.create(admin, on: t.db)
       let owner = t.client()
       _ = try await owner.signIn(email: "owner@example.com")
       let link = try await owner.invite(role: .editor)

@@ -76,9 +76,14 @@ struct M092_CreateWorkspaces: AsyncMigration {
 
     // Every account's own workspace, with the account's id, name and currency.
     // (Written as rows, not through the models: the models have columns of later migrations.)
-    let users = try await User.query(on: database).all()
-    for user in users {
-      let id = try user.requireID()
+    let users = try await sql.raw("SELECT id, email, currency, created_at FROM users").all()
+    for row in users {
+      let id = try row.decode(column: "id", as: UUID.self)
+      let user = (
+        email: try row.decode(column: "email", as: String.self),
+        currency: try row.decode(column: "currency", as: String.self),
+        createdAt: try row.decode(column: "created_at", as: Date?.self)
+      )
       try await sql.insert(into: Workspace.schema)
         .columns("id", "name", "currency", "created_at")
         .values(

@@ -7,7 +7,7 @@ final class APIToken: Model, @unchecked Sendable {
 
   @ID(key: .id) var id: UUID?
   /// The member the token acts for, and the workspace it acts in (with that member's role).
-  @Parent(key: "user_id") var user: User
+  @Field(key: "user_id") var userID: UUID
   @Field(key: "workspace_id") var workspaceID: UUID
   @Field(key: "name") var name: String
   @Field(key: "token_hash") var tokenHash: String
@@ -19,7 +19,7 @@ final class APIToken: Model, @unchecked Sendable {
   init() {}
 
   init(userID: UUID, workspaceID: UUID, name: String, tokenHash: String, prefix: String) {
-    self.$user.id = userID
+    self.userID = userID
     self.workspaceID = workspaceID
     self.name = name
     self.tokenHash = tokenHash

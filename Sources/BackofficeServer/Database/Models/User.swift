@@ -1,36 +1,53 @@
-import Fluent
+import BackofficeCore
 import Foundation
+import SQLKit
 import Vapor
 
-/// An account. Every other record belongs to exactly one of these.
-final class User: Model, Authenticatable, @unchecked Sendable {
+/// An account, as plain values: what the session or token read gives every request and what
+/// the accounts' store (`Accounts`, the only place with its SQL) reads and writes.
+struct User: Authenticatable, Sendable, Equatable {
   static let schema = "users"
 
-  @ID(key: .id) var id: UUID?
-  @Field(key: "email") var email: String
-  @Field(key: "password_hash") var passwordHash: String
-  @Field(key: "locale") var locale: String
-  @Field(key: "currency") var currency: String
+  var id: UUID
+  var email: String
+  var passwordHash: String
+  var locale: String
+  var currency: String
   /// The interface's language ("en", "uk"); nil follows the browser's `Accept-Language`.
-  @OptionalField(key: "ui_language") var uiLanguage: String?
+  var uiLanguage: String?
   /// May change what every account shares (the marketing catalog). The first account created
   /// on a server is one; `backoffice user create --admin` makes more.
-  @Field(key: "is_admin") var isAdmin: Bool
-  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+  var isAdmin: Bool
+  var createdAt: Date?
 
-  init() {}
-
-  init(id: UUID? = nil, email: String, passwordHash: String, locale: String, currency: String) {
+  /// A new account (not stored until `Accounts.create`).
+  init(
+    id: UUID = .random(), email: String, passwordHash: String, locale: String, currency: String,
+    uiLanguage: String? = nil, isAdmin: Bool = false, createdAt: Date? = nil
+  ) {
     self.id = id
     self.email = email
     self.passwordHash = passwordHash
     self.locale = locale
     self.currency = currency
-    self.isAdmin = false
+    self.uiLanguage = uiLanguage
+    self.isAdmin = isAdmin
+    self.createdAt = createdAt
   }
 
-  func requireID() throws -> UUID {
-    guard let id else { throw Abort(.internalServerError, reason: "User without id") }
-    return id
+  /// The columns `Accounts` selects (`users.*` under their own names), from a row of any
+  /// database, by name (also inside a joined row that names them so).
+  init(_ row: any SQLRow) throws {
+    id = try row.decode(column: "id", as: UUID.self)
+    email = try row.decode(column: "email", as: String.self)
+    passwordHash = try row.decode(column: "password_hash", as: String.self)
+    locale = try row.decode(column: "locale", as: String.self)
+    currency = try row.decode(column: "currency", as: String.self)
+    uiLanguage = try row.decode(column: "ui_language", as: String?.self)
+    isAdmin = try row.decode(column: "is_admin", as: Bool.self)
+    createdAt = try row.decode(column: "created_at", as: Date?.self)
   }
+
+  /// The id, as a record's `requireID()` gives its own (an account always has one).
+  func requireID() throws -> UUID { id }
 }

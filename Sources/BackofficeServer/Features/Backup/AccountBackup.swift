@@ -372,7 +372,7 @@ extension AccountBackup {
   private static func exportConsistent(
     workspaceID: UUID, person: UUID, on db: any Database, now: Date
   ) async throws -> AccountBackup {
-    guard let user = try await User.find(person, on: db),
+    guard let user = try await Accounts.find(id: person, on: db),
       let workspace = try await Workspace.find(workspaceID, on: db)
     else {
       throw BackupError("The account does not exist.")

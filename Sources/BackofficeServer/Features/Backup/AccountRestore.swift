@@ -50,7 +50,7 @@ enum AccountRestore {
     _ backup: AccountBackup, into accountID: UUID, merge: Bool, maxPhotoBytes: Int,
     on db: any Database
   ) async throws -> Outcome {
-    guard let user = try await User.find(accountID, on: db) else {
+    guard let user = try await Accounts.find(id: accountID, on: db) else {
       throw BackupError("The account does not exist.")
     }
     let checked = try Checked(backup, maxPhotoBytes: maxPhotoBytes)
@@ -90,10 +90,11 @@ enum AccountRestore {
     var outcome = Outcome()
     outcome.renamed = ids.renamedCount
     if present.total == 0 {
+      var user = user
       user.locale = checked.locale.identifier
       user.currency = checked.currency
       if let language = checked.language { user.uiLanguage = language.rawValue }
-      try await user.save(on: db)
+      try await Accounts.save(user, on: db)
       workspace.currency = checked.currency
       try await workspace.save(on: db)
     }
