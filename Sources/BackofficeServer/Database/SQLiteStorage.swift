@@ -363,8 +363,12 @@ final class SQLiteStorage: Sendable {
 
   static func rows(_ statement: Statement, _ arguments: StatementArguments) throws -> [DirectRow] {
     let cursor = try Row.fetchCursor(statement, arguments: arguments)
+    // The statement keeps its column names: every row shares that one array.
+    let names = statement.columnNames
     var rows: [DirectRow] = []
-    while let row = try cursor.next() { rows.append(DirectRow(row)) }
+    while let row = try cursor.next() {
+      rows.append(DirectRow(names: names, values: row.databaseValues.map(SQLiteData.init)))
+    }
     return rows
   }
 
