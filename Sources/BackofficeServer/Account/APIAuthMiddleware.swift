@@ -13,7 +13,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
       else {
         throw APIError(.unauthorized, code: "unauthorized", message: L("api.token.invalid"))
       }
-      request.auth.logout(User.self)
+      // Replaces any account a session cookie signed in: the token decides.
       request.signIn(found.user, to: found.workspace)
       request.knownChangeVersions = found.versions
       // One write per minute at most, so busy clients do not write on every request.
@@ -21,6 +21,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
       if found.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
         try await APITokens.markUsed(found.tokenID, at: now, on: request.db)
       }
+      return try await next.respond(to: request)
     }
     guard request.auth.has(User.self) else {
       throw APIError(
