@@ -8,8 +8,15 @@ import Vapor
 /// (`BrowserSessions`, `APITokens`) select the same columns joined to theirs.
 enum Accounts {
   /// The columns of an account, as `User.init(_:)` reads them.
-  static let columns =
-    "id, email, password_hash, locale, currency, ui_language, is_admin, created_at"
+  static let columnNames = [
+    "id", "email", "password_hash", "locale", "currency", "ui_language", "is_admin", "created_at",
+  ]
+  static let columns = columnNames.joined(separator: ", ")
+
+  /// The same columns of the `users` table joined as `alias` (the session and token reads).
+  static func columns(of alias: String) -> String {
+    columnNames.map { "\(alias).\($0)" }.joined(separator: ", ")
+  }
 
   private static func sql(_ db: any Database) throws -> any SQLDatabase {
     guard let sql = db as? any SQLDatabase else {

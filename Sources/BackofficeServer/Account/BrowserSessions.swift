@@ -71,8 +71,7 @@ struct BrowserSessionStore: Sendable {
   static let lookup = ShortRead(
     """
     SELECT s.id AS session_id, s.csrf, s.data, s.created_at AS session_created_at,
-      s.last_seen_at, s.workspace_id AS session_workspace, u.id, u.email, u.password_hash,
-      u.locale, u.currency, u.is_admin, u.created_at, u.ui_language,
+      s.last_seen_at, s.workspace_id AS session_workspace, \(Accounts.columns(of: "u")),
       m.workspace_id, m.role AS member_role, w.name AS workspace_name,
       w.currency AS workspace_currency,
       (SELECT COUNT(*) FROM memberships c WHERE c.user_id = s.user_id) AS workspace_count

@@ -43,8 +43,7 @@ enum APITokens {
   /// removed from the workspace finds the token refused (no membership, no row).
   static let lookup = ShortRead(
     """
-    SELECT t.id AS token_id, t.last_used_at, u.id, u.email, u.password_hash, u.locale,
-      u.currency, u.is_admin, u.created_at, u.ui_language,
+    SELECT t.id AS token_id, t.last_used_at, \(Accounts.columns(of: "u")),
       m.workspace_id, m.role AS member_role, w.name AS workspace_name,
       w.currency AS workspace_currency, \(ChangeVersions.columns)
     FROM api_tokens t JOIN users u ON u.id = t.user_id

@@ -111,47 +111,52 @@ enum ProductJSON {
   }
 
   /// `2026-11-24T16:44:28Z`: whole seconds in UTC, as the `.iso8601` date strategy writes.
+  /// The calendar date is worked out from the day number (the proleptic Gregorian calendar,
+  /// as `gmtime` counts), without a call into the C library for every time in a list.
   static func date(_ date: Date, into out: inout [UInt8]) {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    /// `value` in at least `count` digits, zeros first, written without making a string.
-    func digits(_ value: Int32, _ count: Int) {
-      guard value >= 0 else {
-        // Only a year before 1 BC: as the number's text, padded (the encoder's output).
-        let text = String(value)
-        out += Array(repeating: UInt8(ascii: "0"), count: max(0, count - text.utf8.count))
-        out.append(contentsOf: text.utf8)
-        return
-      }
-      var width = 1
-      var limit = 10
-      while limit <= Int(value) {
-        width += 1
-        limit *= 10
-      }
-      width = max(width, count)
-      var place = 1
-      for _ in 1..<width { place *= 10 }
-      var remaining = Int(value)
-      for _ in 0..<width {
-        out.append(UInt8(48 + remaining / place))
-        remaining %= place
-        place /= 10
-      }
-    }
+    // Beyond ±2^50 s (35 million years) a time is no product's; clamped, never trapped on.
+    let limit = Double(Int64(1) << 50)
+    let seconds = Int64(max(-limit, min(limit, date.timeIntervalSince1970.rounded(.down))))
+    let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let time = seconds - day * 86_400
+    // Days since 1970-01-01 to year, month and day (H. Hinnant's `civil_from_days`).
+    let shifted = day + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra =
+      (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
     out.append(UInt8(ascii: "\""))
-    digits(parts.tm_year + 1900, 4)
+    if (0...9_999).contains(year) {
+      twoDigits(year / 100, into: &out)
+      twoDigits(year % 100, into: &out)
+    } else {
+      // As the encoder writes such years: the number's text, zeros first up to four places.
+      let text = String(year)
+      out += Array(repeating: UInt8(ascii: "0"), count: max(0, 4 - text.utf8.count))
+      out.append(contentsOf: text.utf8)
+    }
     out.append(UInt8(ascii: "-"))
-    digits(parts.tm_mon + 1, 2)
+    twoDigits(month, into: &out)
     out.append(UInt8(ascii: "-"))
-    digits(parts.tm_mday, 2)
+    twoDigits(dayOfMonth, into: &out)
     out.append(UInt8(ascii: "T"))
-    digits(parts.tm_hour, 2)
+    twoDigits(time / 3_600, into: &out)
     out.append(UInt8(ascii: ":"))
-    digits(parts.tm_min, 2)
+    twoDigits(time / 60 % 60, into: &out)
     out.append(UInt8(ascii: ":"))
-    digits(parts.tm_sec, 2)
+    twoDigits(time % 60, into: &out)
     out.append(contentsOf: "Z\"".utf8)
+  }
+
+  /// `value` (0…99) in two digits.
+  private static func twoDigits(_ value: Int64, into out: inout [UInt8]) {
+    out.append(UInt8(48 + value / 10))
+    out.append(UInt8(48 + value % 10))
   }
 }
