@@ -48,12 +48,7 @@ struct ProductSummary: Sendable, Equatable {
     photoVersion.map { Routes.productPhoto.href(id: id, query: ["v": $0]) }
   }
 
-  /// The photo for API clients (Bearer token or session).
-  var apiPhotoHref: String? {
-    photoVersion.map { Routes.apiProductPhoto.href(id: id, query: ["v": $0]) }
-  }
-
-  /// The same from a row's photo tag.
+  /// The photo for API clients (Bearer token or session), from a row's photo tag.
   static func apiPhotoHref(id: UUID, etag: String) -> String {
     Routes.apiProductPhoto.href(id: id, query: ["v": PhotoResponse.version(etag)])
   }
@@ -123,7 +118,9 @@ extension ProductsAPIController {
       tax = MoneyFormat.decimalString(summary.taxMinor)
       priceDisplay = summary.priceText
       taxDisplay = summary.taxText
-      imageUrl = summary.apiPhotoHref
+      imageUrl = summary.photoVersion.map {
+        Routes.apiProductPhoto.href(id: summary.id, query: ["v": $0])
+      }
       favorite = summary.favorite
       createdAt = summary.createdAt
       updatedAt = summary.updatedAt
@@ -143,13 +140,6 @@ extension ProductRow {
 }
 
 extension ProductStore {
-  /// Summaries of `records` with their favourite flags, read in one query.
-  func summaries(
-    _ records: [ProductRecord], account: AccountFormat, favorites known: Set<UUID>? = nil
-  ) async throws -> [ProductSummary] {
-    try await rows(records, favorites: known).map { ProductSummary($0, account: account) }
-  }
-
   /// The rows of `records` with their favourite flags, read in one query.
   func rows(_ records: [ProductRecord], favorites known: Set<UUID>? = nil) async throws
     -> [ProductRow]
