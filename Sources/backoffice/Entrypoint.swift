@@ -17,6 +17,7 @@ enum Entrypoint {
       )
     }
     runTasksOnEventLoops()
+    keepFreedMemoryForReuse()
     quietOneShotCommands()
     raiseOpenFileLimit()
     var env: Environment
@@ -77,6 +78,31 @@ enum Entrypoint {
       !arguments.contains(where: { $0 == "--log" || $0.hasPrefix("--log=") })
     else { return }
     setenv("LOG_LEVEL", "error", 1)
+  }
+
+  /// A page is written into one buffer of 60–100 KB and freed once it is sent. With glibc's
+  /// defaults that memory went back to the kernel after every page (a free block above
+  /// 128 KB at the heap's top is trimmed, a block that large is mapped on its own) and every
+  /// next page faulted it in again, page by page: 3 % of a products page's time in page
+  /// faults, and as much again copying into memory just handed back (docs/PERFORMANCE.md).
+  /// Blocks up to 4 MiB now come from the heap and up to 16 MiB of free heap is kept for the
+  /// next request. An operator's own `MALLOC_MMAP_THRESHOLD_` / `MALLOC_TRIM_THRESHOLD_`
+  /// (glibc's variables) win.
+  static func keepFreedMemoryForReuse() {
+    #if os(Linux)
+      let environment = ProcessInfo.processInfo.environment
+      guard environment["MALLOC_MMAP_THRESHOLD_"] == nil,
+        environment["MALLOC_TRIM_THRESHOLD_"] == nil
+      else { return }
+      // `mallopt` is in <malloc.h>, which Swift's Glibc module does not bring in.
+      typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+      let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
+      let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
+      let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+      _ = mallopt(mmapThreshold, 4 << 20)
+      _ = mallopt(trimThreshold, 16 << 20)
+    #endif
   }
 
   /// Every connection holds a file descriptor; the common default soft limit of 1 024 would

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import BackofficeCore
@@ -73,6 +74,31 @@ struct SearchNormalizerTests {
     arguments: [("й", "и"), ("ї", "і"), ("ў", "у"), ("が", "か"), ("ґ", "г")])
   func distinct(_ lhs: String, _ rhs: String) {
     #expect(SearchNormalizer.normalize(lhs) != SearchNormalizer.normalize(rhs))
+  }
+
+  @Test("ASCII text takes a shortcut with the same keys as the Unicode rules")
+  func asciiShortcutAgreesWithTheRules() {
+    // Every ASCII character alone, between letters and at either end.
+    for byte in UInt8(0)..<0x80 {
+      let character = String(UnicodeScalar(byte))
+      for text in [
+        character, "A\(character)b", "\(character)  Xy \(character)", "\(character)\(character)",
+      ] {
+        #expect(
+          SearchNormalizer.asciiKey(text) == SearchNormalizer.unicodeKey(text),
+          "\(Array(text.utf8))")
+      }
+    }
+    var random = SeededGenerator(seed: 30)
+    for _ in 0..<5_000 {
+      let length = Int.random(in: 0...24, using: &random)
+      let bytes = (0..<length).map { _ in UInt8.random(in: 0..<0x80, using: &random) }
+      let text = String(decoding: bytes, as: UTF8.self)
+      #expect(SearchNormalizer.asciiKey(text) == SearchNormalizer.unicodeKey(text), "\(bytes)")
+    }
+    // Anything beyond ASCII goes the long way.
+    #expect(SearchNormalizer.asciiKey("Crème") == nil)
+    #expect(SearchNormalizer.asciiKey("abc\u{0085}") == nil)
   }
 
   @Test func isIdempotent() {

@@ -1,3 +1,5 @@
+import BackofficeCore
+import TestSupport
 import Testing
 
 @testable import BackofficeServer
@@ -19,6 +21,34 @@ struct HTMLNodeTests {
   @Test func aRepeatedAttributeTakesTheLastValue() {
     let node = H.span([.class("a"), .id("x"), .class("b")], "t")
     #expect(node.render() == #"<span class="b" id="x">t</span>"#)
+  }
+
+  /// Text and attribute values are escaped while the page is written: the same bytes as
+  /// `HTMLEscaping`, wherever the special characters fall (first, last, side by side, beside
+  /// letters of several bytes).
+  @Test func textIsEscapedAsItIsWrittenLikeHTMLEscaping() {
+    let pieces = ["&", "<", ">", "\"", "'", "a", "ї", "😀", " ", "&amp;"]
+    var random = SeededGenerator(seed: 7)
+    var texts = ["", "plain", "<>&\"'", String(repeating: "&", count: 300)]
+    for _ in 0..<2_000 {
+      texts.append(
+        (0..<Int.random(in: 1...12, using: &random)).map { _ in
+          pieces.randomElement(using: &random)!
+        }.joined())
+    }
+    for text in texts {
+      #expect(H.text(text).render() == HTMLEscaping.text(text))
+      #expect(
+        H.span([.title(text)], []).render()
+          == (text.isEmpty
+            ? "<span title></span>" : "<span title=\"\(HTMLEscaping.attribute(text))\"></span>"))
+    }
+  }
+
+  /// The first attribute given again later keeps the first place and takes the last value.
+  @Test func aRepeatedFirstAttributeKeepsItsPlace() {
+    let node = H.span([.id("x"), .class("a"), .id("y"), .id("z")], "t")
+    #expect(node.render() == #"<span id="z" class="a">t</span>"#)
   }
 
   @Test func groupsAndEmptyNodesAddNothingAroundThem() {

@@ -13,24 +13,29 @@ indirect enum HTMLNode: Sendable {
   case element(String, [Attr], [HTMLNode])
   /// An element without a closing tag: `<name a="v"/>`.
   case void(String, [Attr])
-  /// Text written as it is: markup, or text already escaped (`H.text`).
+  /// Text written as it is: markup, or text already escaped.
   case raw(String)
+  /// Text escaped as it is written (`H.text`): `&`, `<` and `>` become entities.
+  case text(String)
   /// Nodes one after another, without an element around them.
   case group([HTMLNode])
 
-  /// The node as HTML. Written as UTF-8 bytes and made a string once: appending thousands of
-  /// short pieces to a `String` costs more than the bytes themselves.
+  /// The node as HTML, as a string (a part of a page embedded in another node, or a test).
   func render() -> String {
     var out: [UInt8] = []
-    out.reserveCapacity(4096)
+    out.reserveCapacity(1024)
     write(into: &out)
     return String(decoding: out, as: UTF8.self)
   }
 
+  /// Writes the node's HTML at the end of `out`. A page is written into one array of bytes
+  /// that becomes the response's buffer (`Layout.render`); no string of it is made.
   func write(into out: inout [UInt8]) {
     switch self {
     case .raw(let text):
-      out.append(contentsOf: text.utf8)
+      Self.append(text, to: &out)
+    case .text(let text):
+      Self.writeEscaped(text, quotes: false, into: &out)
     case .group(let nodes):
       for node in nodes { node.write(into: &out) }
     case .element(let name, let attributes, let children):
@@ -39,7 +44,7 @@ indirect enum HTMLNode: Sendable {
       for child in children { child.write(into: &out) }
       out.append(UInt8(ascii: "<"))
       out.append(UInt8(ascii: "/"))
-      out.append(contentsOf: name.utf8)
+      Self.append(name, to: &out)
       out.append(UInt8(ascii: ">"))
     case .void(let name, let attributes):
       Self.openTag(name, attributes, into: &out)
@@ -48,22 +53,60 @@ indirect enum HTMLNode: Sendable {
     }
   }
 
+  /// A string's UTF-8 bytes, copied in one piece (`utf8`'s sequence copies them one by one
+  /// when the string is short enough to live inside its value).
+  private static func append(_ string: String, to out: inout [UInt8]) {
+    var string = string
+    string.withUTF8 { out.append(contentsOf: $0) }
+  }
+
   /// `<name` and the attributes; a name given twice keeps its first place and its last value.
   private static func openTag(_ name: String, _ attributes: [Attr], into out: inout [UInt8]) {
     out.append(UInt8(ascii: "<"))
-    out.append(contentsOf: name.utf8)
-    for (index, attribute) in attributes.enumerated() {
-      if attributes[..<index].contains(where: { $0.name == attribute.name }) { continue }
-      let last = attributes[index...].last { $0.name == attribute.name } ?? attribute
+    append(name, to: &out)
+    for index in attributes.indices {
+      var attribute = attributes[index]
+      if index > 0, attributes[..<index].contains(where: { $0.name == attribute.name }) {
+        continue
+      }
+      if index + 1 < attributes.count,
+        let last = attributes[(index + 1)...].last(where: { $0.name == attribute.name })
+      {
+        attribute = last
+      }
       out.append(UInt8(ascii: " "))
-      out.append(contentsOf: attribute.name.utf8)
+      append(attribute.name, to: &out)
       // An empty value is written as the bare name, as for a boolean attribute.
-      if let value = last.value, !value.isEmpty {
+      if let value = attribute.value, !value.isEmpty {
         out.append(UInt8(ascii: "="))
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: H.escapeAttribute(value).utf8)
+        writeEscaped(value, quotes: true, into: &out)
         out.append(UInt8(ascii: "\""))
       }
+    }
+  }
+
+  /// `text` with the characters `HTMLEscaping` replaces replaced by the same entities, in one
+  /// pass over its UTF-8 bytes (no escaped copy of the text is made).
+  static func writeEscaped(_ text: String, quotes: Bool, into out: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { bytes in
+      var start = 0
+      for index in bytes.indices {
+        let entity: StaticString
+        switch bytes[index] {
+        case UInt8(ascii: "&"): entity = "&amp;"
+        case UInt8(ascii: "<"): entity = "&lt;"
+        case UInt8(ascii: ">"): entity = "&gt;"
+        case UInt8(ascii: "\"") where quotes: entity = "&quot;"
+        case UInt8(ascii: "'") where quotes: entity = "&#39;"
+        default: continue
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        entity.withUTF8Buffer { out.append(contentsOf: $0) }
+        start = index + 1
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
   }
 }
@@ -416,7 +459,7 @@ enum H {
   static func polygon(_ attributes: [Attr] = []) -> HTMLNode { voidElement("polygon", attributes) }
   static func source(_ attributes: [Attr] = []) -> HTMLNode { voidElement("source", attributes) }
 
-  static func text(_ string: String) -> HTMLNode { .raw(escapeText(string)) }
+  static func text(_ string: String) -> HTMLNode { .text(string) }
   static func group(_ nodes: [HTMLNode]) -> HTMLNode { .group(nodes) }
   static var empty: HTMLNode { .group([]) }
 

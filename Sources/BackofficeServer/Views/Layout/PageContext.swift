@@ -75,11 +75,11 @@ struct PageContext: Sendable {
 extension Request {
   /// Renders a page into an HTML response.
   func page(_ view: some PageView, status: HTTPResponseStatus = .ok) -> Response {
-    page(html: view.render(context: PageContext(request: self)), status: status)
+    page(html: view.page(context: PageContext(request: self)), status: status)
   }
 
-  private func page(html: String, status: HTTPResponseStatus) -> Response {
-    let response = Response(status: status, body: .init(string: html))
+  private func page(html: ByteBuffer, status: HTTPResponseStatus) -> Response {
+    let response = Response(status: status, body: .init(buffer: html))
     response.headers.contentType = .html
     response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
     // Whose page this is (the person in their workspace): the service worker keeps copies
@@ -100,10 +100,10 @@ extension Request {
   ) async throws -> Response {
     let context = PageContext(request: self)
     guard let contextKey = context.renderKey else {
-      return page(html: try await make().render(context: context), status: .ok)
+      return page(html: try await make().page(context: context), status: .ok)
     }
     let rendered = try await cached(area, key: RenderKey(view: key, context: contextKey)) {
-      RenderedPage(html: try await make().render(context: context))
+      RenderedPage(html: try await make().page(context: context))
     }
     return page(html: rendered.html, status: .ok)
   }
@@ -117,8 +117,8 @@ struct RenderKey<View: Hashable & Sendable>: Hashable, Sendable {
 
 /// A page's HTML as the read cache keeps it.
 struct RenderedPage: ReadCacheable {
-  var html: String
-  var cacheCost: Int { html.utf8.count }
+  var html: ByteBuffer
+  var cacheCost: Int { html.readableBytes }
 }
 
 extension PageContext {
