@@ -195,6 +195,7 @@ struct ProductIndex: PageView, ReadCacheable {
     guard !favorites.isEmpty else {
       return H.section([.id("favorites"), .class("favorites"), .hidden], [])
     }
+    let back = currentHref
     let more = favoriteTotal - favorites.count
     return H.section(
       [.id("favorites"), .class("favorites"), .aria(.labelledby, "favorites-heading")],
@@ -217,7 +218,7 @@ struct ProductIndex: PageView, ReadCacheable {
                     H.span([.class("favorite-price")], product.priceText),
                   ]),
                 ProductCardParts.favoriteForm(
-                  product, on: false, back: currentHref, csrf: context.csrf,
+                  product, on: false, back: back, csrf: context.csrf,
                   label: L("products.favorite.remove", ["name": product.name]),
                   content: [H.span([.aria(.hidden, "true")], "\u{00D7}")],
                   className: "favorite-remove", toggle: false),
@@ -240,6 +241,8 @@ struct ProductIndex: PageView, ReadCacheable {
 
   func results(context: PageContext) -> HTMLNode {
     let types = typeTitles
+    // Every card's favourite form returns here: the address is built once per page.
+    let back = currentHref
     if accountTotal == 0 {
       return H.group([
         H.h2(
@@ -282,7 +285,9 @@ struct ProductIndex: PageView, ReadCacheable {
         L(
           "products.index.count", count: matching,
           ["count": MoneyFormat.count(matching, locale: context.locale)])),
-      H.ul([.class("product-grid")], cards.map { card($0, context: context, types: types) }),
+      H.ul(
+        [.class("product-grid")], cards.map { card($0, context: context, types: types, back: back) }
+      ),
       pagination,
     ])
   }
@@ -318,9 +323,9 @@ struct ProductIndex: PageView, ReadCacheable {
     return titles
   }
 
-  func card(_ product: ProductSummary, context: PageContext, types: [String: String])
-    -> HTMLNode
-  {
+  func card(
+    _ product: ProductSummary, context: PageContext, types: [String: String], back: String
+  ) -> HTMLNode {
     H.li(
       [.class("product-card"), .id("product-\(product.id.uuidString.lowercased())")],
       [
@@ -340,7 +345,7 @@ struct ProductIndex: PageView, ReadCacheable {
             H.span([.class("tax-chip")], L("products.tax_chip", ["tax": product.taxText])),
           ]),
         ProductCardParts.favoriteForm(
-          product, on: !product.favorite, back: currentHref, csrf: context.csrf,
+          product, on: !product.favorite, back: back, csrf: context.csrf,
           label: product.favorite
             ? L("products.favorite.remove", ["name": product.name])
             : L("products.favorite.add", ["name": product.name]),

@@ -93,8 +93,11 @@ indirect enum HTMLNode: Sendable {
     text.withUTF8 { bytes in
       var start = 0
       for index in bytes.indices {
+        let byte = bytes[index]
+        // Every character replaced is at most `>` (0x3E); letters are all above it.
+        if byte > UInt8(ascii: ">") { continue }
         let entity: StaticString
-        switch bytes[index] {
+        switch byte {
         case UInt8(ascii: "&"): entity = "&amp;"
         case UInt8(ascii: "<"): entity = "&lt;"
         case UInt8(ascii: ">"): entity = "&gt;"
