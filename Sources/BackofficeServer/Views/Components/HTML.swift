@@ -512,8 +512,4 @@ enum H {
   fileprivate static func voidElement(_ name: String, _ attributes: [Attr]) -> HTMLNode {
     .void(name, attributes)
   }
-
-  static func escapeText(_ string: String) -> String { HTMLEscaping.text(string) }
-
-  static func escapeAttribute(_ string: String) -> String { HTMLEscaping.attribute(string) }
 }

@@ -147,12 +147,12 @@ enum Layout {
           [H.p([], L("layout.footer", ["app": appName]))]),
       ])
 
-    // The language the page's text is in, not the locale (which only decides how numbers and
-    // dates are written).
     // A list page is 60–100 KB: room for it at once instead of growing the array five times.
     var out: [UInt8] = []
     out.reserveCapacity(128 * 1024)
     out.append(contentsOf: "<!DOCTYPE html>".utf8)
+    // The language the page's text is in, not the locale (which only decides how numbers and
+    // dates are written).
     H.html([.lang(context.language.rawValue)], [head, body]).write(into: &out)
     var buffer = ByteBufferAllocator().buffer(capacity: out.count)
     buffer.writeBytes(out)
