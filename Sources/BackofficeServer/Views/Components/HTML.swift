@@ -35,7 +35,7 @@ indirect enum HTMLNode: Sendable {
     case .raw(let text):
       Self.append(text, to: &out)
     case .text(let text):
-      Self.writeEscaped(text, quotes: false, into: &out)
+      HTMLEscaping.write(text, quotes: false, into: &out)
     case .group(let nodes):
       for node in nodes { node.write(into: &out) }
     case .element(let name, let attributes, let children):
@@ -64,52 +64,18 @@ indirect enum HTMLNode: Sendable {
   private static func openTag(_ name: String, _ attributes: [Attr], into out: inout [UInt8]) {
     out.append(UInt8(ascii: "<"))
     append(name, to: &out)
-    for index in attributes.indices {
-      var attribute = attributes[index]
-      if index > 0, attributes[..<index].contains(where: { $0.name == attribute.name }) {
-        continue
-      }
-      if index + 1 < attributes.count,
-        let last = attributes[(index + 1)...].last(where: { $0.name == attribute.name })
-      {
-        attribute = last
-      }
+    for (index, attribute) in attributes.enumerated() {
+      if attributes[..<index].contains(where: { $0.name == attribute.name }) { continue }
+      let last = attributes[index...].last { $0.name == attribute.name } ?? attribute
       out.append(UInt8(ascii: " "))
       append(attribute.name, to: &out)
       // An empty value is written as the bare name, as for a boolean attribute.
-      if let value = attribute.value, !value.isEmpty {
+      if let value = last.value, !value.isEmpty {
         out.append(UInt8(ascii: "="))
         out.append(UInt8(ascii: "\""))
-        writeEscaped(value, quotes: true, into: &out)
+        HTMLEscaping.write(value, quotes: true, into: &out)
         out.append(UInt8(ascii: "\""))
       }
-    }
-  }
-
-  /// `text` with the characters `HTMLEscaping` replaces replaced by the same entities, in one
-  /// pass over its UTF-8 bytes (no escaped copy of the text is made).
-  static func writeEscaped(_ text: String, quotes: Bool, into out: inout [UInt8]) {
-    var text = text
-    text.withUTF8 { bytes in
-      var start = 0
-      for index in bytes.indices {
-        let byte = bytes[index]
-        // Every character replaced is at most `>` (0x3E); letters are all above it.
-        if byte > UInt8(ascii: ">") { continue }
-        let entity: StaticString
-        switch byte {
-        case UInt8(ascii: "&"): entity = "&amp;"
-        case UInt8(ascii: "<"): entity = "&lt;"
-        case UInt8(ascii: ">"): entity = "&gt;"
-        case UInt8(ascii: "\"") where quotes: entity = "&quot;"
-        case UInt8(ascii: "'") where quotes: entity = "&#39;"
-        default: continue
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        entity.withUTF8Buffer { out.append(contentsOf: $0) }
-        start = index + 1
-      }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
   }
 }
