@@ -42,7 +42,7 @@ enum WorkspaceDeletion {
       if sql.dialect.name == "postgresql" {
         try await sql.raw(
           """
-          SELECT workspace_id FROM \(ident: ProductCounter.schema)
+          SELECT workspace_id FROM product_counters
           WHERE workspace_id = \(bind: workspaceID) FOR UPDATE
           """
         ).run()

@@ -101,8 +101,8 @@ struct WorkspaceMembers: Sendable {
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
       try await APIToken.query(on: db)
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
-      try await ProductFavorite.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+      try await ProductStore(db: db, workspaceID: workspaceID, viewerID: member)
+        .removeFavorites(of: member)
       try await Self.revokeInvitations(by: member, in: workspaceID, on: db)
     }
     return nil

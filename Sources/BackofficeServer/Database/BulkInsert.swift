@@ -69,6 +69,19 @@ struct PreparedInsert: Sendable {
     }
   }
 
+  /// New rows of one table, each with the same columns (a store's `new…` row makers).
+  init(_ rows: [NewRow]) throws {
+    let first = rows.first
+    table = first?.table ?? ""
+    columns = first?.columns ?? []
+    self.rows = try rows.map { row in
+      guard row.table == first?.table, row.columns == first?.columns else {
+        throw BulkInsert.BulkInsertError(schema: row.table)
+      }
+      return row.binds
+    }
+  }
+
   private init(table: String, columns: [String], rows: [[any SQLExpression]]) {
     self.table = table
     self.columns = columns
@@ -86,14 +99,14 @@ struct PreparedInsert: Sendable {
     return PreparedInsert(table: table, columns: columns, rows: rows)
   }
 
-  /// Inserts every row, `BulkInsert.defaultBatch` rows per statement.
-  func run(on db: any Database) async throws {
+  /// Inserts every row, `batch` rows per statement.
+  func run(on db: any Database, batch: Int = BulkInsert.defaultBatch) async throws {
     guard let sql = db as? any SQLDatabase else {
       throw BulkInsert.BulkInsertError(schema: table)
     }
     var start = 0
     while start < rows.count {
-      let chunk = rows[start..<min(start + BulkInsert.defaultBatch, rows.count)]
+      let chunk = rows[start..<min(start + batch, rows.count)]
       let insert = sql.insert(into: table).columns(columns)
       for row in chunk { insert.values(row) }
       try await insert.run()
@@ -108,6 +121,21 @@ struct PreparedInsert: Sendable {
     case .bind(let encodable): SQLBind(encodable)
     case .null: SQLLiteral.null
     default: throw BulkInsert.BulkInsertError(schema: schema)
+    }
+  }
+}
+
+/// A new row's table, columns and values, in the same order: what a store's row makers give
+/// (`ProductStore.newProduct`), so each table's insert has one column list however it is sent.
+struct NewRow: Sendable {
+  let table: String
+  let columns: [String]
+  let values: [(any Encodable & Sendable)?]
+
+  /// The values as binds (nil as NULL).
+  var binds: [any SQLExpression] {
+    values.map { value -> any SQLExpression in
+      if let value { SQLBind(value) } else { SQLLiteral.null }
     }
   }
 }

@@ -71,13 +71,13 @@ struct AdPaymentAPITests {
         json: Self.body(name: "Relaunch", url: "http://example.org"))
       #expect(updated.status == .ok)
       #expect(try updated.json()["url"] as? String == "http://example.org")
-      let stored = try #require(try await AdPaymentEntry.find(UUID(uuidString: id), on: t.db))
+      let stored = try #require(try await AdPaymentTable.find(UUID(uuidString: id), on: t.db))
       #expect(stored.name == "Relaunch")
       #expect(stored.sortKey == "relaunch")
 
       let deleted = try await client.api(.DELETE, "/api/v1/ad-payments/\(id)", token: token)
       #expect(deleted.status == .noContent)
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
       let again = try await client.api(.GET, "/api/v1/ad-payments/\(id)", token: token)
       #expect(again.status == .notFound)
     }
@@ -93,7 +93,7 @@ struct AdPaymentAPITests {
         .POST, "/api/v1/ad-payments", token: token, json: Self.body(name: "Ads", url: url))
       #expect(response.status == .unprocessableEntity)
       #expect(try Self.errorFields(response) == ["url": AdPaymentExamples.invalidURL])
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -138,7 +138,7 @@ struct AdPaymentAPITests {
         .PUT, "/api/v1/ad-payments/\(id)", token: token, json: Self.body(name: "", url: nil))
       #expect(update.status == .unprocessableEntity)
       #expect(try Self.errorFields(update)["name"] == AdPaymentExamples.blankName)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.name == "Kept")
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.name == "Kept")
     }
   }
 
@@ -169,7 +169,7 @@ struct AdPaymentAPITests {
       let same = try await other.api(
         .GET, "/api/v1/ad-payments?same_url=https://private.example.com", token: token)
       #expect(try same.json()["total"] as? Int == 0)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.name == "Private")
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.name == "Private")
       for path in ["/api/v1/ad-payments/nope", "/api/v1/ad-payments/\(UUID())"] {
         #expect(try await owner.api(.GET, path, token: ownerToken).status == .notFound)
         #expect(try await owner.api(.DELETE, path, token: ownerToken).status == .notFound)
@@ -251,7 +251,7 @@ struct AdPaymentAPITests {
         .POST, "/api/v1/ad-payments", token: nil,
         json: Self.body(name: "A", url: "https://a.example.com"))
       #expect(refused.status == .forbidden)
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
       let token = try #require(client.csrf)
       let allowed = try await client.api(
         .POST, "/api/v1/ad-payments", token: nil,

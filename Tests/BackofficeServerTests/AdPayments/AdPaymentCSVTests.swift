@@ -40,14 +40,14 @@ struct AdPaymentCSVTests {
       let userID = try #require(try await Accounts.all(on: t.db).first?.id)
       let workspaceID = try await t.workspaceID(ofUser: userID)
       for (name, url) in originals {
-        try await AdPaymentEntry(workspaceID: workspaceID, payment: AdPayment(name: name, url: url))
-          .create(on: t.db)
+        _ = try await AdPaymentStore(db: t.db, workspaceID: workspaceID)
+          .create(AdPayment(name: name, url: url))
       }
       let csv = try await client.get("/ad-payments/export.csv").body
-      try await AdPaymentEntry.query(on: t.db).delete()
+      try await AdPaymentTable.query(on: t.db).delete()
       let page = try await client.importAdPayments(csv, in: t)
       #expect(page.importSummary == "3 payments imported, 0 already present.")
-      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      let entries = try await AdPaymentTable.query(on: t.db).all()
       #expect(
         Set(entries.map { "\($0.name)|\($0.url)" })
           == Set(originals.map { "\($0.0)|\($0.1)" }))
@@ -71,7 +71,7 @@ struct AdPaymentCSVTests {
       let list = try await client.get("/ad-payments")
       #expect(list.listedNames == ["One", "Two"])
       let one = try #require(
-        try await AdPaymentEntry.query(on: t.db).filter(\.$name == "One").first())
+        try await AdPaymentTable.query(on: t.db).filter(\.$name == "One").first())
       #expect(one.url == "https://one.example.com")
       #expect(one.sortKey == "one")
     }
@@ -104,7 +104,7 @@ struct AdPaymentCSVTests {
         response.body.contains(
           "<li>Row 5: Please enter a valid URL (e.g., https://www.example.com)</li>"))
       #expect(!response.body.contains("Row 6"), "an empty row is skipped, not reported")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -122,7 +122,7 @@ struct AdPaymentCSVTests {
         response.importSummary
           == "1 payment imported, 0 already present. Skipped 1 row with errors.")
       #expect(response.body.contains("<li>Row 3: Name cannot be blank.</li>"))
-      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      let entries = try await AdPaymentTable.query(on: t.db).all()
       #expect(entries.map(\.name) == ["Good"])
 
       try await client.get("/ad-payments/import")
@@ -149,7 +149,7 @@ struct AdPaymentCSVTests {
       let response = try await client.upload("/ad-payments/import", file: Data(csv.utf8))
       #expect(response.status == .unprocessableEntity)
       #expect(response.body.contains(message), "\(response.body)")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -173,7 +173,7 @@ struct AdPaymentCSVTests {
       let page = try await client.importAdPayments(
         "name,url\nA,https://a.com\nB,https://b.com\n", in: t)
       #expect(page.importStopped?.hasPrefix(ImportMessages.writeFailed) == true)
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -185,7 +185,7 @@ struct AdPaymentCSVTests {
       try await client.signUp(email: "uploader@example.com")
       _ = try await client.importAdPayments("name,url\nA,https://a.com\n", in: t)
       let uploaderWorkspace = try await t.workspaceID(of: "uploader@example.com")
-      let entry = try #require(try await AdPaymentEntry.query(on: t.db).first())
+      let entry = try #require(try await AdPaymentTable.query(on: t.db).first())
       #expect(entry.workspaceID == uploaderWorkspace)
       #expect(try await other.get("/ad-payments").listedNames.isEmpty)
     }

@@ -20,7 +20,7 @@ struct AdPaymentImportTests {
       let exported = try await client.get("/ad-payments/export.csv").body
       let again = try await client.importAdPayments(exported, in: t)
       #expect(again.importSummary == "0 payments imported, 2 already present.")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 2)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 2)
       #expect(try await client.get("/ad-payments").listedNames == ["Autumn, late", "Spring"])
     }
   }
@@ -55,10 +55,10 @@ struct AdPaymentImportTests {
         """
       let page = try await client.importAdPayments(csv, in: t)
       #expect(page.importSummary == "3 payments imported, 1 already present.")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 4)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 4)
       let again = try await client.importAdPayments(csv, in: t)
       #expect(again.importSummary == "0 payments imported, 4 already present.")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 4)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 4)
     }
   }
 

@@ -43,7 +43,7 @@ struct AdPaymentPageTests {
         form: [("name", "  Spring campaign \n"), ("url", " https://Example.com/Spring \t")])
       #expect(response.status == .seeOther)
       #expect(response.location == "/ad-payments")
-      let entry = try #require(try await AdPaymentEntry.query(on: t.db).first())
+      let entry = try #require(try await AdPaymentTable.query(on: t.db).first())
       #expect(entry.name == "Spring campaign")
       #expect(entry.url == "https://Example.com/Spring", "stored as typed, only trimmed")
       #expect(entry.sortKey == "spring campaign")
@@ -69,7 +69,7 @@ struct AdPaymentPageTests {
       #expect(response.inputValue("name") == "Ads")
       #expect(response.inputValue("url") == url)
       #expect(response.body.contains(#"id="field-url" name="url" type="url""#))
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -81,7 +81,7 @@ struct AdPaymentPageTests {
       try await client.get("/ad-payments/new")
       let response = try await client.post("/ad-payments", form: [("name", "Ads"), ("url", url)])
       #expect(response.status == .seeOther)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.url == url)
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.url == url)
     }
   }
 
@@ -127,13 +127,13 @@ struct AdPaymentPageTests {
       #expect(bad.fieldError("url") == AdPaymentExamples.invalidURL)
       #expect(bad.inputValue("name") == "New")
       #expect(bad.body.contains("<h1>Edit Ad Payment</h1>"))
-      #expect(try await AdPaymentEntry.find(id, on: t.db)?.name == "Old")
+      #expect(try await AdPaymentTable.find(id, on: t.db)?.name == "Old")
 
       try await client.get(path + "/edit")
       let saved = try await client.post(
         path, form: [("name", " New name "), ("url", "https://new.example.com ")])
       #expect(saved.status == .seeOther)
-      let entry = try #require(try await AdPaymentEntry.find(id, on: t.db))
+      let entry = try #require(try await AdPaymentTable.find(id, on: t.db))
       #expect(entry.name == "New name")
       #expect(entry.url == "https://new.example.com")
       #expect(entry.sortKey == "new name")
@@ -157,7 +157,7 @@ struct AdPaymentPageTests {
         "/ad-payments/\(id.uuidString.lowercased())/delete?q=go")
       #expect(response.status == .seeOther)
       #expect(response.location == "/ad-payments?q=go")
-      #expect(try await AdPaymentEntry.find(id, on: t.db) == nil)
+      #expect(try await AdPaymentTable.find(id, on: t.db) == nil)
       let after = try await client.get("/ad-payments")
       #expect(after.body.contains("Payment \u{201C}Gone\u{201D} deleted."))
       #expect(after.body.contains("No payments added yet"))
@@ -185,7 +185,7 @@ struct AdPaymentPageTests {
       #expect(!list.body.contains("Mine"))
       #expect(try await other.get("/ad-payments/export.csv").body.contains("Mine") == false)
 
-      let entry = try #require(try await AdPaymentEntry.find(id, on: t.db))
+      let entry = try #require(try await AdPaymentTable.find(id, on: t.db))
       #expect(entry.name == "Mine")
       // Unknown and malformed ids are the same 404.
       #expect(try await owner.get("/ad-payments/\(UUID())/edit").status == .notFound)
@@ -217,7 +217,7 @@ struct AdPaymentPageTests {
       let upload = try await client.upload(
         "/ad-payments/import", file: Data("name,url\nA,https://a.com\n".utf8), csrf: false)
       #expect(upload.status == .forbidden)
-      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      let entries = try await AdPaymentTable.query(on: t.db).all()
       #expect(entries.map(\.name) == ["Kept"])
     }
   }
@@ -275,10 +275,8 @@ struct AdPaymentPageTests {
       let workspaceID = try await t.workspaceID(ofUser: userID)
       for index in 1...120 {
         let name = String(format: "Entry %03d", index)
-        try await AdPaymentEntry(
-          workspaceID: workspaceID,
-          payment: AdPayment(name: name, url: "https://e\(index).example.com")
-        ).create(on: t.db)
+        _ = try await AdPaymentStore(db: t.db, workspaceID: workspaceID)
+          .create(AdPayment(name: name, url: "https://e\(index).example.com"))
       }
       let first = try await client.get("/ad-payments")
       #expect(first.listedNames.count == 50)
@@ -316,11 +314,11 @@ struct AdPaymentPageTests {
       #expect(list.body.contains("\u{201C}Copy\u{201D} has the same URL as"))
       #expect(list.body.contains(#"href="/ad-payments/\#(first.uuidString.lowercased())/edit""#))
       #expect(!(try await client.get("/ad-payments").body.contains("has the same URL")), "once")
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 2)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 2)
 
       // The edit form of the copy warns too, without scripts.
       let copy = try #require(
-        try await AdPaymentEntry.query(on: t.db).filter(\.$name == "Copy").first()?.id)
+        try await AdPaymentTable.query(on: t.db).filter(\.$name == "Copy").first()?.id)
       let edit = try await client.get("/ad-payments/\(copy.uuidString.lowercased())/edit")
       #expect(edit.body.contains("This URL is already saved as"))
       #expect(
@@ -405,7 +403,7 @@ struct AdPaymentPageTests {
       #expect(update.status == .internalServerError)
       #expect(update.body.contains("Failed to update payment. Please try again."))
       #expect(update.inputValue("name") == "Changed")
-      #expect(try await AdPaymentEntry.find(id, on: t.db)?.name == "Stored")
+      #expect(try await AdPaymentTable.find(id, on: t.db)?.name == "Stored")
     }
   }
 

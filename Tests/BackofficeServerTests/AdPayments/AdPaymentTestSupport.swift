@@ -29,7 +29,7 @@ extension TestClient {
     #expect(response.status == .seeOther, "add failed: \(response.status) \(response.body)")
     try await get("/ad-payments")
     let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-    let entry = try await AdPaymentEntry.query(on: db).filter(\.$name == trimmed)
+    let entry = try await AdPaymentTable.query(on: db).filter(\.$name == trimmed)
       .sort(\.$createdAt, .descending).first()
     return try #require(entry?.id)
   }

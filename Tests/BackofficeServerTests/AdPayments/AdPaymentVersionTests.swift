@@ -34,7 +34,7 @@ struct AdPaymentVersionTests {
       #expect(stale.body.contains("Saved now:</span> <strong>Spring sale</strong>"))
       #expect(stale.body.contains("Saved now:</span> <strong>https://spring.example.com</strong>"))
       #expect(stale.body.contains(#"name="version" value="2""#))
-      var entry = try #require(try await AdPaymentEntry.find(id, on: t.db))
+      var entry = try #require(try await AdPaymentTable.find(id, on: t.db))
       #expect(entry.name == "Spring sale")
       #expect(entry.url == "https://spring.example.com")
 
@@ -42,7 +42,7 @@ struct AdPaymentVersionTests {
         "/ad-payments/\(id.uuidString)",
         form: [("name", "Spring"), ("url", "https://spring.example.com/new")])
       #expect(again.status == .seeOther)
-      entry = try #require(try await AdPaymentEntry.find(id, on: t.db))
+      entry = try #require(try await AdPaymentTable.find(id, on: t.db))
       #expect(entry.name == "Spring")
       #expect(entry.url == "https://spring.example.com/new")
       #expect(entry.version == 3)
@@ -91,7 +91,7 @@ struct AdPaymentVersionTests {
       let mismatch = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #""2""#])
       #expect(mismatch.status == .preconditionFailed)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.name == "Ads")
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.name == "Ads")
       let matched = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #""1""#])
       #expect(matched.status == .ok)
@@ -101,7 +101,7 @@ struct AdPaymentVersionTests {
       let staleDelete = try await client.api(
         .DELETE, path, token: token, headers: ["If-Match": #""1""#])
       #expect(staleDelete.status == .preconditionFailed)
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 1)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 1)
       #expect(
         try await client.api(.DELETE, path, token: token, headers: ["If-Match": #""2""#]).status
           == .noContent)

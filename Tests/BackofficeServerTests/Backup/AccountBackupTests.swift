@@ -294,7 +294,7 @@ struct AccountBackupTests {
       }
       let otherWorkspace = try await t.workspaceID(ofUser: otherID)
       #expect(
-        try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == otherWorkspace).count()
+        try await AdPaymentTable.query(on: t.db).filter(\.$workspaceID == otherWorkspace).count()
           == 1)
     }
   }

@@ -49,7 +49,7 @@ struct BackupVersionTests {
       _ = try await AccountRestore.run(
         try AccountBackup.decode(file), into: userID, merge: false, maxPhotoBytes: 5_000_000,
         on: t.db)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.version == 2)
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.version == 2)
       #expect(try await ProductRecord.query(on: t.db).first()?.version == 2)
       let again = try await AccountBackup.export(
         workspaceID: try await t.workspaceID(ofUser: userID), person: userID, on: t.db,
@@ -70,7 +70,7 @@ struct BackupVersionTests {
       _ = try await AccountRestore.run(
         try AccountBackup.decode(oldFile), into: userID, merge: false, maxPhotoBytes: 5_000_000,
         on: t.db)
-      #expect(try await AdPaymentEntry.query(on: t.db).first()?.version == 1)
+      #expect(try await AdPaymentTable.query(on: t.db).first()?.version == 1)
       #expect(try await ProductRecord.query(on: t.db).first()?.version == 1)
     }
   }

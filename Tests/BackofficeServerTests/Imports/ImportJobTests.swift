@@ -208,7 +208,7 @@ struct ImportJobTests {
       let message = try #require(page.importStopped)
       #expect(message.hasPrefix(ImportMessages.writeFailed))
       #expect(message.contains("after 0 of 2 rows"))
-      #expect(try await AdPaymentEntry.query(on: t.db).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
 
       let sql = try #require(t.db as? any SQLDatabase)
       if isPostgresRun {

@@ -60,10 +60,10 @@ struct ImportMigrationTests {
         AdPayment(name: "Приклад", url: "https://приклад.укр/шлях"),
       ]
       for payment in payments {
-        try await AdPaymentEntry(workspaceID: workspaceID, payment: payment).create(on: t.db)
+        _ = try await AdPaymentStore(db: t.db, workspaceID: workspaceID).create(payment)
       }
       try await t.applyAgain(M081_AddAdPaymentMatchKeys())
-      let entries = try await AdPaymentEntry.query(on: t.db).all()
+      let entries = try await AdPaymentTable.query(on: t.db).all()
       for entry in entries {
         #expect(entry.matchKey == MatchKey.make(entry.payment.matchFields))
       }

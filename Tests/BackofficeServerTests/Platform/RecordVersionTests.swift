@@ -56,8 +56,8 @@ struct RecordVersionTests {
       try await client.signUp()
       let id = try await client.addAdPayment(
         name: "Claimed", url: "https://claim.example.com", db: t.db)
-      let entry = try #require(try await AdPaymentEntry.find(id, on: t.db))
-      let owner = entry.ownerID
+      let entry = try #require(try await AdPaymentTable.find(id, on: t.db))
+      let owner = entry.workspaceID
       for round in 0..<5 {
         let expected = RecordVersion.first + round
         let results = try await withThrowingTaskGroup(of: Int?.self) { group in
@@ -65,7 +65,7 @@ struct RecordVersionTests {
             group.addTask {
               try await t.db.transaction { db in
                 try await RecordVersion.claim(
-                  AdPaymentEntry.schema, id: id, workspaceID: owner, expected: expected, on: db)
+                  AdPaymentTable.schema, id: id, workspaceID: owner, expected: expected, on: db)
               }
             }
           }
@@ -76,7 +76,7 @@ struct RecordVersionTests {
       // Another account's id is never claimed, whatever the version.
       #expect(
         try await RecordVersion.claim(
-          AdPaymentEntry.schema, id: id, workspaceID: UUID(), expected: nil, on: t.db) == nil)
+          AdPaymentTable.schema, id: id, workspaceID: UUID(), expected: nil, on: t.db) == nil)
     }
   }
 
@@ -96,7 +96,7 @@ struct RecordVersionTests {
           try await sql.raw("SELECT version FROM ad_payments").run()
         }
         try await migration.prepare(on: db)
-        #expect(try await AdPaymentEntry.find(id, on: db)?.version == 1)
+        #expect(try await AdPaymentTable.find(id, on: db)?.version == 1)
         for table in M070_AddRecordVersions.tables {
           let rows = try await sql.raw(
             "SELECT COUNT(*) AS n FROM \(ident: table) WHERE version <> 1"

@@ -96,4 +96,48 @@ struct StoreBoundaryTests {
       Self.findings(in: "let a = 1\nlet b = try await X.query(\n  on: db)").first?.hasPrefix(
         "line 2") == true)
   }
+
+  /// Records whose store holds all of their SQL and reads them into plain values: the sources
+  /// declare no model-layer class for their tables, so a new field is the migration, the store
+  /// and the views (the tests' own views of the tables are in `Helpers/TableViews.swift`).
+  static let tablesWithoutModels = [
+    "users", "products", "product_photos", "product_favorites", "product_counters",
+    "ad_payments",
+  ]
+
+  @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {
+    let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+    var checked = 0
+    var problems: [String] = []
+    while let url = files?.nextObject() as? URL {
+      guard url.pathExtension == "swift" else { continue }
+      checked += 1
+      let text = try String(contentsOf: url, encoding: .utf8)
+      problems += Self.modelTables(in: text).filter(Self.tablesWithoutModels.contains).map {
+        "\(url.lastPathComponent) declares a model for \($0)"
+      }
+    }
+    #expect(checked >= 100, "the sources were not found at \(Self.sources.path)")
+    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+  }
+
+  /// The tables the model classes declared in `text` are for (`static let schema = "…"`
+  /// first in a class that conforms to `Model`).
+  static func modelTables(in text: String) -> [String] {
+    let pattern = try! NSRegularExpression(
+      pattern: #"class\s+\w+\s*:\s*Model\b[^{]*\{\s*static let schema = "(\w+)""#)
+    return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+      Range($0.range(at: 1), in: text).map { String(text[$0]) }
+    }
+  }
+
+  @Test func theModelRuleSeesADeclaredSchema() {
+    let model = """
+      final class ProductRecord: Model, @unchecked Sendable {
+        static let schema = "products"
+      """
+    #expect(Self.modelTables(in: model) == ["products"])
+    let value = "struct User: Sendable {\n  static let schema = \"users\""
+    #expect(Self.modelTables(in: value).isEmpty)
+  }
 }

@@ -30,7 +30,7 @@ struct ProductCountTests {
 
       let first = try #require(try await store.all().first)
       let deleted = try await client.productAPI(
-        .DELETE, "/api/v1/products/\(try first.requireID().uuidString)", token: token)
+        .DELETE, "/api/v1/products/\(first.id.uuidString)", token: token)
       #expect(deleted.status == .noContent)
       #expect(try await store.count() == 3)
 

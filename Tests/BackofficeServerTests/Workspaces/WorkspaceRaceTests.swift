@@ -143,7 +143,7 @@ struct WorkspaceRaceTests {
         let workspace: UUID? =
           tagged.hasPrefix("p:")
           ? try await ProductRecord.find(uuid, on: t.db)?.workspaceID
-          : try await AdPaymentEntry.find(uuid, on: t.db)?.workspaceID
+          : try await AdPaymentTable.find(uuid, on: t.db)?.workspaceID
         // Gone with its workspace, or (if the workspace still stood) in that same workspace.
         if let workspace {
           #expect(workspace == old)
@@ -155,7 +155,7 @@ struct WorkspaceRaceTests {
       #expect(new != old)
       #expect(try await ProductRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       #expect(try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
-      #expect(try await AdPaymentEntry.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      #expect(try await AdPaymentTable.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       // No row was left behind anywhere without its workspace.
       guard let sql = t.db as? any SQLDatabase else { return }
       for table in M093_WorkspaceIDsOfTheirOwn.referencing {

@@ -10,7 +10,7 @@ struct M010_CreateAdPayments: AsyncMigration {
     // AdPaymentOrdering, so every database lists the same order.
     let byteOrder: [DatabaseSchema.FieldConstraint] =
       Self.isPostgres(database) ? [.sql(unsafeRaw: #"COLLATE "C""#)] : []
-    try await database.schema(AdPaymentEntry.schema)
+    try await database.schema("ad_payments")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field(
@@ -27,14 +27,14 @@ struct M010_CreateAdPayments: AsyncMigration {
       .create()
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: "ad_payments_user_sort")
-        .on(AdPaymentEntry.schema).column("user_id").column("sort_key").column("name").run()
+        .on("ad_payments").column("user_id").column("sort_key").column("name").run()
       try await sql.create(index: "ad_payments_user_url_key")
-        .on(AdPaymentEntry.schema).column("user_id").column("url_key").run()
+        .on("ad_payments").column("user_id").column("url_key").run()
     }
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(AdPaymentEntry.schema).delete()
+    try await database.schema("ad_payments").delete()
   }
 
   static func isPostgres(_ database: any Database) -> Bool {

@@ -10,14 +10,14 @@ struct M040_CreateProducts: AsyncMigration {
     let byteOrder: [DatabaseSchema.FieldConstraint] =
       Self.isPostgres(database) ? [.sql(unsafeRaw: #"COLLATE "C""#)] : []
 
-    try await database.schema(ProductCounter.schema)
+    try await database.schema("product_counters")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("last_number", .int64, .required)
       .unique(on: "user_id")
       .create()
 
-    try await database.schema(ProductRecord.schema)
+    try await database.schema("products")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("number", .int64, .required)
@@ -37,11 +37,11 @@ struct M040_CreateProducts: AsyncMigration {
       .unique(on: "user_id", "number")
       .create()
 
-    try await database.schema(ProductPhoto.schema)
+    try await database.schema("product_photos")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field(
-        "product_id", .uuid, .required, .references(ProductRecord.schema, "id", onDelete: .cascade)
+        "product_id", .uuid, .required, .references("products", "id", onDelete: .cascade)
       )
       .field("data", .data, .required)
       .field("mime", .string, .required)
@@ -52,11 +52,11 @@ struct M040_CreateProducts: AsyncMigration {
       .unique(on: "product_id")
       .create()
 
-    try await database.schema(ProductFavorite.schema)
+    try await database.schema("product_favorites")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field(
-        "product_id", .uuid, .required, .references(ProductRecord.schema, "id", onDelete: .cascade)
+        "product_id", .uuid, .required, .references("products", "id", onDelete: .cascade)
       )
       .field("created_at", .datetime)
       .unique(on: "user_id", "product_id")
@@ -69,16 +69,16 @@ struct M040_CreateProducts: AsyncMigration {
       (ProductIndexes.nameKey, "name_key"), (ProductIndexes.typeKey, "type_key"),
       (ProductIndexes.price, "price_minor"),
     ] {
-      try await sql.create(index: name).on(ProductRecord.schema)
+      try await sql.create(index: name).on("products")
         .column("user_id").column(column).run()
     }
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(ProductFavorite.schema).delete()
-    try await database.schema(ProductPhoto.schema).delete()
-    try await database.schema(ProductRecord.schema).delete()
-    try await database.schema(ProductCounter.schema).delete()
+    try await database.schema("product_favorites").delete()
+    try await database.schema("product_photos").delete()
+    try await database.schema("products").delete()
+    try await database.schema("product_counters").delete()
   }
 
   static func isPostgres(_ database: any Database) -> Bool {

@@ -5,7 +5,7 @@ import SQLKit
 /// first page does not count 100 000 rows on every request.
 struct M042_AddProductCount: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(ProductCounter.schema)
+    try await database.schema("product_counters")
       .field("product_count", .int64, .required, .sql(.default(0)))
       .update()
     guard let sql = database as? any SQLDatabase else { return }
@@ -18,6 +18,6 @@ struct M042_AddProductCount: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(ProductCounter.schema).deleteField("product_count").update()
+    try await database.schema("product_counters").deleteField("product_count").update()
   }
 }

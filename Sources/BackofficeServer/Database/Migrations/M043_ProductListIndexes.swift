@@ -8,9 +8,9 @@ import SQLKit
 struct M043_ProductListIndexes: AsyncMigration {
   func prepare(on database: any Database) async throws {
     guard let sql = database as? any SQLDatabase else { return }
-    try await sql.create(index: ProductIndexes.nameNumber).on(ProductRecord.schema)
+    try await sql.create(index: ProductIndexes.nameNumber).on("products")
       .column("user_id").column("name_key").column("number").run()
-    try await sql.create(index: ProductIndexes.typeNumber).on(ProductRecord.schema)
+    try await sql.create(index: ProductIndexes.typeNumber).on("products")
       .column("user_id").column("type_key").column("type").column("number").run()
     // The new indexes answer everything the old ones did.
     try await sql.drop(index: ProductIndexes.nameKey).run()
@@ -19,9 +19,9 @@ struct M043_ProductListIndexes: AsyncMigration {
 
   func revert(on database: any Database) async throws {
     guard let sql = database as? any SQLDatabase else { return }
-    try await sql.create(index: ProductIndexes.nameKey).on(ProductRecord.schema)
+    try await sql.create(index: ProductIndexes.nameKey).on("products")
       .column("user_id").column("name_key").run()
-    try await sql.create(index: ProductIndexes.typeKey).on(ProductRecord.schema)
+    try await sql.create(index: ProductIndexes.typeKey).on("products")
       .column("user_id").column("type_key").run()
     try await sql.drop(index: ProductIndexes.nameNumber).run()
     try await sql.drop(index: ProductIndexes.typeNumber).run()

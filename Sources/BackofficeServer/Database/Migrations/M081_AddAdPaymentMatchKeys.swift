@@ -8,11 +8,11 @@ struct M081_AddAdPaymentMatchKeys: AsyncMigration {
   static let index = "ad_payments_user_match_key"
 
   func prepare(on database: any Database) async throws {
-    try await database.schema(AdPaymentEntry.schema)
+    try await database.schema("ad_payments")
       .field("match_key", .string, .required, .sql(.default("")))
       .update()
     try await MatchKeyBackfill.run(
-      table: AdPaymentEntry.schema, columns: ["name", "url"], on: database
+      table: "ad_payments", columns: ["name", "url"], on: database
     ) { row in
       let payment = AdPayment(
         name: try row.decode(column: "name", as: String.self),
@@ -21,7 +21,7 @@ struct M081_AddAdPaymentMatchKeys: AsyncMigration {
     }
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: Self.index)
-        .on(AdPaymentEntry.schema).column("user_id").column("match_key").run()
+        .on("ad_payments").column("user_id").column("match_key").run()
     }
   }
 
@@ -29,6 +29,6 @@ struct M081_AddAdPaymentMatchKeys: AsyncMigration {
     if let sql = database as? any SQLDatabase {
       try await sql.drop(index: Self.index).run()
     }
-    try await database.schema(AdPaymentEntry.schema).deleteField("match_key").update()
+    try await database.schema("ad_payments").deleteField("match_key").update()
   }
 }

@@ -13,11 +13,11 @@ struct M091_AddProductMatchKeys: AsyncMigration {
   static let index = "products_user_match_key"
 
   func prepare(on database: any Database) async throws {
-    try await database.schema(ProductRecord.schema)
+    try await database.schema("products")
       .field("match_key", .string, .required, .sql(.default("")))
       .update()
     try await MatchKeyBackfill.run(
-      table: ProductRecord.schema, columns: ["name", "type", "price_minor", "tax_minor"],
+      table: "products", columns: ["name", "type", "price_minor", "tax_minor"],
       on: database
     ) { row in
       let product = Product(
@@ -29,7 +29,7 @@ struct M091_AddProductMatchKeys: AsyncMigration {
     }
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: Self.index)
-        .on(ProductRecord.schema).column("user_id").column("match_key").run()
+        .on("products").column("user_id").column("match_key").run()
     }
   }
 
@@ -37,6 +37,6 @@ struct M091_AddProductMatchKeys: AsyncMigration {
     if let sql = database as? any SQLDatabase {
       try await sql.drop(index: Self.index).run()
     }
-    try await database.schema(ProductRecord.schema).deleteField("match_key").update()
+    try await database.schema("products").deleteField("match_key").update()
   }
 }

@@ -15,7 +15,7 @@ struct M098_IndexRecentFavorites: AsyncMigration {
     guard let sql = database as? any SQLDatabase else { return }
     try await sql.raw(
       """
-      CREATE INDEX \(ident: Self.index) ON \(ident: ProductFavorite.schema)
+      CREATE INDEX \(ident: Self.index) ON \(ident: "product_favorites")
       (workspace_id, user_id, created_at DESC, id, product_id)
       """
     ).run()

@@ -30,12 +30,10 @@ struct AdPaymentImportRows: ImportRows {
   func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
-        let entry = AdPaymentEntry(workspaceID: workspaceID, payment: payments[position])
-        // A prepared insert writes the values as set: it makes no id and no timestamps.
-        entry.id = UUID.random()
-        entry.createdAt = start.addingTimeInterval(Double(position) / 1000)
-        entry.updatedAt = entry.createdAt
-        return entry
+        let created = start.addingTimeInterval(Double(position) / 1000)
+        return AdPaymentStore.newEntry(
+          id: UUID.random(), workspaceID: workspaceID, payments[position], createdAt: created,
+          updatedAt: created)
       })
   }
 }

@@ -69,7 +69,7 @@ struct AdPaymentsAPIController: RouteCollection {
       items = slice.items
       total = slice.total
     }
-    return try ListPage(items: items.compactMap(entry), paging: paging, total: total)
+    return try ListPage(items: items.map(entry), paging: paging, total: total)
       .response(for: req)
   }
 
@@ -95,7 +95,7 @@ struct AdPaymentsAPIController: RouteCollection {
     req.noteActivity(.created, .adPayment, id: created.id, name: payment.name)
     return try APIResponse.created(
       try await detail(created, store: store),
-      location: Routes.apiAdPayment.href(id: try created.requireID())
+      location: Routes.apiAdPayment.href(id: created.id)
     ).withVersion(created.version)
   }
 
@@ -107,7 +107,7 @@ struct AdPaymentsAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: found.version, record: Self.recordName)
     let payment = try validated(req)
-    let saved: Bool
+    let saved: AdPaymentEntry?
     do {
       saved = try await store.update(found, to: payment, expected: expected)
     } catch {
@@ -116,14 +116,13 @@ struct AdPaymentsAPIController: RouteCollection {
       req.logger.report(error: error)
       throw Self.writeFailed(AdPaymentsController.updateFailed)
     }
-    guard saved else {
+    guard let saved else {
       throw APIError.lostWrite(
-        stillThere: try await store.find(found.requireID().uuidString) != nil,
-        record: Self.recordName)
+        stillThere: try await store.find(found.id) != nil, record: Self.recordName)
     }
     req.noteActivity(.changed, .adPayment, id: found.id, name: payment.name)
-    return try APIResponse.json(try await detail(found, store: store))
-      .withVersion(found.version)
+    return try APIResponse.json(try await detail(saved, store: store))
+      .withVersion(saved.version)
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
@@ -133,8 +132,7 @@ struct AdPaymentsAPIController: RouteCollection {
       current: found.version, record: Self.recordName)
     guard try await store.delete(found, expected: expected) else {
       throw APIError.lostWrite(
-        stillThere: try await store.find(found.requireID().uuidString) != nil,
-        record: Self.recordName)
+        stillThere: try await store.find(found.id) != nil, record: Self.recordName)
     }
     req.noteActivity(.deleted, .adPayment, id: found.id, name: found.name)
     return Response(status: .noContent)
@@ -159,23 +157,19 @@ struct AdPaymentsAPIController: RouteCollection {
     APIError(.internalServerError, code: "save_failed", message: message)
   }
 
-  func entry(_ model: AdPaymentEntry) -> Item? {
-    model.id.map {
-      Item(
-        id: $0, name: model.name, url: model.url, createdAt: model.createdAt,
-        updatedAt: model.updatedAt, version: model.version)
-    }
+  func entry(_ model: AdPaymentEntry) -> Item {
+    Item(
+      id: model.id, name: model.name, url: model.url, createdAt: model.createdAt,
+      updatedAt: model.updatedAt, version: model.version)
   }
 
   func detail(_ model: AdPaymentEntry, store: AdPaymentStore) async throws -> ItemDetail {
-    let id = try model.requireID()
+    let id = model.id
     let others = try await store.sameURL(as: model.url, excluding: id)
     return ItemDetail(
       id: id, name: model.name, url: model.url, createdAt: model.createdAt,
       updatedAt: model.updatedAt, version: model.version,
-      sameUrl: others.compactMap { other in
-        other.id.map { Ref(id: $0, name: other.name, url: other.url) }
-      })
+      sameUrl: others.map { other in Ref(id: other.id, name: other.name, url: other.url) })
   }
 
 }

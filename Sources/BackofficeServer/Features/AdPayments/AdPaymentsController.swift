@@ -41,8 +41,8 @@ struct AdPaymentsController: RouteCollection {
       slice = try await store.list(search: search, page: window.page, per: per)
     }
     let view = AdPaymentIndex(
-      rows: slice.items.compactMap { entry in
-        entry.id.map { AdPaymentIndex.Row(id: $0, name: entry.name, url: entry.url) }
+      rows: slice.items.map { entry in
+        AdPaymentIndex.Row(id: entry.id, name: entry.name, url: entry.url)
       },
       search: search, page: window.page, pageCount: window.pageCount, matching: slice.total,
       accountTotal: accountTotal, duplicateNotice: takeNotice(req))
@@ -94,8 +94,10 @@ struct AdPaymentsController: RouteCollection {
 
   @Sendable func edit(req: Request) async throws -> Response {
     let store = try store(req)
-    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
-    else { throw Abort(.notFound) }
+    guard let entry = try await store.find(req.parameters.get("entryID")) else {
+      throw Abort(.notFound)
+    }
+    let id = entry.id
     let others = try await store.sameURL(as: entry.url, excluding: id)
     return req.page(
       AdPaymentForm(
@@ -108,8 +110,10 @@ struct AdPaymentsController: RouteCollection {
   @Sendable func update(req: Request) async throws -> Response {
     let store = try store(req)
     let form = try req.content.decode(EntryForm.self)
-    guard let entry = try await store.find(req.parameters.get("entryID")), let id = entry.id
-    else { return Self.gone(req, typed: form) }
+    guard let entry = try await store.find(req.parameters.get("entryID")) else {
+      return Self.gone(req, typed: form)
+    }
+    let id = entry.id
     let draft = AdPaymentDraft(name: form.name ?? "", url: form.url ?? "")
     let expected = VersionField.parse(form.version)
     var view = AdPaymentForm(
@@ -123,7 +127,7 @@ struct AdPaymentsController: RouteCollection {
     case .success(let valid):
       payment = valid
     }
-    var saved = false
+    var saved: AdPaymentEntry?
     do {
       if let expected, expected == entry.version {
         saved = try await store.update(entry, to: payment, expected: expected)
@@ -135,9 +139,9 @@ struct AdPaymentsController: RouteCollection {
       view.formError = Self.updateFailed
       return req.page(view, status: .internalServerError)
     }
-    guard saved else {
+    guard let saved else {
       // Opened at another version, or another save got in first.
-      guard let current = try await store.find(id.uuidString) else {
+      guard let current = try await store.find(id) else {
         return Self.gone(req, typed: form)
       }
       view.version = current.version
@@ -148,7 +152,7 @@ struct AdPaymentsController: RouteCollection {
       view.sameURL = try await refs(store.sameURL(as: draft.url, excluding: id))
       return req.page(view, status: .conflict)
     }
-    await remember(duplicateOf: entry, store: store, req: req)
+    await remember(duplicateOf: saved, store: store, req: req)
     req.flash(.success, L("ad_payments.flash.updated", ["name": payment.name]))
     req.noteActivity(.changed, .adPayment, id: entry.id, name: payment.name)
     return req.redirect(to: Routes.adPayments.href())
@@ -238,18 +242,16 @@ struct AdPaymentsController: RouteCollection {
   // MARK: helpers
 
   func refs(_ entries: [AdPaymentEntry]) -> [AdPaymentRef] {
-    entries.compactMap { entry in entry.id.map { AdPaymentRef(id: $0, name: entry.name) } }
+    entries.map { entry in AdPaymentRef(id: entry.id, name: entry.name) }
   }
 
   /// Keeps the duplicate warning for the next page. A failed lookup only loses the warning:
   /// the entry is saved either way.
   func remember(duplicateOf entry: AdPaymentEntry, store: AdPaymentStore, req: Request) async {
-    guard let id = entry.id,
-      let other = try? await store.sameURL(as: entry.url, excluding: id, limit: 1).first,
-      let otherID = other.id
+    guard let other = try? await store.sameURL(as: entry.url, excluding: entry.id, limit: 1).first
     else { return }
     let notice = AdPaymentDuplicateNotice(
-      savedName: entry.name, existingID: otherID, existingName: other.name)
+      savedName: entry.name, existingID: other.id, existingName: other.name)
     if let data = try? JSONEncoder().encode(notice) {
       req.setSessionValue(Self.noticeKey, String(decoding: data, as: UTF8.self))
     }

@@ -392,35 +392,27 @@ extension AccountBackup {
   private static func exportProducts(workspaceID: UUID, person: UUID, on db: any Database)
     async throws -> Products
   {
-    let records = try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .sort(\.$number).sort(\.$id).all()
-    var favorites: [UUID: Date] = [:]
-    for favorite in try await ProductFavorite.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$userID == person).all()
-    {
-      favorites[favorite.productID] = favorite.createdAt ?? Date(timeIntervalSince1970: 0)
-    }
-    var photos: [UUID: Photo] = [:]
-    for photo in try await ProductPhoto.query(on: db).filter(\.$workspaceID == workspaceID).all() {
-      photos[photo.productID] = Photo(mime: photo.mime, data: photo.data)
-    }
-    let counter = try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID)
-      .first()
-    let items = try records.map { record in
-      let id = try record.requireID()
-      let product = record.product
+    // The person's marks; the workspace's products and photos.
+    let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: person)
+    let records = try await store.all()
+    let favorites = try await store.favoriteDates()
+    let photos = try await store.photos()
+    let counter = try await store.counter()
+    let items = records.map { record in
+      let (id, product) = (record.id, record.product)
       return ProductItem(
         id: id, number: record.number, name: product.name, type: product.type,
         price: MoneyFormat.decimalString(product.price, fractionDigits: 2),
         tax: MoneyFormat.decimalString(product.tax, fractionDigits: 2),
-        favoritedAt: favorites[id].map(BackupDate.rounded), photo: photos[id],
+        favoritedAt: favorites[id].map(BackupDate.rounded),
+        photo: photos[id].map { Photo(mime: $0.mime, data: $0.data) },
         createdAt: BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0)),
         updatedAt: BackupDate.rounded(
           record.updatedAt ?? record.createdAt ?? Date(timeIntervalSince1970: 0)),
         version: record.version)
     }
     let highest = records.map(\.number).max() ?? 0
-    return Products(lastNumber: max(counter?.lastNumber ?? 0, highest), items: items)
+    return Products(lastNumber: max(counter.lastNumber, highest), items: items)
   }
 
   private static func exportExpenses(workspaceID: UUID, on db: any Database) async throws
@@ -454,12 +446,11 @@ extension AccountBackup {
   private static func exportAdPayments(workspaceID: UUID, on db: any Database) async throws
     -> [AdPaymentItem]
   {
-    try await AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
-      .sort(\.$createdAt).sort(\.$id).all()
+    try await AdPaymentStore(db: db, workspaceID: workspaceID).allByAge()
       .map { record in
         let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
         return AdPaymentItem(
-          id: try record.requireID(), name: record.name, url: record.url, createdAt: created,
+          id: record.id, name: record.name, url: record.url, createdAt: created,
           updatedAt: record.updatedAt.map(BackupDate.rounded) ?? created, version: record.version)
       }
   }

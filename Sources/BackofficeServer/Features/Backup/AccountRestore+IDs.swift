@@ -34,18 +34,14 @@ extension AccountRestore {
     {
       var plan = IDPlan()
       try await plan.sort(
-        ProductRecord.self, backup.products.items.map(\.id), workspaceID: workspaceID, on: db
-      ) { ($0.workspaceID, true) }
+        ProductStore.table, backup.products.items.map(\.id), workspaceID: workspaceID, on: db)
       try await plan.sort(
         ExpenseRecord.self, backup.expenses.map(\.id), workspaceID: workspaceID, on: db
       ) {
         ($0.workspaceID, $0.deletedAt == nil)
       }
       try await plan.sort(
-        AdPaymentEntry.self, backup.adPayments.map(\.id), workspaceID: workspaceID, on: db
-      ) {
-        ($0.workspaceID, true)
-      }
+        AdPaymentStore.table, backup.adPayments.map(\.id), workspaceID: workspaceID, on: db)
       try await plan.sort(
         MarketingPlanRecord.self, backup.marketingPlans.map(\.id), workspaceID: workspaceID, on: db
       ) { ($0.workspaceID, true) }
@@ -61,19 +57,63 @@ extension AccountRestore {
       _ type: M.Type, _ ids: [UUID], workspaceID: UUID, on db: any Database,
       _ read: @escaping (M) -> (owner: UUID, visible: Bool)
     ) async throws where M.IDValue == UUID {
-      let found = try await Self.rows(M.self, ids, on: db, read)
+      try await sort(ids, workspaceID: workspaceID, keepsHidden: M.self == ExpenseRecord.self) {
+        try await Self.rows(M.self, $0, on: db, read)
+      }
+    }
+
+    /// The same for a table whose rows have no model: every row its owner has is visible.
+    private mutating func sort(
+      _ table: String, _ ids: [UUID], workspaceID: UUID, on db: any Database
+    ) async throws {
+      try await sort(ids, workspaceID: workspaceID, keepsHidden: false) {
+        try await Self.owners(in: table, of: $0, on: db).mapValues { (owner: $0, visible: true) }
+      }
+    }
+
+    /// The workspace of each of `ids` that is a row of `table` in any workspace, 500 ids per
+    /// statement.
+    static func owners(in table: String, of ids: [UUID], on db: any Database) async throws
+      -> [UUID: UUID]
+    {
+      var owners: [UUID: UUID] = [:]
+      var start = 0
+      while start < ids.count {
+        let chunk = ids[start..<min(start + 500, ids.count)]
+        let rows = try await DirectQuery.rows(
+          """
+          SELECT id, workspace_id FROM \(ident: table)
+          WHERE id IN (\(SQLList(chunk.map { SQLBind($0) })))
+          """ as SQLQueryString, on: db)
+        for row in rows {
+          owners[try row.decode(column: "id", as: UUID.self)] = try row.decode(
+            column: "workspace_id", as: UUID.self)
+        }
+        start += chunk.count
+      }
+      return owners
+    }
+
+    /// `lookup` gives the rows among some ids that exist in any account, with their owner and
+    /// whether the owner can see them; `keepsHidden` says that the owner's hidden rows (deleted
+    /// expenses) are replaced by the file's copy.
+    private mutating func sort(
+      _ ids: [UUID], workspaceID: UUID, keepsHidden: Bool,
+      lookup: ([UUID]) async throws -> [UUID: (owner: UUID, visible: Bool)]
+    ) async throws {
+      let found = try await lookup(ids)
       var taken: [UUID: UUID] = [:]
       for id in ids {
         guard let row = found[id] else { continue }
         if row.owner == workspaceID, row.visible {
           mine.insert(id)
-        } else if row.owner == workspaceID, M.self == ExpenseRecord.self {
+        } else if row.owner == workspaceID, keepsHidden {
           hidden.append(id)
         } else {
           taken[id] = Self.derived(from: id, for: workspaceID)
         }
       }
-      let second = try await Self.rows(M.self, Array(taken.values), on: db, read)
+      let second = try await lookup(Array(taken.values))
       for (original, derived) in taken {
         if let row = second[derived] {
           if row.owner == workspaceID, row.visible {

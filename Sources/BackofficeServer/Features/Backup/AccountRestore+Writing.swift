@@ -13,17 +13,15 @@ extension AccountRestore {
     ids: IDPlan, workspaceID: UUID, person: UUID, on db: any Database,
     outcome: inout Outcome
   ) async throws {
-    var used = Set(
-      try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID).all(\.$number))
+    let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
+    var used = try await store.numbers()
     // Numbers up to the account's counter were handed out before, perhaps to a product since
     // deleted; a Swipe client may still remember them, so they are not given out again.
-    let handedOut =
-      try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID).first()?
-      .lastNumber ?? 0
+    let handedOut = try await store.counter().lastNumber
     var next = max(handedOut, used.max() ?? 0, file.lastNumber)
-    var records: [ProductRecord] = []
-    var photos: [ProductPhoto] = []
-    var favorites: [ProductFavorite] = []
+    var records: [NewRow] = []
+    var photos: [NewRow] = []
+    var favorites: [NewRow] = []
     for (item, product, photo) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.products += 1
@@ -37,33 +35,28 @@ extension AccountRestore {
       }
       used.insert(number)
       let id = ids.id(for: item.id)
-      let record = ProductRecord(workspaceID: workspaceID, number: number, product: product)
-      record.id = id
-      record.photoETag = photo?.sha256
-      record.createdAt = item.createdAt
-      record.updatedAt = item.updatedAt
-      record.version = item.version ?? RecordVersion.first
-      records.append(record)
+      records.append(
+        ProductStore.newProduct(
+          id: id, workspaceID: workspaceID, number: number, ProductStore.Values(product),
+          photoETag: photo?.sha256, version: item.version ?? RecordVersion.first,
+          createdAt: item.createdAt, updatedAt: item.updatedAt))
       if let photo {
-        let stored = ProductPhoto(workspaceID: workspaceID, productID: id, upload: photo)
-        stored.id = UUID.random()
-        stored.createdAt = item.updatedAt
-        photos.append(stored)
+        photos.append(
+          ProductStore.newPhoto(
+            workspaceID: workspaceID, productID: id, photo, createdAt: item.updatedAt))
       }
       if let favoritedAt = item.favoritedAt {
         // The workspace's creator's marks (a restore goes into an account's own workspace).
-        let favorite = ProductFavorite(workspaceID: workspaceID, userID: person, productID: id)
-        favorite.id = UUID.random()
-        favorite.createdAt = favoritedAt
-        favorites.append(favorite)
+        favorites.append(
+          ProductStore.newFavorite(
+            workspaceID: workspaceID, userID: person, productID: id, createdAt: favoritedAt))
       }
     }
-    try await BulkInsert.insert(records, on: db)
-    try await BulkInsert.insert(photos, on: db, batch: 10)
-    try await BulkInsert.insert(favorites, on: db)
+    try await store.insert(records)
+    try await store.insert(photos)
+    try await store.insert(favorites)
     outcome.added.products = records.count
 
-    let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
     try await store.raiseCounter(to: max(next, used.max() ?? 0))
     try await store.adjustCount(by: records.count)
   }
@@ -127,20 +120,19 @@ extension AccountRestore {
     _ checked: [(item: AccountBackup.AdPaymentItem, payment: AdPayment)], ids: IDPlan,
     workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
-    var records: [AdPaymentEntry] = []
+    var records: [NewRow] = []
     for (item, payment) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.adPayments += 1
         continue
       }
-      let record = AdPaymentEntry(workspaceID: workspaceID, payment: payment)
-      record.id = ids.id(for: item.id)
-      record.createdAt = item.createdAt
-      record.updatedAt = item.updatedAt
-      record.version = item.version ?? RecordVersion.first
-      records.append(record)
+      records.append(
+        AdPaymentStore.newEntry(
+          id: ids.id(for: item.id), workspaceID: workspaceID, payment,
+          version: item.version ?? RecordVersion.first, createdAt: item.createdAt,
+          updatedAt: item.updatedAt))
     }
-    try await BulkInsert.insert(records, on: db)
+    try await AdPaymentStore(db: db, workspaceID: workspaceID).insert(records)
     outcome.added.adPayments = records.count
   }
 

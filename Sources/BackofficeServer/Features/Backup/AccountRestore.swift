@@ -116,11 +116,11 @@ enum AccountRestore {
   /// Visible records of the account in each area.
   static func existingCounts(workspaceID: UUID, on db: any Database) async throws -> BackupCounts {
     BackupCounts(
-      products: try await ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID).count(),
+      products: try await ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
+        .storedCount(),
       expenses: try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .filter(\.$deletedAt == nil).count(),
-      adPayments: try await AdPaymentEntry.query(on: db).filter(\.$workspaceID == workspaceID)
-        .count(),
+      adPayments: try await AdPaymentStore(db: db, workspaceID: workspaceID).count(),
       marketingPlans: try await MarketingPlanRecord.query(on: db)
         .filter(\.$workspaceID == workspaceID).count(),
       fundraisers: try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)

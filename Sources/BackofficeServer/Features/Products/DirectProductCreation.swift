@@ -4,11 +4,11 @@ import GRDB
 import Vapor
 
 /// Product creation through the API on a SQLite file, as one closure on GRDB's writer
-/// (`SQLiteStorage.write`), with kept statements: the same rows as the model layer writes (the counter, the product
-/// with its match key, the idempotency answer and the purge of expired answers; the
-/// change-version trigger fires as for any insert), in plain SQL with kept statements. A test
-/// creates through both paths and compares every column. Creations with a photo take the usual
-/// path.
+/// (`SQLiteStorage.write`), with kept statements: the same rows as `ProductStore.create` writes
+/// (the counter, the product from the store's own row maker `newProduct`, the idempotency
+/// answer and the purge of expired answers; the change-version trigger fires as for any
+/// insert). A test creates through both paths and compares every column. Creations with a
+/// photo take the store's path.
 struct DirectProductCreation {
   var storage: SQLiteStorage
   var workspaceID: UUID
@@ -22,6 +22,12 @@ struct DirectProductCreation {
     case created(StoredAnswer)
     case found(IdempotencyRecord.Stored)
   }
+
+  /// `ProductStore.newProduct`'s columns as one statement with numbered parameters.
+  static let insertProduct = """
+    INSERT INTO \(ProductStore.table) (\(ProductStore.productColumns.joined(separator: ", ")))
+    VALUES (\(ProductStore.productColumns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+    """
 
   private static func values(_ values: [(any Encodable & Sendable)?]) throws -> StatementArguments {
     try SQLiteStorage.arguments(optional: values)
@@ -73,21 +79,14 @@ struct DirectProductCreation {
             """, Self.values([workspaceID])
           ).map({ try $0.decode(column: "last_number", as: Int.self) })
         else { throw Abort(.internalServerError, reason: "The product counter row is missing.") }
-        // The values `ProductRecord.apply` derives, without a model object.
-        let values = ProductRecord.Values(product)
+        // The store's row: its column list and values, sent with numbered parameters.
+        let values = ProductStore.Values(product)
         let id = UUID.random()
         let stamp = Date()
-        try Self.run(
-          db,
-          """
-          INSERT INTO products (id, workspace_id, number, name, name_key, type, type_key, price_minor,
-            tax_minor, match_key, photo_etag, version, created_at, updated_at)
-          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, NULL, ?11, ?12, ?13)
-          """,
-          Self.values([
-            id, workspaceID, number, values.name, values.nameKey, values.type, values.typeKey,
-            values.priceMinor, values.taxMinor, values.matchKey, RecordVersion.first, stamp, stamp,
-          ]))
+        let newRow = ProductStore.newProduct(
+          id: id, workspaceID: workspaceID, number: number, values, photoETag: nil,
+          createdAt: stamp, updatedAt: stamp)
+        try Self.run(db, Self.insertProduct, Self.values(newRow.values))
         try ShortWrite.run(activity, in: db)
         let row = ProductRow(
           id: id, number: number, name: values.name, type: values.type,

@@ -49,17 +49,16 @@ struct ProductImportRows: ImportRows {
     try await ProductStore(db: db, workspaceID: workspaceID, viewerID: nil).matchCounts(keys)
   }
 
-  /// The rows as `ProductRecord(workspaceID:number:product:)` makes them (search keys, match key,
-  /// first version). Their numbers are given in `beforeInsert`, under the write lock.
+  /// The rows as `ProductStore.newProduct` makes them (search keys, match key, first
+  /// version). Their numbers are given in `beforeInsert`, under the write lock.
   func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
-        let record = ProductRecord(workspaceID: workspaceID, number: 0, product: products[position])
-        // A prepared insert writes the values as set: it makes no id and no timestamps.
-        record.id = UUID.random()
-        record.createdAt = start.addingTimeInterval(Double(position) / 1000)
-        record.updatedAt = record.createdAt
-        return record
+        let created = start.addingTimeInterval(Double(position) / 1000)
+        return ProductStore.newProduct(
+          id: UUID.random(), workspaceID: workspaceID, number: 0,
+          ProductStore.Values(products[position]), photoETag: nil, createdAt: created,
+          updatedAt: created)
       })
   }
 

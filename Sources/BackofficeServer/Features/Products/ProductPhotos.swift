@@ -46,7 +46,7 @@ extension ImageUploadError {
 /// Serving a stored photo: the ETag is its SHA-256, so a browser revalidates with a cheap 304;
 /// a URL carrying the current version (`?v=`) never changes and may be cached for a year.
 enum PhotoResponse {
-  static func make(_ photo: ProductPhoto, request: Request) -> Response {
+  static func make(_ photo: StoredPhoto, request: Request) -> Response {
     make(data: photo.data, mime: photo.mime, sha256: photo.sha256, request: request)
   }
 

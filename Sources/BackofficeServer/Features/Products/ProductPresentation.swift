@@ -128,35 +128,3 @@ extension ProductsAPIController {
     }
   }
 }
-
-extension ProductRow {
-  init(_ record: ProductRecord, favorite: Bool) throws {
-    self.init(
-      id: try record.requireID(), number: record.number, name: record.name, type: record.type,
-      priceMinor: record.priceMinor, taxMinor: record.taxMinor, photoETag: record.photoETag,
-      createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
-      favorite: favorite)
-  }
-}
-
-extension ProductStore {
-  /// The rows of `records` with their favourite flags, read in one query.
-  func rows(_ records: [ProductRecord], favorites known: Set<UUID>? = nil) async throws
-    -> [ProductRow]
-  {
-    let favorites: Set<UUID>
-    if let known {
-      favorites = known
-    } else {
-      favorites = try await favoriteIDs(among: records.compactMap(\.id))
-    }
-    return try records.map { record in
-      try ProductRow(record, favorite: record.id.map(favorites.contains) ?? false)
-    }
-  }
-
-  /// One product's row with the viewer's favourite mark.
-  func row(_ record: ProductRecord) async throws -> ProductRow {
-    try await rows([record])[0]
-  }
-}

@@ -1,10 +1,13 @@
+import BackofficeCore
 import Foundation
 import GRDB
 import SQLKit
 import SQLiteKit
 
-/// A product as a listing reads it: the columns `ProductStore.columns` selects and its
-/// favourite mark, decoded once into plain values (no model object).
+/// A stored product as every read gives it: the columns `ProductStore.columns` selects and the
+/// reader's favourite mark, decoded once into plain values. It is the product record: pages,
+/// both APIs, the CSV export and the backup read it, and `ProductStore` is the only place that
+/// reads or writes its table.
 struct ProductRow: Sendable, Equatable {
   var id: UUID
   var number: Int
@@ -33,6 +36,13 @@ struct ProductRow: Sendable, Equatable {
     self.updatedAt = updatedAt
     self.version = version
     self.favorite = favorite
+  }
+
+  /// What the product says, with its amounts exact again.
+  var product: Product {
+    Product(
+      name: name, type: type, price: MinorUnits(priceMinor).decimal,
+      tax: MinorUnits(taxMinor).decimal)
   }
 
   /// From a row of any database, by column name.

@@ -1,6 +1,5 @@
 import BackofficeCore
 import Fluent
-import FluentSQL
 import Foundation
 import SQLKit
 import Vapor
@@ -8,6 +7,10 @@ import Vapor
 /// Every product query, always scoped to one account: pages, the native API and the
 /// Swipe-compatible API all go through here, so another account's product is never found.
 struct ProductStore {
+  /// The products table; the others are `product_photos`, `product_favorites` and
+  /// `product_counters`, and this store (with `+Writing`) holds all of their SQL.
+  static let table = "products"
+
   var db: any Database
   var workspaceID: UUID
   /// The person reading, whose favourites are the `favorite` marks (their own marks, not the
@@ -178,26 +181,71 @@ struct ProductStore {
     return try row?.decode(column: "total", as: Int.self) ?? 0
   }
 
-  /// Every product, oldest first (the order Swipe clients got).
-  func all() async throws -> [ProductRecord] {
-    try await scoped().sort(\.$number).all()
+  /// Every product, oldest first (the order Swipe clients got), with the viewer's marks.
+  func all() async throws -> [ProductRow] {
+    let statement: SQLQueryString = """
+      SELECT \(unsafeRaw: Self.columns),
+        CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite
+      FROM products p
+      LEFT JOIN product_favorites f ON f.user_id = \(bind: viewerID) AND f.product_id = p.id
+      WHERE p.workspace_id = \(bind: workspaceID)
+      ORDER BY p.number
+      """
+    return try await rows(statement, withTotal: false).0
   }
 
   /// The account's number of products, from its counter row (one indexed read).
   func count() async throws -> Int {
-    try await ProductCounter.query(on: db).filter(\.$workspaceID == workspaceID).first()?
-      .productCount ?? 0
+    try await counter().count
   }
 
-  /// The product with this id in this account; nil for another account's id, an unknown id or
-  /// text that is not an id at all.
-  func find(_ id: String?) async throws -> ProductRecord? {
+  /// The account's counter row: the last number handed out and how many products it has
+  /// (zeros before its first product).
+  func counter() async throws -> (lastNumber: Int, count: Int) {
+    let row = try await DirectQuery.first(
+      """
+      SELECT last_number, product_count FROM product_counters
+      WHERE workspace_id = \(bind: workspaceID)
+      """ as SQLQueryString, on: db)
+    guard let row else { return (0, 0) }
+    return (
+      try row.decode(column: "last_number", as: Int.self),
+      try row.decode(column: "product_count", as: Int.self)
+    )
+  }
+
+  /// How many product rows the account has (counted, not read from its counter).
+  func storedCount() async throws -> Int {
+    let row = try await DirectQuery.first(
+      "SELECT COUNT(*) AS total FROM products WHERE workspace_id = \(bind: workspaceID)"
+        as SQLQueryString, on: db)
+    return try row?.decode(column: "total", as: Int.self) ?? 0
+  }
+
+  /// The numbers the account's products have now.
+  func numbers() async throws -> Set<Int> {
+    let rows = try await DirectQuery.rows(
+      "SELECT number FROM products WHERE workspace_id = \(bind: workspaceID)" as SQLQueryString,
+      on: db)
+    return Set(try rows.map { try $0.decode(column: "number", as: Int.self) })
+  }
+
+  /// The product with this id in this account, with the viewer's mark; nil for another
+  /// account's id, an unknown id or text that is not an id at all.
+  func find(_ id: String?) async throws -> ProductRow? {
     guard let id = id.flatMap(UUID.init(uuidString:)) else { return nil }
     return try await find(id)
   }
 
-  func find(_ id: UUID) async throws -> ProductRecord? {
-    try await scoped().filter(\.$id == id).first()
+  func find(_ id: UUID) async throws -> ProductRow? {
+    let statement: SQLQueryString = """
+      SELECT \(unsafeRaw: Self.columns),
+        CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite
+      FROM products p
+      LEFT JOIN product_favorites f ON f.user_id = \(bind: viewerID) AND f.product_id = p.id
+      WHERE p.id = \(bind: id) AND p.workspace_id = \(bind: workspaceID)
+      """
+    return try await rows(statement, withTotal: false).0.first
   }
 
   /// A count per stored spelling, grouped in the order of the (workspace_id, type_key, type,
@@ -206,7 +254,7 @@ struct ProductStore {
     sql.select()
       .column("type")
       .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-      .from(ProductRecord.schema)
+      .from(Self.table)
       .where("workspace_id", .equal, SQLBind(workspaceID))
       .groupBy("type_key").groupBy("type")
   }
@@ -231,16 +279,10 @@ struct ProductStore {
     return ProductTypes.chips(fromCounts: counts)
   }
 
-  /// How many of the account's products have each of `keys` (`ProductRecord.matchKey`).
+  /// How many of the account's products have each of `keys` (`Values.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: ProductRecord.schema, workspaceID: workspaceID, on: ImportJobStore.sql(db))
-  }
-
-  /// The viewer's favourites in this workspace.
-  private var viewersFavorites: QueryBuilder<ProductFavorite> {
-    ProductFavorite.query(on: db).filter(\.$workspaceID == workspaceID)
-      .filter(\.$userID == viewerID)
+      keys, in: Self.table, workspaceID: workspaceID, on: ImportJobStore.sql(db))
   }
 
   /// How many products the viewer marked as favourite (`COUNT(*)` reads the index alone;
@@ -258,15 +300,19 @@ struct ProductStore {
     """
   }
 
-  /// Ids of every product the viewer marked as favourite here.
-  func favoriteIDs() async throws -> Set<UUID> {
-    Set(try await viewersFavorites.all(\.$productID))
-  }
-
-  /// Ids of the products in `ids` the viewer marked as favourite.
-  func favoriteIDs(among ids: [UUID]) async throws -> Set<UUID> {
-    guard !ids.isEmpty else { return [] }
-    return Set(try await viewersFavorites.filter(\.$productID ~~ ids).all(\.$productID))
+  /// When the viewer marked each of their favourites here (the backup keeps the dates).
+  func favoriteDates() async throws -> [UUID: Date] {
+    let rows = try await DirectQuery.rows(
+      """
+      SELECT product_id, created_at FROM product_favorites
+      WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: viewerID)
+      """ as SQLQueryString, on: db)
+    var dates: [UUID: Date] = [:]
+    for row in rows {
+      dates[try row.decode(column: "product_id", as: UUID.self)] =
+        try row.decode(column: "created_at", as: Date?.self) ?? Date(timeIntervalSince1970: 0)
+    }
+    return dates
   }
 
   /// The viewer's favourites, most recently added first, and how many there are in all.
@@ -299,183 +345,39 @@ struct ProductStore {
     """
   }
 
-  /// Marks (or unmarks) a product of the workspace as one of the viewer's favourites.
-  func setFavorite(_ productID: UUID, _ on: Bool) async throws {
-    let existing = viewersFavorites.filter(\.$productID == productID)
-    if on {
-      guard try await existing.first() == nil else { return }
-      do {
-        try await ProductFavorite(workspaceID: workspaceID, userID: viewerID, productID: productID)
-          .create(on: db)
-      } catch {
-        // Two taps racing each other: the unique index kept one row, which is what was asked.
-        if try await existing.first() == nil { throw error }
-      }
-    } else {
-      try await existing.delete()
+  /// Photo of a product of this account (with its bytes).
+  func photo(productID: UUID) async throws -> StoredPhoto? {
+    try await DirectQuery.first(
+      """
+      SELECT product_id, data, mime, sha256 FROM product_photos
+      WHERE workspace_id = \(bind: workspaceID) AND product_id = \(bind: productID)
+      """ as SQLQueryString, on: db
+    ).map(StoredPhoto.init)
+  }
+
+  /// Every photo of the account by its product (the backup).
+  func photos() async throws -> [UUID: StoredPhoto] {
+    let rows = try await DirectQuery.rows(
+      """
+      SELECT product_id, data, mime, sha256 FROM product_photos
+      WHERE workspace_id = \(bind: workspaceID)
+      """ as SQLQueryString, on: db)
+    var photos: [UUID: StoredPhoto] = [:]
+    for row in rows {
+      let photo = try StoredPhoto(row)
+      photos[photo.productID] = photo
     }
-  }
-
-  /// Photo row of a product of this account (with its bytes).
-  func photo(productID: UUID) async throws -> ProductPhoto? {
-    try await ProductPhoto.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$productID == productID).first()
-  }
-
-  // MARK: writing (call inside a transaction; `db` is the transaction's)
-
-  /// Saves a new product with the account's next number, and its photo.
-  func create(_ product: Product, photo: CheckedPhoto?) async throws -> ProductRecord {
-    // One transaction (or the caller's), so the counter's product count moves with the row.
-    let owner = workspaceID
-    return try await db.transaction { db in
-      let store = ProductStore(db: db, workspaceID: owner, viewerID: viewerID)
-      let record = ProductRecord(
-        workspaceID: owner, number: try await store.nextNumber(), product: product)
-      try await record.create(on: db)
-      if let photo { try await store.replacePhoto(of: record, with: photo) }
-      return record
-    }
-  }
-
-  enum PhotoChange {
-    case keep
-    case remove
-    case replace(CheckedPhoto)
-  }
-
-  /// Saves the product's new values if it still has version `expected` (whatever its version
-  /// when nil). False when it was changed or deleted meanwhile: nothing is written then.
-  func update(
-    _ record: ProductRecord, expected: Int?, with product: Product, photo: PhotoChange
-  ) async throws -> Bool {
-    let owner = workspaceID
-    return try await record.write(expected: expected, on: db) { db in
-      let store = ProductStore(db: db, workspaceID: owner, viewerID: viewerID)
-      record.apply(product)
-      switch photo {
-      case .keep: break
-      case .remove: try await store.removePhoto(of: record)
-      case .replace(let checked): try await store.replacePhoto(of: record, with: checked)
-      }
-      try await record.save(on: db)
-    }
-  }
-
-  /// Deletes the product if it still has version `expected` (any version when nil). False
-  /// when it was changed or deleted meanwhile, so two deletes at once count it out once. The
-  /// account's tombstones older than `ProductChanges.tombstoneRetention` before `now` go too.
-  @discardableResult
-  func delete(_ record: ProductRecord, expected: Int? = nil, now: Date) async throws -> Bool {
-    let id = try record.requireID()
-    let owner = workspaceID
-    return try await record.write(expected: expected, on: db) { db in
-      // Photos and favourites go with the product (foreign keys cascade as well).
-      try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
-      try await ProductFavorite.query(on: db).filter(\.$productID == id).delete()
-      try await record.delete(on: db)
-      try await ProductStore(db: db, workspaceID: owner, viewerID: viewerID).adjustCount(by: -1)
-      try await ProductChanges.purgeTombstones(workspaceID: owner, now: now, on: db)
-    }
-  }
-
-  /// Adds `delta` to the account's product count (after an import added rows in bulk).
-  func adjustCount(by delta: Int) async throws {
-    guard delta != 0 else { return }
-    try await sql.update(ProductCounter.schema)
-      .set(
-        SQLIdentifier("product_count"),
-        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(delta))
-      )
-      .where("workspace_id", .equal, SQLBind(workspaceID))
-      .run()
-  }
-
-  fileprivate func replacePhoto(of record: ProductRecord, with photo: CheckedPhoto) async throws {
-    let id = try record.requireID()
-    try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
-    try await ProductPhoto(workspaceID: workspaceID, productID: id, upload: photo).create(on: db)
-    record.photoETag = photo.sha256
-    try await record.save(on: db)
-  }
-
-  private func removePhoto(of record: ProductRecord) async throws {
-    let id = try record.requireID()
-    try await ProductPhoto.query(on: db).filter(\.$productID == id).delete()
-    record.photoETag = nil
-  }
-
-  /// The account's counter row, created at zero when it has none yet (several instances may
-  /// race here; the unique index keeps one row).
-  private func ensureCounterRow() async throws {
-    try await sql.insert(into: ProductCounter.schema)
-      .columns("id", "workspace_id", "last_number")
-      .values(SQLBind(UUID.random()), SQLBind(workspaceID), SQLBind(0))
-      .ignoringConflicts(with: ["workspace_id"])
-      .run()
-  }
-
-  /// Makes sure the account's counter is at least `number` (after products were added with
-  /// numbers of their own, by an import). One statement, so it never goes backwards when a
-  /// product is created at the same moment.
-  func raiseCounter(to number: Int) async throws {
-    guard number > 0 else { return }
-    try await ensureCounterRow()
-    try await sql.update(ProductCounter.schema)
-      .set(SQLIdentifier("last_number"), to: SQLBind(number))
-      .where("workspace_id", .equal, SQLBind(workspaceID))
-      .where("last_number", .lessThan, SQLBind(number))
-      .run()
-  }
-
-  /// The account's next product number: one atomic increment of its counter row, so two
-  /// products saved at the same moment (on several app instances) never share a number.
-  fileprivate func nextNumber() async throws -> Int {
-    try await reserveNumbers(1).lowerBound
-  }
-
-  /// The account's next `count` product numbers, counted as `count` more products: one atomic
-  /// increment of its counter row, so products saved at the same moment (on several app
-  /// instances) never share a number. The caller inserts the products in the same transaction,
-  /// which holds the counter row until it commits.
-  func reserveNumbers(_ count: Int) async throws -> ClosedRange<Int> {
-    guard count > 0 else {
-      throw Abort(.internalServerError, reason: "At least one product number must be asked for.")
-    }
-    try await ensureCounterRow()
-    let last = try await sql.update(ProductCounter.schema)
-      .set(
-        SQLIdentifier("last_number"),
-        to: SQLBinaryExpression(SQLIdentifier("last_number"), .add, SQLBind(count))
-      )
-      .set(
-        SQLIdentifier("product_count"),
-        to: SQLBinaryExpression(SQLIdentifier("product_count"), .add, SQLBind(count))
-      )
-      .where("workspace_id", .equal, SQLBind(workspaceID))
-      .returning("last_number")
-      .first(decodingColumn: "last_number", as: Int.self)
-    guard let last else {
-      // Made above, so gone only with its workspace: a deletion that committed while this
-      // waited for the row (PostgreSQL).
-      if try await Workspace.find(workspaceID, on: db) == nil { throw WorkspaceDeletion.gone }
-      throw Abort(.internalServerError, reason: "The product counter row is missing.")
-    }
-    return (last - count + 1)...last
+    return photos
   }
 
   // MARK: building queries
 
-  private var sql: any SQLDatabase {
+  var sql: any SQLDatabase {
     get throws {
       guard let sql = db as? any SQLDatabase else {
         throw Abort(.internalServerError, reason: "Products need an SQL database.")
       }
       return sql
     }
-  }
-
-  private func scoped() -> QueryBuilder<ProductRecord> {
-    ProductRecord.query(on: db).filter(\.$workspaceID == workspaceID)
   }
 }

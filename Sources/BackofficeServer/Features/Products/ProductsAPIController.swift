@@ -82,7 +82,7 @@ struct ProductsAPIController: RouteCollection {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
     return APIResponse.json(
-      bytes: ProductJSON.object(try await store.row(record), account: AccountFormat(try req.user))
+      bytes: ProductJSON.object(record, account: AccountFormat(try req.user))
     ).withVersion(record.version)
   }
 
@@ -171,8 +171,7 @@ struct ProductsAPIController: RouteCollection {
     let workspaceID = idempotency.workspaceID
     return try await idempotency.perform(key: key, fingerprint: fingerprint) { db in
       let store = ProductStore(db: db, workspaceID: workspaceID, viewerID: viewer)
-      let record = try await store.create(product, photo: photo)
-      let row = try await store.row(record)
+      let row = try await store.create(product, photo: photo)
       var answer = StoredAnswer.product(row, account: account, status: .created)
       answer.location = Routes.apiProduct.href(id: row.id)
       return answer
@@ -211,13 +210,14 @@ struct ProductsAPIController: RouteCollection {
           if let photo { .replace(photo) } else if input.removePhoto == true { .remove } else {
             .keep
           }
-        guard try await store.update(record, expected: expected, with: product, photo: change)
+        guard
+          let saved = try await store.update(
+            record, expected: expected, with: product, photo: change)
         else {
           throw APIError.lostWrite(
-            stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+            stillThere: try await store.find(record.id) != nil, record: Self.recordName)
         }
-        return StoredAnswer.product(
-          try await store.row(record), account: account, status: .ok)
+        return StoredAnswer.product(saved, account: account, status: .ok)
       }
     if !outcome.replayed {
       req.noteActivity(
@@ -255,7 +255,7 @@ struct ProductsAPIController: RouteCollection {
         deletedName.withLockedValue { $0 = record.name }
         guard try await store.delete(record, expected: expected, now: now) else {
           throw APIError.lostWrite(
-            stillThere: try await store.find(record.requireID()) != nil, record: Self.recordName)
+            stillThere: try await store.find(record.id) != nil, record: Self.recordName)
         }
         return StoredAnswer(status: .noContent, contentType: "", body: Data())
       }
@@ -268,7 +268,7 @@ struct ProductsAPIController: RouteCollection {
   @Sendable func photo(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
-    let photo = try owned(await store.photo(productID: try record.requireID()))
+    let photo = try owned(await store.photo(productID: record.id))
     return PhotoResponse.make(photo, request: req)
   }
 
@@ -293,18 +293,17 @@ struct ProductsAPIController: RouteCollection {
   /// Idempotent: favouriting a favourite is fine and answers the same.
   @Sendable func addFavorite(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
-    let record = try owned(await store.find(req.parameters.get("productID")))
-    let id = try record.requireID()
-    try await store.setFavorite(id, true)
+    var record = try owned(await store.find(req.parameters.get("productID")))
+    try await store.setFavorite(record.id, true)
+    record.favorite = true
     return APIResponse.json(
-      bytes: ProductJSON.object(try await store.row(record), account: AccountFormat(try req.user)))
+      bytes: ProductJSON.object(record, account: AccountFormat(try req.user)))
   }
 
   @Sendable func removeFavorite(req: Request) async throws -> Response {
     let store = try ProductsController.store(req)
     let record = try owned(await store.find(req.parameters.get("productID")))
-    let id = try record.requireID()
-    try await store.setFavorite(id, false)
+    try await store.setFavorite(record.id, false)
     return Response(status: .noContent)
   }
 

@@ -181,7 +181,7 @@ struct ProductsController: RouteCollection {
   }
 
   /// The form's values for a stored product, as the edit form first shows them.
-  static func values(of record: ProductRecord, locale: BackofficeLocale) -> ProductForm.Values {
+  static func values(of record: ProductRow, locale: BackofficeLocale) -> ProductForm.Values {
     let product = record.product
     return ProductForm.Values(
       name: product.name, type: product.type,
@@ -190,7 +190,7 @@ struct ProductsController: RouteCollection {
         product.tax, fractionDigits: DecimalMath.fractionDigitCount(product.tax), locale: locale))
   }
 
-  static func photoHref(_ record: ProductRecord, id: UUID) -> String? {
+  static func photoHref(_ record: ProductRow, id: UUID) -> String? {
     record.photoETag.map {
       Routes.productPhoto.href(id: id, query: ["v": PhotoResponse.version($0)])
     }
@@ -198,8 +198,10 @@ struct ProductsController: RouteCollection {
 
   @Sendable func edit(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { throw Abort(.notFound) }
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      throw Abort(.notFound)
+    }
+    let id = record.id
     let locale = BackofficeLocale.resolve(try req.user.locale)
     var view = try await formView(req, mode: .edit(id))
     view.values = Self.values(of: record, locale: locale)
@@ -213,8 +215,10 @@ struct ProductsController: RouteCollection {
   @Sendable func update(req: Request) async throws -> Response {
     let store = try Self.store(req)
     let input = try req.content.decode(FormInput.self)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { return Self.gone(req, typed: input.values) }
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      return Self.gone(req, typed: input.values)
+    }
+    let id = record.id
     let (product, photo, problems) = read(req, input: input)
     let expected = VersionField.parse(input.version)
     guard let product else {
@@ -229,7 +233,7 @@ struct ProductsController: RouteCollection {
     let change: ProductStore.PhotoChange =
       if let photo { .replace(photo) } else if input.removesPhoto { .remove } else { .keep }
     if let expected, expected == record.version,
-      try await store.update(record, expected: expected, with: product, photo: change)
+      try await store.update(record, expected: expected, with: product, photo: change) != nil
     {
       req.flash(.success, L("products.flash.updated", ["name": product.name]))
       req.noteActivity(.changed, .product, id: id, name: product.name)
@@ -244,10 +248,10 @@ struct ProductsController: RouteCollection {
 
   /// The edit form again, as typed, with the product's saved values where they differ and its
   /// current version, so a second submit saves on purpose.
-  func conflict(_ req: Request, current: ProductRecord, input: FormInput, uploaded: Bool)
+  func conflict(_ req: Request, current: ProductRow, input: FormInput, uploaded: Bool)
     async throws -> Response
   {
-    let id = try current.requireID()
+    let id = current.id
     let locale = BackofficeLocale.resolve(try req.user.locale)
     var view = try await formView(req, mode: .edit(id))
     view.values = input.values
@@ -312,8 +316,10 @@ struct ProductsController: RouteCollection {
   /// Sets (never toggles) the favourite, then returns to the listing it was sent from.
   @Sendable func favorite(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id
-    else { throw Abort(.notFound) }
+    guard let record = try await store.find(req.parameters.get("productID")) else {
+      throw Abort(.notFound)
+    }
+    let id = record.id
     let input = try req.content.decode(FavoriteInput.self)
     let on = input.favorite == "1" || input.favorite == "true"
     try await store.setFavorite(id, on)
@@ -327,8 +333,8 @@ struct ProductsController: RouteCollection {
 
   @Sendable func photo(req: Request) async throws -> Response {
     let store = try Self.store(req)
-    guard let record = try await store.find(req.parameters.get("productID")), let id = record.id,
-      let photo = try await store.photo(productID: id)
+    guard let record = try await store.find(req.parameters.get("productID")),
+      let photo = try await store.photo(productID: record.id)
     else { throw Abort(.notFound) }
     return PhotoResponse.make(photo, request: req)
   }
@@ -341,11 +347,9 @@ struct ProductsController: RouteCollection {
     let base = req.publicBaseURL
     // The whole catalog is read and written away from the event loops (`BackgroundWork`).
     let file = try await BackgroundWork.shared.run {
-      let records = try await store.all()
-      let favorites = try await store.favoriteIDs()
-      let lines = records.map { record in
+      let lines = try await store.all().map { record in
         ProductCSVFile.Line(
-          product: record.product, favorite: record.id.map(favorites.contains) ?? false,
+          product: record.product, favorite: record.favorite,
           imageURL: SwipeAPIController.imageURL(record, base: base), createdAt: record.createdAt)
       }
       return ProductCSVFile.export(lines)

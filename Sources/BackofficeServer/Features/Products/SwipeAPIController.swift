@@ -144,8 +144,9 @@ struct SwipeAPIController: RouteCollection {
     return texts.contains { !$0.isEmpty }
   }
 
-  static func imageURL(_ record: ProductRecord, base: String) -> String? {
-    guard let etag = record.photoETag, let id = record.id else { return nil }
+  static func imageURL(_ record: ProductRow, base: String) -> String? {
+    guard let etag = record.photoETag else { return nil }
+    let id = record.id
     return base + Routes.apiProductPhoto.href(id: id, query: ["v": PhotoResponse.version(etag)])
   }
 
