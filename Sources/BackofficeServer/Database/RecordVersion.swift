@@ -39,6 +39,26 @@ enum RecordVersion {
   }
 }
 
+extension RecordVersion {
+  /// Claims the account's row `id` of `table` at version `expected` (any version when nil)
+  /// and runs `write` in the same transaction: what `write` gives, or nil when the row was
+  /// changed or deleted since (or does not meet `condition`), and then nothing is written.
+  static func write<T: Sendable>(
+    _ table: String, id: UUID, workspaceID: UUID, expected: Int?,
+    condition: (any SQLExpression)? = nil, on db: any Database,
+    _ write: @escaping @Sendable (any Database) async throws -> T
+  ) async throws -> T? {
+    try await db.transaction { db in
+      guard
+        try await claim(
+          table, id: id, workspaceID: workspaceID, expected: expected, condition: condition,
+          on: db) != nil
+      else { return nil }
+      return try await write(db)
+    }
+  }
+}
+
 /// A stored record that carries a version and belongs to one account.
 protocol VersionedRecord: Model where IDValue == UUID {
   var version: Int { get set }

@@ -151,11 +151,9 @@ struct AdPaymentStore {
     -> AdPaymentEntry?
   {
     let (owner, id) = (workspaceID, entry.id)
-    return try await db.transaction { db in
-      guard
-        try await RecordVersion.claim(
-          Self.table, id: id, workspaceID: owner, expected: expected, on: db) != nil
-      else { return nil }
+    let saved = try await RecordVersion.write(
+      Self.table, id: id, workspaceID: owner, expected: expected, on: db
+    ) { db in
       let store = AdPaymentStore(db: db, workspaceID: owner)
       let values = Values(payment)
       try await store.sql.raw(
@@ -169,21 +167,20 @@ struct AdPaymentStore {
       ).run()
       return try await store.find(id)
     }
+    return saved ?? nil
   }
 
   /// Deletes `entry` if it is still at version `expected` (any version when nil).
   func delete(_ entry: AdPaymentEntry, expected: Int?) async throws -> Bool {
     let (owner, id) = (workspaceID, entry.id)
-    return try await db.transaction { db in
-      guard
-        try await RecordVersion.claim(
-          Self.table, id: id, workspaceID: owner, expected: expected, on: db) != nil
-      else { return false }
+    let deleted: Void? = try await RecordVersion.write(
+      Self.table, id: id, workspaceID: owner, expected: expected, on: db
+    ) { db in
       try await AdPaymentStore(db: db, workspaceID: owner).sql.raw(
         "DELETE FROM ad_payments WHERE id = \(bind: id) AND workspace_id = \(bind: owner)"
       ).run()
-      return true
     }
+    return deleted != nil
   }
 
   // MARK: building queries

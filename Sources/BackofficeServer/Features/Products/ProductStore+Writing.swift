@@ -129,11 +129,9 @@ extension ProductStore {
     _ row: ProductRow, expected: Int?, with product: Product, photo: PhotoChange
   ) async throws -> ProductRow? {
     let (owner, viewer, id) = (workspaceID, viewerID, row.id)
-    return try await db.transaction { db in
-      guard
-        try await RecordVersion.claim(
-          Self.table, id: id, workspaceID: owner, expected: expected, on: db) != nil
-      else { return nil }
+    let saved = try await RecordVersion.write(
+      Self.table, id: id, workspaceID: owner, expected: expected, on: db
+    ) { db in
       let store = ProductStore(db: db, workspaceID: owner, viewerID: viewer)
       let (values, now) = (Values(product), Date())
       var setPhoto: SQLQueryString = ""
@@ -160,6 +158,7 @@ extension ProductStore {
       ).run()
       return try await store.find(id)
     }
+    return saved ?? nil
   }
 
   /// Deletes the product if it still has version `expected` (any version when nil). False
@@ -168,11 +167,9 @@ extension ProductStore {
   @discardableResult
   func delete(_ row: ProductRow, expected: Int? = nil, now: Date) async throws -> Bool {
     let (owner, viewer, id) = (workspaceID, viewerID, row.id)
-    return try await db.transaction { db in
-      guard
-        try await RecordVersion.claim(
-          Self.table, id: id, workspaceID: owner, expected: expected, on: db) != nil
-      else { return false }
+    let deleted: Void? = try await RecordVersion.write(
+      Self.table, id: id, workspaceID: owner, expected: expected, on: db
+    ) { db in
       let store = ProductStore(db: db, workspaceID: owner, viewerID: viewer)
       // Photos and favourites go with the product (foreign keys cascade as well).
       try await store.deletePhoto(of: id)
@@ -182,8 +179,8 @@ extension ProductStore {
       ).run()
       try await store.adjustCount(by: -1)
       try await ProductChanges.purgeTombstones(workspaceID: owner, now: now, on: db)
-      return true
     }
+    return deleted != nil
   }
 
   // MARK: favourites and photos
