@@ -36,12 +36,12 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
 
   try await client.addAdPayment(name: "Spring ads", url: "https://pay.example.com/a?b=1", db: t.db)
 
-  let plan = MarketingPlanRecord(
+  var plan = MarketingPlanRecord(
     workspaceID: workspaceID, name: "Herbst",
     selection: PlanSelection(targetNames: ["Moms", "Dads"], chosenPackageIDs: ["tv": "gold"]),
     recipient: "boss@example.com")
   plan.subject = "Unser Plan"
-  try await plan.create(on: t.db)
+  try await MarketingPlanQueries.create(&plan, on: t.db)
 
   let fundraiser = try await client.addFundraiser(purpose: "На дрон", showProgress: true)
   // Not the defaults, so the round trip shows both are carried.

@@ -2,9 +2,11 @@ import BackofficeCore
 import Fluent
 import Foundation
 
+@testable import BackofficeServer
+
 // Tables as tests inspect them. The app has no models for them: their store holds their SQL
 // and reads rows into plain values (`ProductStore` into `ProductRow`, `AdPaymentStore` into
-// `AdPaymentEntry`). Tests look at what was stored (and, to play another writer, change a
+// `AdPaymentEntry`, `MarketingPlanQueries` into `MarketingPlanRecord`). Tests look at what was stored (and, to play another writer, change a
 // row) through these small Fluent views of the same tables.
 
 final class ProductRecord: Model, @unchecked Sendable {
@@ -91,4 +93,25 @@ final class AdPaymentTable: Model, @unchecked Sendable {
   init() {}
 
   var payment: AdPayment { AdPayment(name: name, url: url) }
+}
+
+final class MarketingPlanTable: Model, @unchecked Sendable {
+  static let schema = "marketing_plans"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
+  @Field(key: "name") var name: String
+  @Field(key: "selection_json") var selectionJSON: String
+  @Field(key: "recipient") var recipient: String
+  @OptionalField(key: "subject") var subject: String?
+  @Timestamp(key: "created_at", on: .none) var createdAt: Date?
+  @Timestamp(key: "updated_at", on: .none) var updatedAt: Date?
+  @Field(key: "version") var version: Int
+
+  init() {}
+
+  var selection: PlanSelection {
+    get { MarketingJSON.decodeSelection(selectionJSON) }
+    set { selectionJSON = MarketingJSON.encode(newValue) }
+  }
 }

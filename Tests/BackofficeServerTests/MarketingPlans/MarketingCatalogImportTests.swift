@@ -143,7 +143,7 @@ struct MarketingCatalogImportTests {
       let page = try await client.get("/marketing/catalog")
       #expect(page.body.contains("1 plan lost choices the new catalog no longer offers."))
       #expect(!page.body.contains("Offline data from"))
-      let plan = try #require(try await MarketingPlanRecord.query(on: t.db).first())
+      let plan = try #require(try await MarketingPlanTable.query(on: t.db).first())
       #expect(plan.selection.isEmpty)
     }
   }

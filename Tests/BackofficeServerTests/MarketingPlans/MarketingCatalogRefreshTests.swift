@@ -74,7 +74,7 @@ struct MarketingCatalogRefreshTests {
         #expect(stored.fetchedAt == t.clock.now)
 
         // The plan lost the SEO target and package, kept Facebook at its new price.
-        let plan = try #require(try await MarketingPlanRecord.query(on: t.db).first())
+        let plan = try #require(try await MarketingPlanTable.query(on: t.db).first())
         #expect(plan.selection.targetNames == ["Location"])
         #expect(plan.selection.chosenPackageIDs == ["0af1bfee844a7003cec5": "facebook_0"])
         let review = try await client.get("/marketing/plans/\(planID)/review")

@@ -33,7 +33,7 @@ struct MarketingPlanPagesTests {
 
     func selection(_ t: TestApp) async throws -> PlanSelection {
       let record = try #require(
-        try await MarketingPlanRecord.find(UUID(uuidString: id), on: t.db))
+        try await MarketingPlanTable.find(UUID(uuidString: id), on: t.db))
       return record.selection
     }
   }
@@ -307,14 +307,14 @@ struct MarketingPlanPagesTests {
       #expect(saved.body.contains("Email details saved."))
       #expect(saved.body.contains(#"href="mailto:boss@example.com?subject=Q3%20plan&amp;body="#))
       let record = try #require(
-        try await MarketingPlanRecord.find(UUID(uuidString: plan.id), on: t.db))
+        try await MarketingPlanTable.find(UUID(uuidString: plan.id), on: t.db))
       #expect(record.recipient == "boss@example.com")
       #expect(record.subject == "Q3 plan")
       // Saving the default subject keeps it "default", so its date follows the day.
       try await plan.client.post(
         "\(plan.base)/email", form: [("recipient", ""), ("subject", subject)])
       let reset = try #require(
-        try await MarketingPlanRecord.find(UUID(uuidString: plan.id), on: t.db))
+        try await MarketingPlanTable.find(UUID(uuidString: plan.id), on: t.db))
       #expect(reset.subject == nil)
       #expect(reset.recipient == "")
     }
@@ -432,7 +432,7 @@ struct MarketingPlanPagesTests {
       let both = try await plan.client.get("/marketing")
       #expect(both.body.contains("Plan duplicated as \u{201C}Copy of Spring push\u{201D}."))
       #expect(both.body.contains(">Copy of Spring push</a>"))
-      let records = try await MarketingPlanRecord.query(on: t.db).all()
+      let records = try await MarketingPlanTable.query(on: t.db).all()
       #expect(records.count == 2)
       #expect(Set(records.map(\.selectionJSON)).count == 1)
       #expect(try await plan.client.get("/").body.contains("2 plans"))
@@ -441,7 +441,7 @@ struct MarketingPlanPagesTests {
       #expect(deleted.location == "/marketing")
       let after = try await plan.client.get("/marketing")
       #expect(after.body.contains("Plan \u{201C}Spring push\u{201D} deleted."))
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 1)
       #expect(try await plan.client.get("\(plan.base)/review").status == .notFound)
     }
   }
@@ -476,7 +476,7 @@ struct MarketingPlanPagesTests {
       }
       #expect(try await other.get("/marketing/plans/not-a-uuid/targets").status == .notFound)
       #expect(try await owner.selection(t).targetNames == ["Company"])
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 1)
     }
   }
 
@@ -498,7 +498,7 @@ struct MarketingPlanPagesTests {
         #expect(response.status == .forbidden, "\(path)")
       }
       #expect(try await plan.selection(t).isEmpty)
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 1)
     }
   }
 

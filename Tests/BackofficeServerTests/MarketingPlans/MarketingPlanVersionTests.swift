@@ -18,8 +18,8 @@ struct MarketingPlanVersionTests {
     let id: String
     var base: String { "/marketing/plans/\(id)" }
 
-    func record(_ t: TestApp) async throws -> MarketingPlanRecord {
-      try #require(try await MarketingPlanRecord.find(UUID(uuidString: id), on: t.db))
+    func record(_ t: TestApp) async throws -> MarketingPlanTable {
+      try #require(try await MarketingPlanTable.find(UUID(uuidString: id), on: t.db))
     }
   }
 
@@ -191,7 +191,7 @@ struct MarketingPlanVersionTests {
       #expect(mismatch.status == .preconditionFailed)
       #expect(try mismatch.json()["error"] != nil)
       #expect(
-        try await MarketingPlanRecord.find(UUID(uuidString: id), on: t.db)?.name == "Autumn")
+        try await MarketingPlanTable.find(UUID(uuidString: id), on: t.db)?.name == "Autumn")
       let matched = try await client.api(
         .PATCH, path, token: token, json: #"{"name": "Winter"}"#, headers: ["If-Match": #""1""#])
       #expect(matched.status == .ok)
@@ -204,7 +204,7 @@ struct MarketingPlanVersionTests {
       let staleDelete = try await client.api(
         .DELETE, path, token: token, headers: ["If-Match": #""1""#])
       #expect(staleDelete.status == .preconditionFailed)
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 2)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 2)
       let delete = try await client.api(
         .DELETE, path, token: token, headers: ["If-Match": #""2""#])
       #expect(delete.status == .noContent)

@@ -96,7 +96,7 @@ struct MarketingPlansAPITests {
       #expect(deleted.status == .noContent)
       let gone = try await client.apiJSON(.GET, "/api/v1/marketing/plans/\(id)", token: token)
       #expect(gone.status == .notFound)
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 1)
     }
   }
 
@@ -143,7 +143,7 @@ struct MarketingPlansAPITests {
       #expect(fields["packages[0]"] == "Facebook is not available for the selected targets.")
       #expect(fields["recipient"] == "Enter an email address like name@example.com.")
       #expect(fields["subject"] == "Use at most 200 characters.")
-      #expect(try await MarketingPlanRecord.query(on: t.db).count() == 0)
+      #expect(try await MarketingPlanTable.query(on: t.db).count() == 0)
 
       let twice = try await client.apiJSON(
         .POST, "/api/v1/marketing/plans", token: token,
@@ -192,7 +192,7 @@ struct MarketingPlansAPITests {
       }
       let list = try await other.apiJSON(.GET, "/api/v1/marketing/plans", token: otherToken)
       #expect(try list.json()["total"] as? Int == 0)
-      #expect(try await MarketingPlanRecord.query(on: t.db).first()?.name == "Secret")
+      #expect(try await MarketingPlanTable.query(on: t.db).first()?.name == "Secret")
     }
   }
 

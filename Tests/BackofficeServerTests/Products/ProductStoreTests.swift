@@ -6,9 +6,9 @@ import Testing
 
 @testable import BackofficeServer
 
-/// The product store holds the products table's one column list: a column a migration adds
-/// and the store does not write (or a column it writes that no migration made) fails here, on
-/// the database the suite runs on.
+/// The product store holds the products table's one column list (and the ad payment and plan
+/// stores theirs): a column a migration adds and the store does not write (or a column it
+/// writes that no migration made) fails here, on the database the suite runs on.
 @Suite("Product store")
 struct ProductStoreTests {
   /// The columns of `table` as the database describes it.
@@ -37,6 +37,11 @@ struct ProductStoreTests {
           photoETag: nil, createdAt: Date(), updatedAt: Date()),
         ProductStore.newPhoto(workspaceID: id, productID: id, photo, createdAt: Date()),
         ProductStore.newFavorite(workspaceID: id, userID: id, productID: id, createdAt: Date()),
+        // The other stores without models keep one column list each too.
+        AdPaymentStore.newEntry(
+          id: id, workspaceID: id, AdPayment(name: "Ads", url: "https://ads.example.com"),
+          createdAt: Date(), updatedAt: Date()),
+        MarketingPlanRecord(workspaceID: id, name: "Plan", selection: PlanSelection()).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)

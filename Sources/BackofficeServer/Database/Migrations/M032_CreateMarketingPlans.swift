@@ -3,7 +3,7 @@ import SQLKit
 
 struct M032_CreateMarketingPlans: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(MarketingPlanRecord.schema)
+    try await database.schema("marketing_plans")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("name", .string, .required)
@@ -16,11 +16,11 @@ struct M032_CreateMarketingPlans: AsyncMigration {
     // The plans list is one account's plans, newest change first.
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: "marketing_plans_user_updated")
-        .on(MarketingPlanRecord.schema).column("user_id").column("updated_at").run()
+        .on("marketing_plans").column("user_id").column("updated_at").run()
     }
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(MarketingPlanRecord.schema).delete()
+    try await database.schema("marketing_plans").delete()
   }
 }

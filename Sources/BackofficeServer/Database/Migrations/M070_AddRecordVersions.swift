@@ -5,7 +5,7 @@ import Fluent
 struct M070_AddRecordVersions: AsyncMigration {
   static let tables = [
     "products", ExpenseRecord.schema, "ad_payments", FundraiserRecord.schema,
-    MarketingPlanRecord.schema,
+    "marketing_plans",
   ]
 
   func prepare(on database: any Database) async throws {

@@ -40,45 +40,6 @@ final class MarketingCatalogRecord: Model, @unchecked Sendable {
   }
 }
 
-/// A saved marketing plan: its name, what was picked (targets and package ids, read against the
-/// current catalog) and the email details last typed on the review step.
-final class MarketingPlanRecord: Model, @unchecked Sendable {
-  static let schema = "marketing_plans"
-
-  @ID(key: .id) var id: UUID?
-  /// The workspace the record belongs to.
-  @Field(key: "workspace_id") var workspaceID: UUID
-  @Field(key: "name") var name: String
-  /// `PlanSelection` encoded as JSON.
-  @Field(key: "selection_json") var selectionJSON: String
-  @Field(key: "recipient") var recipient: String
-  /// nil: the dated default subject.
-  @OptionalField(key: "subject") var subject: String?
-  @Timestamp(key: "created_at", on: .create) var createdAt: Date?
-  @Timestamp(key: "updated_at", on: .update) var updatedAt: Date?
-  /// One more on every change; see `RecordVersion`.
-  @Field(key: "version") var version: Int
-
-  init() {}
-
-  init(workspaceID: UUID, name: String, selection: PlanSelection, recipient: String = "") {
-    self.workspaceID = workspaceID
-    self.version = RecordVersion.first
-    self.name = name
-    self.selectionJSON = MarketingJSON.encode(selection)
-    self.recipient = recipient
-  }
-
-  var selection: PlanSelection {
-    get { MarketingJSON.decodeSelection(selectionJSON) }
-    set { selectionJSON = MarketingJSON.encode(newValue) }
-  }
-}
-
-extension MarketingPlanRecord: VersionedRecord {
-  var ownerID: UUID { workspaceID }
-}
-
 /// JSON for the stored catalog and selections; sorted keys so equal values are equal text.
 enum MarketingJSON {
   static func encode(_ value: some Encodable) -> String {

@@ -458,13 +458,12 @@ extension AccountBackup {
   private static func exportPlans(workspaceID: UUID, on db: any Database) async throws
     -> [MarketingPlanItem]
   {
-    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .sort(\.$createdAt).sort(\.$id).all()
+    try await MarketingPlanQueries.all(in: workspaceID, on: db)
       .map { record in
         let selection = record.selection
         let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
         return MarketingPlanItem(
-          id: try record.requireID(), name: record.name, targets: selection.targetNames,
+          id: record.id, name: record.name, targets: selection.targetNames,
           packages: selection.chosenPackageIDs.sorted { $0.key < $1.key }.map {
             PackageChoice(channelId: $0.key, packageId: $0.value)
           },

@@ -43,8 +43,8 @@ extension AccountRestore {
       try await plan.sort(
         AdPaymentStore.table, backup.adPayments.map(\.id), workspaceID: workspaceID, on: db)
       try await plan.sort(
-        MarketingPlanRecord.self, backup.marketingPlans.map(\.id), workspaceID: workspaceID, on: db
-      ) { ($0.workspaceID, true) }
+        MarketingPlanQueries.table, backup.marketingPlans.map(\.id), workspaceID: workspaceID,
+        on: db)
       try await plan.sort(
         FundraiserRecord.self, backup.fundraisers.map(\.id), workspaceID: workspaceID, on: db
       ) { ($0.workspaceID, true) }

@@ -142,7 +142,7 @@ extension AccountRestore {
     )], ids: IDPlan,
     workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
-    var records: [MarketingPlanRecord] = []
+    var records: [NewRow] = []
     for (item, name, recipient, subject) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.marketingPlans += 1
@@ -150,7 +150,7 @@ extension AccountRestore {
       }
       var chosen: [String: String] = [:]
       for choice in item.packages { chosen[choice.channelId] = choice.packageId }
-      let record = MarketingPlanRecord(
+      var record = MarketingPlanRecord(
         workspaceID: workspaceID, name: name,
         selection: PlanSelection(targetNames: item.targets, chosenPackageIDs: chosen),
         recipient: recipient)
@@ -159,9 +159,9 @@ extension AccountRestore {
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.version = item.version ?? RecordVersion.first
-      records.append(record)
+      records.append(record.newRow)
     }
-    try await BulkInsert.insert(records, on: db)
+    try await MarketingPlanQueries.insert(records, on: db)
     outcome.added.marketingPlans = records.count
   }
 

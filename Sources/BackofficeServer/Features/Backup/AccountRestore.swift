@@ -121,8 +121,7 @@ enum AccountRestore {
       expenses: try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .filter(\.$deletedAt == nil).count(),
       adPayments: try await AdPaymentStore(db: db, workspaceID: workspaceID).count(),
-      marketingPlans: try await MarketingPlanRecord.query(on: db)
-        .filter(\.$workspaceID == workspaceID).count(),
+      marketingPlans: try await MarketingPlanQueries.count(in: workspaceID, on: db),
       fundraisers: try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
         .count())
   }

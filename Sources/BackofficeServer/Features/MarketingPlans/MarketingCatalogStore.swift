@@ -154,9 +154,7 @@ enum MarketingCatalogStore {
     var changed = 0
     var lastID: UUID?
     while true {
-      var query = MarketingPlanRecord.query(on: db).sort(\.$id).limit(200)
-      if let lastID { query = query.filter(\.$id > lastID) }
-      let plans = try await query.all()
+      let plans = try await MarketingPlanQueries.plans(after: lastID, limit: 200, on: db)
       guard let last = plans.last else { break }
       for plan in plans {
         if try await reconcile(plan, with: catalog, on: db) { changed += 1 }
@@ -176,15 +174,14 @@ enum MarketingCatalogStore {
       var selection = current.selection
       guard selection.reconcile(with: catalog) else { return false }
       let reconciled = selection
-      let record = current
-      let written = try await record.write(expected: record.version, on: db) { db in
-        record.selection = reconciled
-        try await record.save(on: db)
-      }
+      let written = try await MarketingPlanQueries.save(
+        &current, expected: current.version, on: db
+      ) { $0.selection = reconciled }
       if written { return true }
-      guard let fresh = try await MarketingPlanRecord.find(try record.requireID(), on: db) else {
-        return false
-      }
+      guard
+        let fresh = try await MarketingPlanQueries.plan(
+          current.id, in: current.workspaceID, on: db)
+      else { return false }
       current = fresh
     }
     return false

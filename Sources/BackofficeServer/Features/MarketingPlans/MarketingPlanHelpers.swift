@@ -32,7 +32,7 @@ enum MarketingEmailDetails {
 
 enum MarketingPlanDuplicate {
   static func copy(of plan: MarketingPlanRecord, selection: PlanSelection) -> MarketingPlanRecord {
-    let copy = MarketingPlanRecord(
+    var copy = MarketingPlanRecord(
       workspaceID: plan.workspaceID, name: PlanName.copyName(of: plan.name), selection: selection,
       recipient: plan.recipient)
     copy.subject = plan.subject
@@ -43,7 +43,6 @@ enum MarketingPlanDuplicate {
 extension MarketingHomeCard {
   static func load(_ req: Request) async throws -> Model {
     Model(
-      planCount: try await MarketingPlanRecord.query(on: req.db)
-        .filter(\.$workspaceID == req.workspaceID).count())
+      planCount: try await MarketingPlanQueries.count(in: req.workspaceID, on: req.db))
   }
 }

@@ -1,6 +1,7 @@
 import BackofficeCore
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// Limits and messages for a plan's email details.
@@ -41,8 +42,11 @@ enum MarketingPlanRules {
 }
 
 /// The plans' store, shared by the pages and the API: every plan query and write, each limited
-/// to the request's workspace, so another workspace's plan is simply not found.
+/// to the request's workspace, so another workspace's plan is simply not found. The only place
+/// with the `marketing_plans` table's SQL (SQLKit, the same on SQLite and PostgreSQL).
 enum MarketingPlanQueries {
+  static let table = "marketing_plans"
+
   static func plan(_ req: Request) async throws -> MarketingPlanRecord? {
     guard let id = req.parameters.get("planID", as: UUID.self) else { return nil }
     return try await plan(id, in: req.workspaceID, on: req.db)
@@ -51,45 +55,117 @@ enum MarketingPlanQueries {
   static func plan(_ id: UUID, in workspaceID: UUID, on db: any Database) async throws
     -> MarketingPlanRecord?
   {
-    try await MarketingPlanRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first()
+    try await plans("WHERE id = \(bind: id) AND workspace_id = \(bind: workspaceID)", on: db)
+      .first
   }
 
   /// One page of the workspace's plans, last changed first (`count` says how many in all).
   static func page(in workspaceID: UUID, offset: Int, limit: Int, on db: any Database)
     async throws -> [MarketingPlanRecord]
   {
-    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .sort(\.$updatedAt, .descending).sort(\.$id)
-      .range(offset..<(offset + limit)).all()
+    try await plans(
+      """
+      WHERE workspace_id = \(bind: workspaceID) ORDER BY updated_at DESC, id
+      LIMIT \(bind: max(0, limit)) OFFSET \(bind: max(0, offset))
+      """, on: db)
+  }
+
+  /// Every plan of the workspace in the order they were made (the backup).
+  static func all(in workspaceID: UUID, on db: any Database) async throws
+    -> [MarketingPlanRecord]
+  {
+    try await plans("WHERE workspace_id = \(bind: workspaceID) ORDER BY created_at, id", on: db)
+  }
+
+  /// Up to `limit` plans of every workspace with ids after `after`, by id (a catalog change
+  /// walks them all).
+  static func plans(after: UUID?, limit: Int, on db: any Database) async throws
+    -> [MarketingPlanRecord]
+  {
+    if let after {
+      return try await plans("WHERE id > \(bind: after) ORDER BY id LIMIT \(bind: limit)", on: db)
+    }
+    return try await plans("ORDER BY id LIMIT \(bind: limit)", on: db)
   }
 
   static func count(in workspaceID: UUID, on db: any Database) async throws -> Int {
-    try await MarketingPlanRecord.query(on: db).filter(\.$workspaceID == workspaceID).count()
+    try await DirectQuery.first(
+      "SELECT COUNT(*) AS total FROM marketing_plans WHERE workspace_id = \(bind: workspaceID)"
+        as SQLQueryString, on: db
+    )?.decode(column: "total", as: Int.self) ?? 0
   }
 
-  /// Stores a new plan (or a copy).
-  static func create(_ plan: MarketingPlanRecord, on db: any Database) async throws {
-    try await plan.create(on: db)
+  /// Stores a new plan (or a copy), with its creation time.
+  static func create(_ plan: inout MarketingPlanRecord, on db: any Database) async throws {
+    let now = Date()
+    plan.createdAt = now
+    plan.updatedAt = now
+    try await insert([plan.newRow], on: db)
+  }
+
+  /// Inserts new rows (`MarketingPlanRecord.newRow`), `BulkInsert.defaultBatch` per statement.
+  static func insert(_ rows: [NewRow], on db: any Database) async throws {
+    try await PreparedInsert(rows).run(on: db)
   }
 
   /// Saves `plan` with `change` made to it, only from version `expected` (any version when
-  /// nil); false when it was changed or deleted since, and then neither is done.
+  /// nil), and sets `plan` to what was saved; false when it was changed or deleted since, and
+  /// then nothing is written and `plan` is left as it was.
   static func save(
-    _ plan: MarketingPlanRecord, expected: Int?, on db: any Database,
-    change: @escaping @Sendable (MarketingPlanRecord) -> Void = { _ in }
+    _ plan: inout MarketingPlanRecord, expected: Int?, on db: any Database,
+    change: (inout MarketingPlanRecord) -> Void = { _ in }
   ) async throws -> Bool {
-    try await plan.write(expected: expected, on: db) { db in
-      change(plan)
-      try await plan.save(on: db)
+    var changed = plan
+    change(&changed)
+    let values = changed
+    let saved = try await RecordVersion.write(
+      table, id: values.id, workspaceID: values.workspaceID, expected: expected, on: db
+    ) { db in
+      try await sql(db).raw(
+        """
+        UPDATE marketing_plans SET name = \(bind: values.name),
+          selection_json = \(bind: values.selectionJSON), recipient = \(bind: values.recipient),
+          subject = \(bind: values.subject), updated_at = \(bind: Date())
+        WHERE id = \(bind: values.id) AND workspace_id = \(bind: values.workspaceID)
+        """
+      ).run()
+      return try await Self.plan(values.id, in: values.workspaceID, on: db)
     }
+    guard let saved = saved ?? nil else { return false }
+    plan = saved
+    return true
   }
 
   /// Deletes `plan` if it is still at version `expected` (any version when nil).
   static func delete(_ plan: MarketingPlanRecord, expected: Int?, on db: any Database)
     async throws -> Bool
   {
-    try await plan.write(expected: expected, on: db) { db in try await plan.delete(on: db) }
+    let (id, owner) = (plan.id, plan.workspaceID)
+    let deleted: Void? = try await RecordVersion.write(
+      table, id: id, workspaceID: owner, expected: expected, on: db
+    ) { db in
+      try await sql(db).raw(
+        "DELETE FROM marketing_plans WHERE id = \(bind: id) AND workspace_id = \(bind: owner)"
+      ).run()
+    }
+    return deleted != nil
+  }
+
+  /// The plans `clause` (what follows `FROM marketing_plans`) selects.
+  private static func plans(_ clause: SQLQueryString, on db: any Database) async throws
+    -> [MarketingPlanRecord]
+  {
+    try await DirectQuery.rows(
+      "SELECT \(unsafeRaw: MarketingPlanRecord.columns) FROM marketing_plans \(clause)"
+        as SQLQueryString, on: db
+    ).map(MarketingPlanRecord.init)
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Marketing plans need an SQL database.")
+    }
+    return sql
   }
 
   /// The stored catalog, or nil (logged) when it cannot be read: pages then show their
@@ -105,8 +181,9 @@ enum MarketingPlanQueries {
 
   /// The plan's selection against `catalog`, saved back when the catalog no longer offers part
   /// of it (a catalog change that happened after the plan was last saved).
+  /// When it was saved, `plan` is set to the plan as saved (its new version).
   static func selection(
-    of plan: MarketingPlanRecord, in catalog: MarketingCatalog?, on db: any Database
+    of plan: inout MarketingPlanRecord, in catalog: MarketingCatalog?, on db: any Database
   )
     async throws -> PlanSelection
   {
@@ -115,10 +192,7 @@ enum MarketingPlanQueries {
     // Saved only onto the version that was read, so it never overwrites a change made in the
     // meantime (that change is then reconciled when the plan is next read).
     let reconciled = selection
-    _ = try await plan.write(expected: plan.version, on: db) { db in
-      plan.selection = reconciled
-      try await plan.save(on: db)
-    }
+    _ = try await save(&plan, expected: plan.version, on: db) { $0.selection = reconciled }
     return selection
   }
 

@@ -107,7 +107,7 @@ struct MarketingPlansAPIController: RouteCollection {
     ) throws {
       let chosen = selection.chosenPackages(in: catalog)
       let totals = PlanTotals(chosen)
-      id = try plan.requireID()
+      id = plan.id
       name = plan.name
       targets = selection.targetNames
       packages = chosen.map {
@@ -211,19 +211,19 @@ struct MarketingPlansAPIController: RouteCollection {
     let plans = try await MarketingPlanQueries.page(
       in: workspaceID, offset: paging.offset, limit: paging.perPage, on: req.db)
     var items: [Item] = []
-    for plan in plans {
+    for var plan in plans {
       let selection = try await MarketingPlanQueries.selection(
-        of: plan, in: stored.catalog, on: req.db)
+        of: &plan, in: stored.catalog, on: req.db)
       items.append(try Item(plan, selection: selection, catalog: stored.catalog, locale: locale))
     }
     return try ListPage(items: items, paging: paging, total: total).response(for: req)
   }
 
   @Sendable func show(req: Request) async throws -> Response {
-    let plan = try await plan(req)
+    var plan = try await plan(req)
     let stored = try await storedCatalog(req)
     let selection = try await MarketingPlanQueries.selection(
-      of: plan, in: stored.catalog, on: req.db)
+      of: &plan, in: stored.catalog, on: req.db)
     return try APIResponse.json(
       Item(
         plan, selection: selection, catalog: stored.catalog,
@@ -235,16 +235,17 @@ struct MarketingPlansAPIController: RouteCollection {
     let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
-    let plan = MarketingPlanRecord(
+    var plan = MarketingPlanRecord(
       workspaceID: try req.workspaceID,
       name: PlanName.defaultName(on: req.now, locale: locale, timeZone: MarketingFormat.utc),
       selection: PlanSelection())
-    let selection = try apply(input, to: plan, selection: PlanSelection(), stored: stored, req: req)
-    try await MarketingPlanQueries.create(plan, on: req.db)
+    let selection = try apply(
+      input, to: &plan, selection: PlanSelection(), stored: stored, req: req)
+    try await MarketingPlanQueries.create(&plan, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
     return try APIResponse.created(
       Item(plan, selection: selection, catalog: stored.catalog, locale: locale),
-      location: Routes.apiMarketingPlan.href(id: try plan.requireID())
+      location: Routes.apiMarketingPlan.href(id: plan.id)
     ).withVersion(plan.version)
   }
 
@@ -252,16 +253,16 @@ struct MarketingPlansAPIController: RouteCollection {
   /// it names (412 otherwise). Reading the plan may first drop what the catalog no longer
   /// offers; that is a change too, so an `If-Match` from before it no longer matches.
   @Sendable func update(req: Request) async throws -> Response {
-    let plan = try await plan(req)
+    var plan = try await plan(req)
     let expected = try IfMatch(req.headers).expectedVersion(
       current: plan.version, record: Self.recordName)
     let input = try req.content.decode(Input.self, using: JSONDecoder.api)
     let stored = try await storedCatalog(req)
     let locale = try MarketingPlanQueries.locale(req)
     let current = try await MarketingPlanQueries.selection(
-      of: plan, in: stored.catalog, on: req.db)
-    let selection = try apply(input, to: plan, selection: current, stored: stored, req: req)
-    guard try await MarketingPlanQueries.save(plan, expected: expected, on: req.db) else {
+      of: &plan, in: stored.catalog, on: req.db)
+    let selection = try apply(input, to: &plan, selection: current, stored: stored, req: req)
+    guard try await MarketingPlanQueries.save(&plan, expected: expected, on: req.db) else {
       throw try await lostWrite(req, plan)
     }
     req.noteActivity(.changed, .marketingPlan, id: plan.id, name: plan.name)
@@ -273,14 +274,14 @@ struct MarketingPlansAPIController: RouteCollection {
   /// Why a versioned write found nothing to change: deleted meanwhile, or changed.
   private func lostWrite(_ req: Request, _ plan: MarketingPlanRecord) async throws -> APIError {
     let stillThere =
-      try await MarketingPlanQueries.plan(plan.requireID(), in: req.workspaceID, on: req.db) != nil
+      try await MarketingPlanQueries.plan(plan.id, in: req.workspaceID, on: req.db) != nil
     return APIError.lostWrite(stillThere: stillThere, record: Self.recordName)
   }
 
   /// Checks every field against the catalog and the rules, then writes them to `plan`; nothing
   /// is written when any field is refused.
   private func apply(
-    _ input: Input, to plan: MarketingPlanRecord, selection current: PlanSelection,
+    _ input: Input, to plan: inout MarketingPlanRecord, selection current: PlanSelection,
     stored: StoredMarketingCatalog, req: Request
   ) throws -> PlanSelection {
     var problems: [String: String] = [:]
@@ -363,26 +364,26 @@ struct MarketingPlansAPIController: RouteCollection {
   }
 
   @Sendable func duplicate(req: Request) async throws -> Response {
-    let plan = try await plan(req)
+    var plan = try await plan(req)
     let stored = try await storedCatalog(req)
     let selection = try await MarketingPlanQueries.selection(
-      of: plan, in: stored.catalog, on: req.db)
-    let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
-    try await MarketingPlanQueries.create(copy, on: req.db)
+      of: &plan, in: stored.catalog, on: req.db)
+    var copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
+    try await MarketingPlanQueries.create(&copy, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return try APIResponse.created(
       Item(
         copy, selection: selection, catalog: stored.catalog,
         locale: try MarketingPlanQueries.locale(req)),
-      location: Routes.apiMarketingPlan.href(id: try copy.requireID())
+      location: Routes.apiMarketingPlan.href(id: copy.id)
     ).withVersion(copy.version)
   }
 
   @Sendable func summary(req: Request) async throws -> Response {
-    let plan = try await plan(req)
+    var plan = try await plan(req)
     let stored = try await storedCatalog(req)
     let selection = try await MarketingPlanQueries.selection(
-      of: plan, in: stored.catalog, on: req.db)
+      of: &plan, in: stored.catalog, on: req.db)
     let summary = MarketingPlanQueries.summary(
       of: plan, selection: selection, catalog: stored.catalog,
       locale: try MarketingPlanQueries.locale(req), now: req.now)

@@ -41,13 +41,13 @@ struct MarketingPlansController: RouteCollection {
     let plans = try await MarketingPlanQueries.page(
       in: workspaceID, offset: (page - 1) * Self.perPage, limit: Self.perPage, on: req.db)
     var rows: [MarketingPlanIndex.Row] = []
-    for plan in plans {
+    for var plan in plans {
       let selection = try await MarketingPlanQueries.selection(
-        of: plan, in: stored?.catalog, on: req.db)
+        of: &plan, in: stored?.catalog, on: req.db)
       let packages = stored.map { selection.chosenPackages(in: $0.catalog) } ?? []
       rows.append(
         MarketingPlanIndex.Row(
-          id: try plan.requireID(), name: plan.name, updatedAt: plan.updatedAt,
+          id: plan.id, name: plan.name, updatedAt: plan.updatedAt,
           selection: selection, totals: PlanTotals(packages)))
     }
     return req.page(
@@ -56,14 +56,14 @@ struct MarketingPlansController: RouteCollection {
   }
 
   @Sendable func create(req: Request) async throws -> Response {
-    let plan = MarketingPlanRecord(
+    var plan = MarketingPlanRecord(
       workspaceID: try req.workspaceID,
       name: PlanName.defaultName(
         on: req.now, locale: try MarketingPlanQueries.locale(req), timeZone: MarketingFormat.utc),
       selection: PlanSelection())
-    try await MarketingPlanQueries.create(plan, on: req.db)
+    try await MarketingPlanQueries.create(&plan, on: req.db)
     req.noteActivity(.created, .marketingPlan, id: plan.id, name: plan.name)
-    return req.redirect(to: Routes.marketingPlanTargets.href(id: try plan.requireID()))
+    return req.redirect(to: Routes.marketingPlanTargets.href(id: plan.id))
   }
 
   // MARK: steps
@@ -78,10 +78,11 @@ struct MarketingPlansController: RouteCollection {
   func load(_ req: Request, plan: MarketingPlanRecord) async throws -> (
     MarketingPlanRecord, UUID, StoredMarketingCatalog?, PlanSelection
   ) {
+    var plan = plan
     let stored = try await MarketingPlanQueries.catalog(req)
     let selection = try await MarketingPlanQueries.selection(
-      of: plan, in: stored?.catalog, on: req.db)
-    return (plan, try plan.requireID(), stored, selection)
+      of: &plan, in: stored?.catalog, on: req.db)
+    return (plan, plan.id, stored, selection)
   }
 
   func header(
@@ -97,12 +98,13 @@ struct MarketingPlansController: RouteCollection {
   /// hidden `version` field). False when the plan changed since: nothing is written then.
   func save(
     _ plan: MarketingPlanRecord, formVersion: String?, on db: any Database,
-    _ change: @escaping @Sendable (MarketingPlanRecord) -> Void
+    _ change: (inout MarketingPlanRecord) -> Void
   ) async throws -> Bool {
     guard let expected = VersionField.parse(formVersion), expected == plan.version else {
       return false
     }
-    return try await MarketingPlanQueries.save(plan, expected: expected, on: db, change: change)
+    var plan = plan
+    return try await MarketingPlanQueries.save(&plan, expected: expected, on: db, change: change)
   }
 
   /// The plan as it is now, after a step was refused because it changed meanwhile; nil when
@@ -344,8 +346,8 @@ struct MarketingPlansController: RouteCollection {
 
   @Sendable func duplicate(req: Request) async throws -> Response {
     let (plan, _, _, selection) = try await load(req)
-    let copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
-    try await MarketingPlanQueries.create(copy, on: req.db)
+    var copy = MarketingPlanDuplicate.copy(of: plan, selection: selection)
+    try await MarketingPlanQueries.create(&copy, on: req.db)
     req.flash(.success, L("marketing.flash.duplicated", ["name": copy.name]))
     req.noteActivity(.created, .marketingPlan, id: copy.id, name: copy.name)
     return req.redirect(to: Routes.marketing.href())
