@@ -261,4 +261,42 @@ struct MarketingPlanVersionTests {
       #expect(record.version == before + 1)
     }
   }
+
+  /// A save writes only the fields it changed: a copy read before another save changed the
+  /// name never writes the old name back (an API update without `If-Match` that sends only
+  /// the recipient, or a page's change to the selection).
+  @Test func aSaveWritesOnlyWhatItChanged() async throws {
+    try await withApp { t in
+      let client = t.client()
+      try await client.signUp()
+      let userID = try #require(try await Accounts.all(on: t.db).first?.id)
+      let workspaceID = try await t.workspaceID(ofUser: userID)
+      var plan = MarketingPlanRecord(
+        workspaceID: workspaceID, name: "Alpha", selection: PlanSelection(),
+        recipient: "a@example.com")
+      try await MarketingPlanQueries.create(&plan, on: t.db)
+      let read = plan
+
+      var other = plan
+      #expect(
+        try await MarketingPlanQueries.save(&other, expected: nil, on: t.db) { $0.name = "Beta" })
+      #expect(other.name == "Beta" && other.version == 2)
+
+      // Changed in place, as the API's update does, against the plan as it was read.
+      plan.recipient = "b@example.com"
+      #expect(
+        try await MarketingPlanQueries.save(&plan, expected: nil, original: read, on: t.db))
+      #expect(plan.name == "Beta" && plan.recipient == "b@example.com" && plan.version == 3)
+
+      // Through `change`, from the same stale copy.
+      var stale = read
+      #expect(
+        try await MarketingPlanQueries.save(&stale, expected: nil, on: t.db) {
+          $0.selection = PlanSelection(targetNames: ["Location"], chosenPackageIDs: [:])
+        })
+      let stored = try #require(try await MarketingPlanTable.find(plan.id, on: t.db))
+      #expect(stored.name == "Beta" && stored.recipient == "b@example.com")
+      #expect(stored.selection.targetNames == ["Location"] && stored.version == 4)
+    }
+  }
 }

@@ -19,6 +19,17 @@ struct AdPaymentEntry: Sendable, Equatable {
   /// The columns every read selects, in the order `init(_:)` reads them.
   static let columns = "id, name, url, created_at, updated_at, version"
 
+  init(
+    id: UUID, name: String, url: String, createdAt: Date?, updatedAt: Date?, version: Int
+  ) {
+    self.id = id
+    self.name = name
+    self.url = url
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+    self.version = version
+  }
+
   init(_ row: any SQLRow) throws {
     id = try row.decode(column: "id", as: UUID.self)
     name = try row.decode(column: "name", as: String.self)

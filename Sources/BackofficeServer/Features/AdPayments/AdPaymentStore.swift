@@ -139,10 +139,10 @@ struct AdPaymentStore {
     try await insert([
       Self.newEntry(id: id, workspaceID: workspaceID, payment, createdAt: now, updatedAt: now)
     ])
-    guard let entry = try await find(id) else {
-      throw Abort(.internalServerError, reason: "The new ad payment entry was not found.")
-    }
-    return entry
+    // What was written, without reading it back (one statement, as it was with the model).
+    return AdPaymentEntry(
+      id: id, name: payment.name, url: payment.url, createdAt: now, updatedAt: now,
+      version: RecordVersion.first)
   }
 
   /// `entry` changed to `payment`, only from version `expected` (any version when nil): the

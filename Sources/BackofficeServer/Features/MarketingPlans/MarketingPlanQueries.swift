@@ -110,26 +110,34 @@ enum MarketingPlanQueries {
 
   /// Saves `plan` with `change` made to it, only from version `expected` (any version when
   /// nil), and sets `plan` to what was saved; false when it was changed or deleted since, and
-  /// then nothing is written and `plan` is left as it was.
+  /// then nothing is written and `plan` is left as it was. Only the columns that differ from
+  /// `original` (the plan as read; `plan` itself when nil) are written, so a change that
+  /// names one field never writes back another field as it was read.
   static func save(
-    _ plan: inout MarketingPlanRecord, expected: Int?, on db: any Database,
-    change: (inout MarketingPlanRecord) -> Void = { _ in }
+    _ plan: inout MarketingPlanRecord, expected: Int?, original: MarketingPlanRecord? = nil,
+    on db: any Database, change: (inout MarketingPlanRecord) -> Void = { _ in }
   ) async throws -> Bool {
     var changed = plan
     change(&changed)
-    let values = changed
+    let before = original ?? plan
+    var sets: SQLQueryString = "updated_at = \(bind: Date())"
+    if changed.name != before.name { sets += ", name = \(bind: changed.name)" }
+    if changed.selectionJSON != before.selectionJSON {
+      sets += ", selection_json = \(bind: changed.selectionJSON)"
+    }
+    if changed.recipient != before.recipient { sets += ", recipient = \(bind: changed.recipient)" }
+    if changed.subject != before.subject { sets += ", subject = \(bind: changed.subject)" }
+    let (id, owner, update) = (changed.id, changed.workspaceID, sets)
     let saved = try await RecordVersion.write(
-      table, id: values.id, workspaceID: values.workspaceID, expected: expected, on: db
+      table, id: id, workspaceID: owner, expected: expected, on: db
     ) { db in
       try await sql(db).raw(
         """
-        UPDATE marketing_plans SET name = \(bind: values.name),
-          selection_json = \(bind: values.selectionJSON), recipient = \(bind: values.recipient),
-          subject = \(bind: values.subject), updated_at = \(bind: Date())
-        WHERE id = \(bind: values.id) AND workspace_id = \(bind: values.workspaceID)
+        UPDATE marketing_plans SET \(update)
+        WHERE id = \(bind: id) AND workspace_id = \(bind: owner)
         """
       ).run()
-      return try await Self.plan(values.id, in: values.workspaceID, on: db)
+      return try await Self.plan(id, in: owner, on: db)
     }
     guard let saved = saved ?? nil else { return false }
     plan = saved

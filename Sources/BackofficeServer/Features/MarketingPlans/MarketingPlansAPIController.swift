@@ -261,8 +261,13 @@ struct MarketingPlansAPIController: RouteCollection {
     let locale = try MarketingPlanQueries.locale(req)
     let current = try await MarketingPlanQueries.selection(
       of: &plan, in: stored.catalog, on: req.db)
+    // Only the fields the request changes are written (without `If-Match` the last write
+    // wins field by field).
+    let read = plan
     let selection = try apply(input, to: &plan, selection: current, stored: stored, req: req)
-    guard try await MarketingPlanQueries.save(&plan, expected: expected, on: req.db) else {
+    guard
+      try await MarketingPlanQueries.save(&plan, expected: expected, original: read, on: req.db)
+    else {
       throw try await lostWrite(req, plan)
     }
     req.noteActivity(.changed, .marketingPlan, id: plan.id, name: plan.name)
