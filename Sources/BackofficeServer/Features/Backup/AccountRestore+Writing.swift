@@ -53,7 +53,7 @@ extension AccountRestore {
       }
     }
     try await store.insert(records)
-    try await store.insert(photos)
+    try await store.insert(photos, batch: 10)
     try await store.insert(favorites)
     outcome.added.products = records.count
 

@@ -88,10 +88,7 @@ struct DirectProductCreation {
           createdAt: stamp, updatedAt: stamp)
         try Self.run(db, Self.insertProduct, Self.values(newRow.values))
         try ShortWrite.run(activity, in: db)
-        let row = ProductRow(
-          id: id, number: number, name: values.name, type: values.type,
-          priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: nil,
-          createdAt: stamp, updatedAt: stamp, version: RecordVersion.first, favorite: false)
+        let row = ProductRow(new: id, number: number, values, photoETag: nil, at: stamp)
         var answer = StoredAnswer.product(row, account: account, status: .created)
         answer.location = Routes.apiProduct.href(id: id)
         if let key {

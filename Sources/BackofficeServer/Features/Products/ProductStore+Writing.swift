@@ -80,12 +80,10 @@ extension ProductStore {
       values: [id, workspaceID, userID, productID, createdAt])
   }
 
-  /// Inserts rows of one table, `BulkInsert.defaultBatch` rows per statement (photos ten at a
+  /// Inserts rows of one table, `batch` rows per statement (a restore sends photos ten at a
   /// time: their bytes make a statement large).
-  func insert(_ rows: [NewRow]) async throws {
-    guard let first = rows.first else { return }
-    try await PreparedInsert(rows).run(
-      on: db, batch: first.table == "product_photos" ? 10 : BulkInsert.defaultBatch)
+  func insert(_ rows: [NewRow], batch: Int = BulkInsert.defaultBatch) async throws {
+    try await PreparedInsert(rows).run(on: db, batch: batch)
   }
 
   // MARK: creating, changing, deleting
@@ -109,10 +107,7 @@ extension ProductStore {
           Self.newPhoto(workspaceID: owner, productID: id, photo, createdAt: now)
         ])
       }
-      return ProductRow(
-        id: id, number: number, name: values.name, type: values.type,
-        priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: photo?.sha256,
-        createdAt: now, updatedAt: now, version: RecordVersion.first, favorite: false)
+      return ProductRow(new: id, number: number, values, photoETag: photo?.sha256, at: now)
     }
   }
 
@@ -289,6 +284,16 @@ extension ProductStore {
       throw Abort(.internalServerError, reason: "The product counter row is missing.")
     }
     return (last - count + 1)...last
+  }
+}
+
+extension ProductRow {
+  /// A product just written with `values`: its first version, not anyone's favourite yet.
+  init(new id: UUID, number: Int, _ values: ProductStore.Values, photoETag: String?, at now: Date) {
+    self.init(
+      id: id, number: number, name: values.name, type: values.type,
+      priceMinor: values.priceMinor, taxMinor: values.taxMinor, photoETag: photoETag,
+      createdAt: now, updatedAt: now, version: RecordVersion.first, favorite: false)
   }
 }
 

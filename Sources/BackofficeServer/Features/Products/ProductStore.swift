@@ -183,15 +183,7 @@ struct ProductStore {
 
   /// Every product, oldest first (the order Swipe clients got), with the viewer's marks.
   func all() async throws -> [ProductRow] {
-    let statement: SQLQueryString = """
-      SELECT \(unsafeRaw: Self.columns),
-        CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite
-      FROM products p
-      LEFT JOIN product_favorites f ON f.user_id = \(bind: viewerID) AND f.product_id = p.id
-      WHERE p.workspace_id = \(bind: workspaceID)
-      ORDER BY p.number
-      """
-    return try await rows(statement, withTotal: false).0
+    try await marked("p.workspace_id = \(bind: workspaceID) ORDER BY p.number")
   }
 
   /// The account's number of products, from its counter row (one indexed read).
@@ -238,14 +230,20 @@ struct ProductStore {
   }
 
   func find(_ id: UUID) async throws -> ProductRow? {
-    let statement: SQLQueryString = """
+    try await marked("p.id = \(bind: id) AND p.workspace_id = \(bind: workspaceID)").first
+  }
+
+  /// The products `condition` (and what follows it) selects, with the viewer's marks.
+  private func marked(_ condition: SQLQueryString) async throws -> [ProductRow] {
+    try await rows(
+      """
       SELECT \(unsafeRaw: Self.columns),
         CASE WHEN f.id IS NULL THEN 0 ELSE 1 END AS favorite
       FROM products p
       LEFT JOIN product_favorites f ON f.user_id = \(bind: viewerID) AND f.product_id = p.id
-      WHERE p.id = \(bind: id) AND p.workspace_id = \(bind: workspaceID)
-      """
-    return try await rows(statement, withTotal: false).0.first
+      WHERE \(condition)
+      """, withTotal: false
+    ).0
   }
 
   /// A count per stored spelling, grouped in the order of the (workspace_id, type_key, type,
