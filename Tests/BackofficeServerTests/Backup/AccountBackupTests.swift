@@ -30,7 +30,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
     title: "Taxi zum Flughafen", amount: "48,10", category: "Transport",
     date: "2026-11-03T08:15", db: t.db)
   let gone = try await client.addExpense(title: "Gelöscht", amount: "1", db: t.db)
-  let deleted = try #require(try await ExpenseRecord.find(gone, on: t.db))
+  let deleted = try #require(try await ExpenseTable.find(gone, on: t.db))
   deleted.deletedAt = t.clock.now
   try await deleted.save(on: t.db)
 
@@ -56,7 +56,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
     title: "Akkus", amount: "80", fundraiser: fundraiser,
     receipts: [(ProductImages.png(), "a.png"), (ProductImages.jpeg(), "b.jpg")], db: t.db)
   let first = try #require(
-    try await ExpenseReceiptRecord.query(on: t.db).filter(\.$expenseID == bought)
+    try await ExpenseReceiptTable.query(on: t.db).filter(\.$expenseID == bought)
       .filter(\.$position == 0).first())
   first.isPublic = true
   try await first.save(on: t.db)
@@ -160,7 +160,7 @@ struct AccountBackupTests {
       let expenses = try await client.get("/expenses")
       #expect(expenses.body.contains("140,60"))
       let receipt = try #require(
-        try await ExpenseReceiptRecord.query(on: t.db).filter(\.$isPublic == true).first())
+        try await ExpenseReceiptTable.query(on: t.db).filter(\.$isPublic == true).first())
       let picture = try await client.get(
         "/expenses/\(receipt.expenseID.uuidString)/receipts/\(try receipt.requireID().uuidString)")
       #expect(picture.status == .ok)
@@ -370,7 +370,7 @@ struct AccountBackupTests {
         try await Accounts.find(email: "undo@example.com", on: t.db)?.id)
       let id = try await client.addExpense(title: "Lunch", amount: "12.50", db: t.db)
       let file = try await export(t, userID)
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       record.deletedAt = t.clock.now
       try await record.save(on: t.db)
 
@@ -378,7 +378,7 @@ struct AccountBackupTests {
         file, into: userID, merge: false, maxPhotoBytes: 5_000_000, on: t.db)
       #expect(outcome.added.expenses == 1)
       let workspaceID = try await t.workspaceID(ofUser: userID)
-      let rows = try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID)
+      let rows = try await ExpenseTable.query(on: t.db).filter(\.$workspaceID == workspaceID)
         .all()
       #expect(rows.map(\.id) == [id])
       #expect(rows.first?.deletedAt == nil)

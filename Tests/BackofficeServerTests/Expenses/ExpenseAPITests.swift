@@ -25,7 +25,7 @@ struct ExpenseAPITests {
           #expect(try response.json()["error"] != nil)
         }
       }
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -69,7 +69,7 @@ struct ExpenseAPITests {
       #expect(
         try await client.expensesAPI(.GET, "/api/v1/expenses/\(id)", token: token).status
           == .notFound)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -105,7 +105,7 @@ struct ExpenseAPITests {
           json: #"{"title": "Tea", "amount": "\#(amount)"}"#)
         #expect(response.status == .unprocessableEntity, "\(amount)")
       }
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
       let broken = try await client.expensesAPI(
         .POST, "/api/v1/expenses", token: token, json: #"{"title": "#)
       #expect(broken.status == .badRequest)
@@ -246,7 +246,7 @@ struct ExpenseAPITests {
       #expect(list["total"] as? Int == 0)
       let summary = try await other.expensesAPI(.GET, "/api/v1/expenses/summary", token: token)
       #expect(try summary.json()["total"] as? String == "0.00")
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.title == "Private")
     }
   }

@@ -84,7 +84,7 @@ struct ExpenseCSVTests {
           "<li>Row 4: Amount must be a number with a dot before the decimals, e.g. 12.50.</li>"))
       #expect(response.body.contains("Row 5: Choose a category"))
       #expect(response.body.contains("Enter the date as 2025-11-22"))
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -101,7 +101,7 @@ struct ExpenseCSVTests {
       let list = try await client.get("/expenses")
       #expect(list.expenseTitles == ["Bread", "Socks"])
       let socks = try #require(
-        try await ExpenseRecord.query(on: t.db).filter(\.$title == "Socks").first())
+        try await ExpenseTable.query(on: t.db).filter(\.$title == "Socks").first())
       #expect(socks.category == "Personal")
       #expect(socks.amountCents == 400)
     }
@@ -131,7 +131,7 @@ struct ExpenseCSVTests {
       let page = try await client.importExpenses(
         "\u{FEFF}Date;Title;Category;Amount\r\n2025-11-01;Bread;food;2.40\r\n", in: t)
       #expect(page.importSummary == "1 expense imported, 0 already present.")
-      let record = try #require(try await ExpenseRecord.query(on: t.db).first())
+      let record = try #require(try await ExpenseTable.query(on: t.db).first())
       #expect(record.category == "Food")
       #expect(record.amountCents == 240)
     }

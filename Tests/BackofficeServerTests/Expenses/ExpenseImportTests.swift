@@ -34,13 +34,13 @@ struct ExpenseImportTests {
       let exported = try await client.get("/expenses/export.csv").body
       let again = try await client.importExpenses(exported, in: t)
       #expect(again.importSummary == "0 expenses imported, 3 already present.")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 3)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 3)
       #expect(try await Self.total(client) == before)
 
       // The original file a second time: the same.
       let third = try await client.importExpenses(Self.file, in: t)
       #expect(third.importSummary == "0 expenses imported, 3 already present.")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 3)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 3)
     }
   }
 
@@ -54,7 +54,7 @@ struct ExpenseImportTests {
       #expect(
         page.importSummary
           == "3 expenses imported (rows already present were imported again, as asked).")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 6)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 6)
       #expect(try await Self.total(client) == "61.00")
     }
   }
@@ -75,12 +75,12 @@ struct ExpenseImportTests {
         """
       let page = try await client.importExpenses(file, in: t)
       #expect(page.importSummary == "2 expenses imported, 1 already present.")
-      let coffees = try await ExpenseRecord.query(on: t.db).filter(\.$title == "Coffee").all()
+      let coffees = try await ExpenseTable.query(on: t.db).filter(\.$title == "Coffee").all()
       #expect(coffees.map(\.amountCents).sorted() == [350, 350, 360])
 
       let again = try await client.importExpenses(file, in: t)
       #expect(again.importSummary == "0 expenses imported, 3 already present.")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 3)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 3)
     }
   }
 
@@ -118,7 +118,7 @@ struct ExpenseImportTests {
       #expect(page.importSummary == "6 expenses imported, 1 already present.")
       let workspaceID = try await t.workspaceID(of: email)
       #expect(
-        try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID).count() == 7)
+        try await ExpenseTable.query(on: t.db).filter(\.$workspaceID == workspaceID).count() == 7)
     }
   }
 
@@ -136,7 +136,7 @@ struct ExpenseImportTests {
       #expect(deleted.status == .seeOther)
       let page = try await client.importExpenses(exported, in: t)
       #expect(page.importSummary == "1 expense imported, 0 already present.")
-      let live = try await ExpenseRecord.query(on: t.db).filter(\.$deletedAt == nil).count()
+      let live = try await ExpenseTable.query(on: t.db).filter(\.$deletedAt == nil).count()
       #expect(live == 1)
     }
   }

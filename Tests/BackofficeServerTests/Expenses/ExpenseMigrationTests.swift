@@ -86,11 +86,11 @@ struct ExpenseMigrationTests {
       try await M095_AddFundraiserReports().revert(on: t.db)
       try await migration.revert(on: t.db)
       await #expect(throws: (any Error).self) {
-        _ = try await ExpenseRecord.query(on: t.db).count()
+        _ = try await ExpenseTable.query(on: t.db).count()
       }
       try await migration.prepare(on: t.db)
       try await M095_AddFundraiserReports().prepare(on: t.db)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -107,7 +107,7 @@ struct ExpenseMigrationTests {
       }
       let sql = try #require(t.db as? any SQLDatabase)
       try await sql.raw("DELETE FROM users WHERE id = \(bind: user.id)").run()
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 }

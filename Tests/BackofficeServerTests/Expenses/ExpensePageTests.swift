@@ -29,7 +29,7 @@ struct ExpensePageTests {
         "/expenses", form: [("title", "  Kaffee "), ("amount", "12,50"), ("category", "Food")])
       #expect(response.status == .seeOther)
       #expect(response.location == "/expenses")
-      let record = try #require(try await ExpenseRecord.query(on: t.db).first())
+      let record = try #require(try await ExpenseTable.query(on: t.db).first())
       #expect(record.title == "Kaffee")
       #expect(record.amountCents == 1250)
       #expect(record.category == "Food")
@@ -50,7 +50,7 @@ struct ExpensePageTests {
       try await client.addExpense(
         title: "Таксі", amount: "250", category: "Transport", date: "2025-11-22T15:05",
         db: t.db)
-      let record = try #require(try await ExpenseRecord.query(on: t.db).first())
+      let record = try #require(try await ExpenseTable.query(on: t.db).first())
       #expect(record.spentAt == ExpenseFixtures.date("2025-11-22T15:05:00Z"))
       let list = try await client.get("/expenses")
       #expect(
@@ -79,7 +79,7 @@ struct ExpensePageTests {
           "may", "april B", "april A", "march", "january", "undated new", "undated old",
         ])
       // The database order is the one Core defines.
-      let rows = try await ExpenseRecord.query(on: t.db).all()
+      let rows = try await ExpenseTable.query(on: t.db).all()
       let core = ExpenseOrder.sorted(rows, date: \.spentAt, created: \.createdAt).map(\.title)
       #expect(list.expenseTitles == core)
     }
@@ -122,7 +122,7 @@ struct ExpensePageTests {
         // What was typed stays in the form.
         #expect(response.expenseInput("title") == "Tea")
       }
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -137,7 +137,7 @@ struct ExpensePageTests {
       try await client.get("/expenses/new")
       let wide = "🇺🇦🇺🇦🇺🇦 é\u{301}clair de café au lait"
       try await client.post("/expenses", form: [("title", wide), ("amount", "3")])
-      let titles = try await ExpenseRecord.query(on: t.db).sort(\.$amountCents).all().map(\.title)
+      let titles = try await ExpenseTable.query(on: t.db).sort(\.$amountCents).all().map(\.title)
       #expect(titles == ["🇺🇦🇺🇦🇺🇦 é\u{301}clair de c", "Dinner with the"])
       #expect(titles.allSatisfy { $0.count <= 15 })
     }
@@ -151,7 +151,7 @@ struct ExpensePageTests {
       let response = try await client.post(
         "/expenses", form: [("title", "Bus"), ("amount", "2"), ("date", "2025-01-01T10:00")])
       #expect(response.status == .seeOther)
-      let record = try #require(try await ExpenseRecord.query(on: t.db).first())
+      let record = try #require(try await ExpenseTable.query(on: t.db).first())
       #expect(record.spentAt == nil)
     }
   }
@@ -196,7 +196,7 @@ struct ExpensePageTests {
         ])
       #expect(response.status == .seeOther)
       #expect(response.location == "/expenses?category=Food")
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.title == "Brunch")
       #expect(record.amountCents == 2005)
       #expect(record.category == "Food")
@@ -253,7 +253,7 @@ struct ExpensePageTests {
       #expect(list.body.contains("Too late to undo"))
       #expect(list.expenseTitles.isEmpty)
       // Expired deletes are removed for good.
-      #expect(try await ExpenseRecord.find(id, on: t.db) == nil)
+      #expect(try await ExpenseTable.find(id, on: t.db) == nil)
       #expect(try await client.post("/expenses/\(idText)/restore").status == .notFound)
     }
   }
@@ -280,7 +280,7 @@ struct ExpensePageTests {
       let export = try await other.get("/expenses/export.csv")
       #expect(!export.body.contains("Private"))
 
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.title == "Private")
       #expect(record.deletedAt == nil)
     }
@@ -301,7 +301,7 @@ struct ExpensePageTests {
       let upload = try await client.uploadExpenses(
         "date,title,category,amount\n,Forged,Food,1\n", csrf: false)
       #expect(upload.status == .forbidden)
-      let records = try await ExpenseRecord.query(on: t.db).all()
+      let records = try await ExpenseTable.query(on: t.db).all()
       #expect(records.map(\.title) == ["Safe"])
       #expect(records.first?.deletedAt == nil)
     }

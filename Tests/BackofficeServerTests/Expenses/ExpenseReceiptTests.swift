@@ -13,8 +13,8 @@ struct ExpenseReceiptTests {
   static let png = ProductImages.png(width: 40, height: 60)
   static let jpeg = ProductImages.jpeg(width: 30, height: 20)
 
-  static func receipts(_ expense: UUID, db: any Database) async throws -> [ExpenseReceiptRecord] {
-    try await ExpenseReceiptRecord.query(on: db).filter(\.$expenseID == expense)
+  static func receipts(_ expense: UUID, db: any Database) async throws -> [ExpenseReceiptTable] {
+    try await ExpenseReceiptTable.query(on: db).filter(\.$expenseID == expense)
       .sort(\.$position).all()
   }
 
@@ -27,7 +27,7 @@ struct ExpenseReceiptTests {
         title: "Mavic 3", amount: "1200", fundraiser: fundraiser,
         receipts: [(Self.png, "receipt.png"), (Self.jpeg, "IMG_0001.jpg")], isPublic: true,
         db: t.db)
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.fundraiserID == fundraiser)
       let stored = try await Self.receipts(id, db: t.db)
       #expect(stored.map(\.mime) == ["image/png", "image/jpeg"])
@@ -92,7 +92,7 @@ struct ExpenseReceiptTests {
       ])
       #expect(refused.status == .unprocessableEntity)
       #expect(refused.body.contains("not in this workspace"))
-      #expect(try await ExpenseRecord.query(on: t.db).filter(\.$title == "Sneaky").count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).filter(\.$title == "Sneaky").count() == 0)
     }
   }
 
@@ -129,8 +129,8 @@ struct ExpenseReceiptTests {
       #expect(tooLarge.status == .payloadTooLarge)
       #expect(tooLarge.body.contains("field-receipts"))
 
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
-      #expect(try await ExpenseReceiptRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
+      #expect(try await ExpenseReceiptTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -144,7 +144,7 @@ struct ExpenseReceiptTests {
         receipts: [(Self.png, "a.png"), (Self.jpeg, "b.jpg")], db: t.db)
       let before = try await Self.receipts(id, db: t.db)
       let (first, second) = (try before[0].requireID(), try before[1].requireID())
-      let version = try #require(try await ExpenseRecord.find(id, on: t.db)).version
+      let version = try #require(try await ExpenseTable.find(id, on: t.db)).version
 
       let edit = try await client.get("/expenses/\(id.uuidString)/edit")
       #expect(edit.body.contains("name=\"public_receipts[]\""))
@@ -165,7 +165,7 @@ struct ExpenseReceiptTests {
       #expect(after.first?.isPublic == true)
       #expect(after.last?.isPublic == false, "new receipts stay hidden unless ticked")
       #expect(after.last?.position == 1, "after the one kept")
-      let record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.version == version + 1)
 
       // A form without the receipts section (an older page) leaves them as they are; an
@@ -176,7 +176,7 @@ struct ExpenseReceiptTests {
         fields: [("title", "Batteries"), ("amount", "80"), ("fundraiser", "")])
       #expect(plain.status == .seeOther, "\(plain.body)")
       #expect(try await Self.receipts(id, db: t.db).map(\.isPublic) == [true, false])
-      #expect(try #require(try await ExpenseRecord.find(id, on: t.db)).fundraiserID == nil)
+      #expect(try #require(try await ExpenseTable.find(id, on: t.db)).fundraiserID == nil)
     }
   }
 
@@ -275,7 +275,7 @@ struct ExpenseReceiptTests {
       #expect(try await Self.receipts(expenseID, db: t.db).count == 9)
       let deleted = try await client.expensesAPI(.DELETE, "/api/v1/expenses/\(id)", token: token)
       #expect(deleted.status == .noContent)
-      #expect(try await ExpenseReceiptRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseReceiptTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -295,7 +295,7 @@ struct ExpenseReceiptTests {
         .POST, "/api/v1/expenses/\(id)/receipts", headers: headers,
         body: #"{"photo": "\#(Self.png.base64EncodedString())"}"#)
       #expect(stale.status == .preconditionFailed)
-      #expect(try await ExpenseReceiptRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseReceiptTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -323,12 +323,12 @@ struct ExpenseReceiptTests {
       let id = try await client.addExpenseWithReceipts(
         title: "Helmet", amount: "90", fundraiser: fundraiser, receipts: [(Self.png, "h.png")],
         db: t.db)
-      let before = try #require(try await ExpenseRecord.find(id, on: t.db)).version
+      let before = try #require(try await ExpenseTable.find(id, on: t.db)).version
       let token = try await client.createToken()
       let deleted = try await client.expensesAPI(
         .DELETE, "/api/v1/fundraisers/\(fundraiser.uuidString)", token: token)
       #expect(deleted.status == .noContent, "\(deleted.body)")
-      let after = try #require(try await ExpenseRecord.find(id, on: t.db))
+      let after = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(after.fundraiserID == nil)
       #expect(after.version == before + 1, "the expense's JSON changed, so its version does")
       #expect(try await Self.receipts(id, db: t.db).count == 1)
@@ -357,7 +357,7 @@ struct ExpenseReceiptTests {
       // Whoever checked the count before another save got in: the save's own transaction
       // counts again and takes nothing of it.
       let workspaceID = try #require(
-        try await ExpenseRecord.find(id, on: t.db)?.workspaceID)
+        try await ExpenseTable.find(id, on: t.db)?.workspaceID)
       let photo = try CheckedPhoto.check(Self.png, maxBytes: 1 << 20).get()
       await #expect(throws: ExpenseReceipts.LimitReached.self) {
         try await t.db.transaction { db in

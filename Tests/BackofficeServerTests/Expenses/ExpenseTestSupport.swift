@@ -24,7 +24,7 @@ extension TestClient {
 
   /// The id of the latest expense with `title` (as stored), the one a form just added.
   func newestExpense(titled title: String, db: any Database) async throws -> UUID {
-    let record = try await ExpenseRecord.query(on: db)
+    let record = try await ExpenseTable.query(on: db)
       .filter(\.$title == Expense.normalizedTitle(title))
       .sort(\.$createdAt, .descending).first()
     return try #require(record?.id)

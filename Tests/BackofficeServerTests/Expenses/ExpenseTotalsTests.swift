@@ -43,7 +43,7 @@ struct ExpenseAmountLocaleTests {
       let response = try await client.post(
         "/expenses", form: [("title", "Item"), ("amount", example.typed)])
       #expect(response.status == .seeOther, "\(response.body)")
-      let record = try #require(try await ExpenseRecord.query(on: t.db).first())
+      let record = try #require(try await ExpenseTable.query(on: t.db).first())
       #expect(record.amountCents == example.cents)
     }
   }
@@ -68,7 +68,7 @@ struct ExpenseAmountLocaleTests {
               + "12345 without a separator"), "\(locale) \(typed)")
         #expect(response.expenseInput("amount") == typed)
       }
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 }

@@ -45,7 +45,7 @@ struct ExpenseVersionTests {
       #expect(stale.body.contains("Saved now:</span> <strong>2026-11-03 12:00 UTC</strong>"))
       #expect(!stale.body.contains(#"id="field-category-saved""#))
       #expect(stale.body.contains(#"name="version" value="2""#))
-      var record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      var record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.title == "Lunch")
       #expect(record.amountCents == 1400)
 
@@ -53,7 +53,7 @@ struct ExpenseVersionTests {
         "/expenses/\(id.uuidString)",
         form: Self.form(title: "Team lunch", amount: "12.5", category: "Food"))
       #expect(again.status == .seeOther)
-      record = try #require(try await ExpenseRecord.find(id, on: t.db))
+      record = try #require(try await ExpenseTable.find(id, on: t.db))
       #expect(record.title == "Team lunch")
       #expect(record.amountCents == 1250)
       #expect(record.spentAt == nil)
@@ -85,7 +85,7 @@ struct ExpenseVersionTests {
       // restoring are changes too.
       try await first.get("/expenses")
       #expect(try await first.post("/expenses/\(id.uuidString)/restore").status == .seeOther)
-      #expect(try await ExpenseRecord.find(id, on: t.db)?.version == 3)
+      #expect(try await ExpenseTable.find(id, on: t.db)?.version == 3)
       let late = try await second.post(
         "/expenses/\(id.uuidString)",
         form: Self.form(title: "Taxi home", amount: "22") + [("version", "1")])
@@ -114,20 +114,26 @@ struct ExpenseVersionTests {
       let mismatch = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #"W/"1""#])
       #expect(mismatch.status == .preconditionFailed, "a weak tag never matches")
-      #expect(try await ExpenseRecord.query(on: t.db).first()?.title == "Coffee")
+      #expect(try await ExpenseTable.query(on: t.db).first()?.title == "Coffee")
+      t.clock.advance(by: 60)
       let matched = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #""1""#])
       #expect(matched.status == .ok)
       #expect(matched.headers.first(name: .eTag) == #""2""#)
       #expect(try matched.json()["version"] as? Int == 2)
+      // The answer is the expense as saved: a read afterwards gives the same bytes, the new
+      // change time included.
+      #expect(try await client.api(.GET, path, token: token).body == matched.body)
+      #expect(
+        try matched.json()["updated_at"] as? String != created.json()["updated_at"] as? String)
 
       let staleDelete = try await client.api(
         .DELETE, path, token: token, headers: ["If-Match": #""1""#])
       #expect(staleDelete.status == .preconditionFailed)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 1)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 1)
       let delete = try await client.api(.DELETE, path, token: token, headers: ["If-Match": "*"])
       #expect(delete.status == .noContent)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -168,7 +174,7 @@ struct ExpenseVersionTests {
         return try await group.reduce(into: []) { $0.append($1) }
       }
       #expect(forms.sorted { $0.code < $1.code } == [.seeOther, .conflict])
-      #expect(try await ExpenseRecord.find(id, on: t.db)?.version == 3)
+      #expect(try await ExpenseTable.find(id, on: t.db)?.version == 3)
     }
   }
 }

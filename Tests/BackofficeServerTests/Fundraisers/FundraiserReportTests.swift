@@ -25,14 +25,13 @@ enum ReportFixtures {
     day: Int = 1, deleted: Bool = false
   ) async throws -> UUID {
     let date = Date(timeIntervalSince1970: 1_767_225_600 + Double(day) * 86_400)
-    let record = try await ExpenseStore(db: t.db, workspaceID: workspace).create(
+    let store = ExpenseStore(db: t.db, workspaceID: workspace)
+    let record = try await store.create(
       Expense(
         title: title, amount: try #require(Decimal(string: amount)), category: .default,
-        date: date), now: t.clock.now)
-    record.fundraiserID = fundraiser
-    if deleted { record.deletedAt = t.clock.now }
-    try await record.save(on: t.db)
-    return try record.requireID()
+        date: date), fundraiserID: fundraiser, now: t.clock.now)
+    if deleted { try await store.softDelete(record, now: t.clock.now) }
+    return record.id
   }
 
   @discardableResult
@@ -40,7 +39,7 @@ enum ReportFixtures {
     _ t: TestApp, workspace: UUID, expense: UUID, public isPublic: Bool, position: Int = 0
   ) async throws -> UUID {
     let data = FundraiserImages.png(width: 8 + position, height: 12)
-    let record = ExpenseReceiptRecord()
+    let record = ExpenseReceiptTable()
     record.id = UUID()
     record.workspaceID = workspace
     record.expenseID = expense

@@ -21,7 +21,7 @@ struct ImportJobTests {
 
   static func expenseCount(_ email: String, _ t: TestApp) async throws -> Int {
     let workspaceID = try await t.workspaceID(of: email)
-    return try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == workspaceID).count()
+    return try await ExpenseTable.query(on: t.db).filter(\.$workspaceID == workspaceID).count()
   }
 
   /// Each batch is its own transaction: between two of them the rows so far are in the

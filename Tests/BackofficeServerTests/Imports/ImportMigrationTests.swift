@@ -40,7 +40,7 @@ struct ImportMigrationTests {
 
       try await t.applyAgain(M080_AddExpenseMatchKeys())
 
-      let records = try await ExpenseRecord.query(on: t.db).all()
+      let records = try await ExpenseTable.query(on: t.db).all()
       #expect(records.count == 1201)
       for record in records {
         #expect(record.matchKey == expected[record.title], "\(record.title)")

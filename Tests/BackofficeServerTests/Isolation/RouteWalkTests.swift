@@ -53,7 +53,7 @@ enum IsolationFixtures {
       let expense = try await owner.addExpenseWithReceipts(
         title: "owned receipt", amount: "5", receipts: [(ProductImages.png(), "r.png")],
         isPublic: true, db: t.db)
-      let receipt = try await ExpenseReceiptRecord.query(on: t.db)
+      let receipt = try await ExpenseReceiptTable.query(on: t.db)
         .filter(\.$expenseID == expense).first()
       return try #require(receipt?.id).uuidString
     },

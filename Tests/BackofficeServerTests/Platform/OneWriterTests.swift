@@ -65,7 +65,7 @@ struct OneWriterTests {
       // Both writes (one through the model layer, one a store's closure on the writer) are in
       // line behind the held writer, and nothing of theirs is in the database.
       await waitUntil(storage, waiting: 2)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
       #expect(try await ProductRecord.query(on: t.db).count() == 0)
       // Reads go on meanwhile.
       let list = try await t.client().send(.GET, "/api/v1/expenses", headers: auth)
@@ -73,7 +73,7 @@ struct OneWriterTests {
       release()
       let statuses = try await writes.value
       #expect(statuses.allSatisfy { $0 == .created }, "\(statuses.map(\.code))")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 1)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 1)
       #expect(try await ProductRecord.query(on: t.db).count() == 1)
     }
   }
@@ -248,7 +248,7 @@ struct OneWriterTests {
       }
       #expect(failures.isEmpty, "\(failures)")
       #expect(try await ProductRecord.query(on: t.db).count() == 12)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 24)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 24)
     }
   }
 

@@ -51,7 +51,7 @@ struct SQLiteTuningTests {
         return all
       }
       #expect(statuses.allSatisfy { $0 == .created }, "\(statuses.map(\.code))")
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 40)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 40)
     }
   }
 }

@@ -102,7 +102,7 @@ struct StoreBoundaryTests {
   /// and the views (the tests' own views of the tables are in `Helpers/TableViews.swift`).
   static let tablesWithoutModels = [
     "users", "products", "product_photos", "product_favorites", "product_counters",
-    "ad_payments", "marketing_plans",
+    "ad_payments", "marketing_plans", "expenses", "expense_receipts",
   ]
 
   @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {

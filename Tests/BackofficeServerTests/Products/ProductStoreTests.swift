@@ -42,6 +42,14 @@ struct ProductStoreTests {
           id: id, workspaceID: id, AdPayment(name: "Ads", url: "https://ads.example.com"),
           createdAt: Date(), updatedAt: Date()),
         MarketingPlanRecord(workspaceID: id, name: "Plan", selection: PlanSelection()).newRow,
+        try ExpenseRecord(
+          workspaceID: id, Expense(title: "Ink", amount: 3, category: .default, date: nil),
+          createdAt: Date()
+        ).newRow,
+        ExpenseReceipt(
+          workspaceID: id, expenseID: id, photo: photo, isPublic: false, position: 0,
+          createdAt: Date()
+        ).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)
@@ -63,6 +71,36 @@ struct ProductStoreTests {
       }
       #expect(read.count == 12)
       #expect(Set(read).isSubset(of: table), "\(Set(read).subtracting(table))")
+    }
+  }
+
+  /// A whole expense or receipt read selects every column its row maker writes, so what is
+  /// read back is what was stored.
+  @Test func recordReadsSelectWhatTheirRowsWrite() async throws {
+    let id = UUID.random()
+    let photo = try CheckedPhoto.check(ProductImages.png(width: 4, height: 3), maxBytes: 1 << 20)
+      .get()
+    let pairs: [(read: String, written: NewRow)] = [
+      (
+        ExpenseRecord.columns,
+        try ExpenseRecord(
+          workspaceID: id, Expense(title: "Ink", amount: 3, category: .default, date: nil),
+          createdAt: Date()
+        ).newRow
+      ),
+      (
+        ExpenseReceipt.columns,
+        ExpenseReceipt(
+          workspaceID: id, expenseID: id, photo: photo, isPublic: true, position: 0,
+          createdAt: Date()
+        ).newRow
+      ),
+    ]
+    for (read, written) in pairs {
+      let columns = read.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      #expect(columns == written.columns, "\(written.table)")
     }
   }
 }

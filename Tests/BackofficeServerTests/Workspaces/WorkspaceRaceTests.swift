@@ -154,7 +154,7 @@ struct WorkspaceRaceTests {
       let new = try await Self.ownWorkspace(team.ownerID, t)
       #expect(new != old)
       #expect(try await ProductRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
-      #expect(try await ExpenseRecord.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       #expect(try await AdPaymentTable.query(on: t.db).filter(\.$workspaceID == new).count() == 0)
       // No row was left behind anywhere without its workspace.
       guard let sql = t.db as? any SQLDatabase else { return }
@@ -233,7 +233,7 @@ struct WorkspaceRaceTests {
         "/expenses", form: [("title", "Bare"), ("amount", "1"), ("category", "Food")],
         csrfToken: secret)
       #expect(bare.status == .forbidden)
-      #expect(try await ExpenseRecord.query(on: t.db).count() == 0)
+      #expect(try await ExpenseTable.query(on: t.db).count() == 0)
       let named = try await client.post(
         "/expenses", form: [("title", "Named"), ("amount", "1"), ("category", "Food")])
       #expect(named.status == .seeOther)

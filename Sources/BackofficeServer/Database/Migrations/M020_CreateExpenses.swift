@@ -3,7 +3,7 @@ import SQLKit
 
 struct M020_CreateExpenses: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(ExpenseRecord.schema)
+    try await database.schema("expenses")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("title", .string, .required)
@@ -18,13 +18,13 @@ struct M020_CreateExpenses: AsyncMigration {
     if let sql = database as? any SQLDatabase {
       // The list sorts and filters by date, the category filter by category, always per account.
       try await sql.create(index: "expenses_user_spent_at")
-        .on(ExpenseRecord.schema).column("user_id").column("spent_at").run()
+        .on("expenses").column("user_id").column("spent_at").run()
       try await sql.create(index: "expenses_user_category")
-        .on(ExpenseRecord.schema).column("user_id").column("category").run()
+        .on("expenses").column("user_id").column("category").run()
     }
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(ExpenseRecord.schema).delete()
+    try await database.schema("expenses").delete()
   }
 }

@@ -9,11 +9,11 @@ struct M080_AddExpenseMatchKeys: AsyncMigration {
   static let index = "expenses_user_match_key"
 
   func prepare(on database: any Database) async throws {
-    try await database.schema(ExpenseRecord.schema)
+    try await database.schema("expenses")
       .field("match_key", .string, .required, .sql(.default("")))
       .update()
     try await MatchKeyBackfill.run(
-      table: ExpenseRecord.schema,
+      table: "expenses",
       columns: ["title", "amount_cents", "category", "spent_at"], on: database
     ) { row in
       let expense = Expense(
@@ -26,7 +26,7 @@ struct M080_AddExpenseMatchKeys: AsyncMigration {
     }
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: Self.index)
-        .on(ExpenseRecord.schema).column("user_id").column("match_key").run()
+        .on("expenses").column("user_id").column("match_key").run()
     }
   }
 
@@ -34,7 +34,7 @@ struct M080_AddExpenseMatchKeys: AsyncMigration {
     if let sql = database as? any SQLDatabase {
       try await sql.drop(index: Self.index).run()
     }
-    try await database.schema(ExpenseRecord.schema).deleteField("match_key").update()
+    try await database.schema("expenses").deleteField("match_key").update()
   }
 }
 

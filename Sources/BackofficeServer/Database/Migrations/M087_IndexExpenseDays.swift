@@ -12,7 +12,7 @@ struct M087_IndexExpenseDays: AsyncMigration {
     guard let sql = database as? any SQLDatabase else { return }
     try await sql.raw(
       """
-      CREATE INDEX \(ident: Self.index) ON \(ident: ExpenseRecord.schema)
+      CREATE INDEX \(ident: Self.index) ON expenses
       (user_id, COALESCE(spent_at, created_at))
       """
     ).run()

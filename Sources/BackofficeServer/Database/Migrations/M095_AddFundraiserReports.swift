@@ -9,7 +9,7 @@ import SQLKit
 /// receipts; deleting a fundraiser keeps its expenses and only unlinks them.
 struct M095_AddFundraiserReports: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(ExpenseReceiptRecord.schema)
+    try await database.schema("expense_receipts")
       .id()
       .field(
         "workspace_id", .uuid, .required,
@@ -17,7 +17,7 @@ struct M095_AddFundraiserReports: AsyncMigration {
       )
       .field(
         "expense_id", .uuid, .required,
-        .references(ExpenseRecord.schema, "id", onDelete: .cascade)
+        .references("expenses", "id", onDelete: .cascade)
       )
       .field("data", .data, .required)
       .field("mime", .string, .required)
@@ -30,7 +30,7 @@ struct M095_AddFundraiserReports: AsyncMigration {
       .create()
 
     // One column per statement: SQLite adds columns one at a time.
-    try await database.schema(ExpenseRecord.schema)
+    try await database.schema("expenses")
       .field(
         "fundraiser_id", .uuid,
         .references(FundraiserRecord.schema, "id", onDelete: .setNull)
@@ -44,9 +44,9 @@ struct M095_AddFundraiserReports: AsyncMigration {
     try await database.schema(fundraisers).field("reported_at", .datetime).update()
 
     guard let sql = database as? any SQLDatabase else { return }
-    try await sql.create(index: "expense_receipts_expense").on(ExpenseReceiptRecord.schema)
+    try await sql.create(index: "expense_receipts_expense").on("expense_receipts")
       .column("expense_id").column("position").run()
-    try await sql.create(index: "expenses_fundraiser").on(ExpenseRecord.schema)
+    try await sql.create(index: "expenses_fundraiser").on("expenses")
       .column("fundraiser_id").run()
   }
 
@@ -54,10 +54,10 @@ struct M095_AddFundraiserReports: AsyncMigration {
     if let sql = database as? any SQLDatabase {
       try await sql.drop(index: "expenses_fundraiser").run()
     }
-    try await database.schema(ExpenseReceiptRecord.schema).delete()
+    try await database.schema("expense_receipts").delete()
     for field in ["reported_at", "closed_at", "stage"] {
       try await database.schema(FundraiserRecord.schema).deleteField(.string(field)).update()
     }
-    try await database.schema(ExpenseRecord.schema).deleteField("fundraiser_id").update()
+    try await database.schema("expenses").deleteField("fundraiser_id").update()
   }
 }

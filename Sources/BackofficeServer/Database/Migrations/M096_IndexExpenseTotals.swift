@@ -13,7 +13,7 @@ struct M096_IndexExpenseTotals: AsyncMigration {
     guard let sql = database as? any SQLDatabase else { return }
     try await sql.raw(
       """
-      CREATE INDEX \(ident: Self.index) ON \(ident: ExpenseRecord.schema)
+      CREATE INDEX \(ident: Self.index) ON expenses
       (workspace_id, category, amount_cents, deleted_at) WHERE deleted_at IS NULL
       """
     ).run()

@@ -35,7 +35,7 @@ struct M099_KeepExpenseMonthTotals: AsyncMigration {
     try await sql.drop(index: M096_IndexExpenseTotals.index).run()
     try await sql.raw(
       """
-      CREATE INDEX \(ident: Self.index) ON \(ident: ExpenseRecord.schema)
+      CREATE INDEX \(ident: Self.index) ON expenses
       (workspace_id, category, amount_cents, title_key, deleted_at) WHERE deleted_at IS NULL
       """
     ).run()
@@ -104,7 +104,7 @@ struct M099_KeepExpenseMonthTotals: AsyncMigration {
     try await sql.drop(index: Self.index).run()
     try await sql.raw(
       """
-      CREATE INDEX \(ident: M096_IndexExpenseTotals.index) ON \(ident: ExpenseRecord.schema)
+      CREATE INDEX \(ident: M096_IndexExpenseTotals.index) ON expenses
       (workspace_id, category, amount_cents, deleted_at) WHERE deleted_at IS NULL
       """
     ).run()

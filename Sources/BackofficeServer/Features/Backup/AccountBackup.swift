@@ -418,19 +418,15 @@ extension AccountBackup {
   private static func exportExpenses(workspaceID: UUID, on db: any Database) async throws
     -> [ExpenseItem]
   {
-    let records = try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .filter(\.$deletedAt == nil).sort(\.$createdAt).sort(\.$id).all()
+    let records = try await ExpenseStore(db: db, workspaceID: workspaceID).allByAge()
     // Every receipt of the workspace in one query (not one per expense), in their order.
     var receipts: [UUID: [ReceiptItem]] = [:]
-    for receipt in try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID).sort(\.$expenseID).sort(\.$position).sort(\.$id)
-      .all()
-    {
+    for receipt in try await ExpenseReceipts(db: db, workspaceID: workspaceID).all() {
       receipts[receipt.expenseID, default: []].append(
         ReceiptItem(mime: receipt.mime, data: receipt.data, public: receipt.isPublic))
     }
-    let items = try records.map { record in
-      let id = try record.requireID()
+    let items = records.map { record in
+      let id = record.id
       return ExpenseItem(
         id: id, title: record.title,
         amount: MoneyFormat.decimalString(

@@ -36,10 +36,8 @@ extension AccountRestore {
       try await plan.sort(
         ProductStore.table, backup.products.items.map(\.id), workspaceID: workspaceID, on: db)
       try await plan.sort(
-        ExpenseRecord.self, backup.expenses.map(\.id), workspaceID: workspaceID, on: db
-      ) {
-        ($0.workspaceID, $0.deletedAt == nil)
-      }
+        ExpenseRecord.table, backup.expenses.map(\.id), workspaceID: workspaceID,
+        hiddenWhere: "deleted_at IS NOT NULL", on: db)
       try await plan.sort(
         AdPaymentStore.table, backup.adPayments.map(\.id), workspaceID: workspaceID, on: db)
       try await plan.sort(
@@ -57,37 +55,43 @@ extension AccountRestore {
       _ type: M.Type, _ ids: [UUID], workspaceID: UUID, on db: any Database,
       _ read: @escaping (M) -> (owner: UUID, visible: Bool)
     ) async throws where M.IDValue == UUID {
-      try await sort(ids, workspaceID: workspaceID, keepsHidden: M.self == ExpenseRecord.self) {
+      try await sort(ids, workspaceID: workspaceID, keepsHidden: false) {
         try await Self.rows(M.self, $0, on: db, read)
       }
     }
 
-    /// The same for a table whose rows have no model: every row its owner has is visible.
+    /// The same for a table whose rows have no model. Rows meeting `hiddenWhere` (an SQL
+    /// condition: deleted expenses waiting for their undo) cannot be seen by their owner, and
+    /// the file's copy replaces them; every other row is visible.
     private mutating func sort(
-      _ table: String, _ ids: [UUID], workspaceID: UUID, on db: any Database
+      _ table: String, _ ids: [UUID], workspaceID: UUID, hiddenWhere: String? = nil,
+      on db: any Database
     ) async throws {
-      try await sort(ids, workspaceID: workspaceID, keepsHidden: false) {
-        try await Self.owners(in: table, of: $0, on: db).mapValues { (owner: $0, visible: true) }
+      try await sort(ids, workspaceID: workspaceID, keepsHidden: hiddenWhere != nil) {
+        try await Self.owners(in: table, of: $0, hiddenWhere: hiddenWhere, on: db)
       }
     }
 
-    /// The workspace of each of `ids` that is a row of `table` in any workspace, 500 ids per
-    /// statement.
-    static func owners(in table: String, of ids: [UUID], on db: any Database) async throws
-      -> [UUID: UUID]
-    {
-      var owners: [UUID: UUID] = [:]
+    /// The workspace of each of `ids` that is a row of `table` in any workspace, and whether
+    /// its owner can see it (the row does not meet `hiddenWhere`), 500 ids per statement.
+    static func owners(
+      in table: String, of ids: [UUID], hiddenWhere: String? = nil, on db: any Database
+    ) async throws -> [UUID: (owner: UUID, visible: Bool)] {
+      var owners: [UUID: (owner: UUID, visible: Bool)] = [:]
+      let hidden = hiddenWhere.map { "CASE WHEN \($0) THEN 1 ELSE 0 END" } ?? "0"
       var start = 0
       while start < ids.count {
         let chunk = ids[start..<min(start + 500, ids.count)]
         let rows = try await DirectQuery.rows(
           """
-          SELECT id, workspace_id FROM \(ident: table)
+          SELECT id, workspace_id, \(unsafeRaw: hidden) AS hidden FROM \(ident: table)
           WHERE id IN (\(SQLList(chunk.map { SQLBind($0) })))
           """ as SQLQueryString, on: db)
         for row in rows {
-          owners[try row.decode(column: "id", as: UUID.self)] = try row.decode(
-            column: "workspace_id", as: UUID.self)
+          owners[try row.decode(column: "id", as: UUID.self)] = (
+            owner: try row.decode(column: "workspace_id", as: UUID.self),
+            visible: try row.decode(column: "hidden", as: Int.self) == 0
+          )
         }
         start += chunk.count
       }
@@ -130,8 +134,7 @@ extension AccountRestore {
 
     func reclaim(workspaceID: UUID, on db: any Database) async throws {
       guard !hidden.isEmpty else { return }
-      try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-        .filter(\.$id ~~ hidden).filter(\.$deletedAt != nil).delete()
+      try await ExpenseStore(db: db, workspaceID: workspaceID).removeDeleted(hidden)
     }
 
     /// The rows among `ids` that exist in any account, in chunks the databases accept.

@@ -69,8 +69,8 @@ extension AccountRestore {
     workspaceID: UUID,
     on db: any Database, outcome: inout Outcome
   ) async throws {
-    var records: [ExpenseRecord] = []
-    var receipts: [ExpenseReceiptRecord] = []
+    var records: [NewRow] = []
+    var receipts: [ExpenseReceipt] = []
     // Links only to this workspace's fundraisers (inserted just before), whatever the file says.
     let fundraisers = Set(
       try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
@@ -80,39 +80,28 @@ extension AccountRestore {
         outcome.skipped.expenses += 1
         continue
       }
-      let record = ExpenseRecord()
-      record.id = ids.id(for: item.id)
-      record.workspaceID = workspaceID
-      try ExpenseStore.assign(expense, to: record)
-      record.createdAt = item.createdAt
-      record.updatedAt = item.updatedAt
-      record.deletedAt = nil
-      record.version = item.version ?? RecordVersion.first
+      let id = ids.id(for: item.id)
       // The fundraisers are in by now (inserted first), under the ids the plan gave them.
-      record.fundraiserID = item.fundraiserId.map { ids.id(for: $0) }.flatMap {
+      let fundraiserID = item.fundraiserId.map { ids.id(for: $0) }.flatMap {
         fundraisers.contains($0) ? $0 : nil
       }
-      records.append(record)
+      records.append(
+        try ExpenseRecord(
+          id: id, workspaceID: workspaceID, expense, fundraiserID: fundraiserID,
+          createdAt: item.createdAt, updatedAt: item.updatedAt,
+          version: item.version ?? RecordVersion.first
+        ).newRow)
       for (position, receipt) in photos.enumerated() {
         // Files from before receipts lost their camera notes may still carry them.
-        let photo = receipt.photo.withoutMetadata
-        let row = ExpenseReceiptRecord()
-        row.id = UUID.random()
-        row.workspaceID = workspaceID
-        row.expenseID = ids.id(for: item.id)
-        row.data = photo.data
-        row.mime = photo.info.kind.mimeType
-        row.width = photo.info.dimensions.width
-        row.height = photo.info.dimensions.height
-        row.etag = photo.sha256
-        row.isPublic = receipt.isPublic
-        row.position = position
-        row.createdAt = item.updatedAt
-        receipts.append(row)
+        receipts.append(
+          ExpenseReceipt(
+            workspaceID: workspaceID, expenseID: id, photo: receipt.photo.withoutMetadata,
+            isPublic: receipt.isPublic, position: position, createdAt: item.updatedAt))
       }
     }
-    try await BulkInsert.insert(records, on: db)
-    try await BulkInsert.insert(receipts, on: db, batch: 1)
+    let store = ExpenseStore(db: db, workspaceID: workspaceID)
+    try await store.insert(records)
+    try await ExpenseReceipts(db: db, workspaceID: workspaceID).insert(receipts)
     outcome.added.expenses = records.count
   }
 

@@ -118,8 +118,7 @@ enum AccountRestore {
     BackupCounts(
       products: try await ProductStore(db: db, workspaceID: workspaceID, viewerID: nil)
         .storedCount(),
-      expenses: try await ExpenseRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-        .filter(\.$deletedAt == nil).count(),
+      expenses: try await ExpenseStore(db: db, workspaceID: workspaceID).count(),
       adPayments: try await AdPaymentStore(db: db, workspaceID: workspaceID).count(),
       marketingPlans: try await MarketingPlanQueries.count(in: workspaceID, on: db),
       fundraisers: try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)

@@ -55,7 +55,7 @@ struct ExpenseImportRows: ImportRows {
   func prepare(_ positions: [Int], workspaceID: UUID, start: Date) throws -> PreparedInsert {
     try PreparedInsert(
       positions.map { position in
-        try ExpenseStore.newRecord(
+        try ExpenseStore.newRow(
           expenses[position], workspaceID: workspaceID, position: position, start: start,
           matchKey: keys[position])
       })

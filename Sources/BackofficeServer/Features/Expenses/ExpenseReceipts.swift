@@ -33,17 +33,26 @@ struct ExpenseReceipts: Sendable {
   }
 
   /// Runs `change` on the expense's receipts in the transaction that gives `record` its new
-  /// version (from `expected`, any version when nil) and `now` as its change time; false when
-  /// the expense was changed or deleted since, and then nothing is written.
+  /// version (from `expected`, any version when nil) and `now` as its change time: the expense
+  /// as saved, or nil when it was changed or deleted since, and then nothing is written.
   func change(
     of record: ExpenseRecord, expected: Int?, now: Date,
     _ change: @escaping @Sendable (ExpenseReceipts) async throws -> Void
-  ) async throws -> Bool {
+  ) async throws -> ExpenseRecord? {
     let workspaceID = workspaceID
-    return try await record.write(expected: expected, on: db) { db in
+    let store = ExpenseStore(db: db, workspaceID: workspaceID)
+    return try await store.write(record, expected: expected) { db, version in
       try await change(ExpenseReceipts(db: db, workspaceID: workspaceID))
-      record.updatedAt = now
-      try await record.save(on: db)
+      try await Self.sql(db).raw(
+        """
+        UPDATE expenses SET updated_at = \(bind: now)
+        WHERE id = \(bind: record.id) AND workspace_id = \(bind: workspaceID)
+        """
+      ).run()
+      var saved = record
+      saved.version = version
+      saved.updatedAt = now
+      return saved
     }
   }
 
@@ -53,18 +62,26 @@ struct ExpenseReceipts: Sendable {
     guard !expenseIDs.isEmpty else { return [:] }
     var refs: [UUID: [Ref]] = [:]
     for start in stride(from: 0, to: expenseIDs.count, by: 500) {
-      let chunk = Array(expenseIDs[start..<min(start + 500, expenseIDs.count)])
-      let rows = try await ExpenseReceiptRecord.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$expenseID ~~ chunk)
-        .field(\.$id).field(\.$expenseID).field(\.$isPublic).field(\.$mime).field(\.$width)
-        .field(\.$height).field(\.$etag).field(\.$position)
-        .sort(\.$position).sort(\.$id).all()
+      let chunk = expenseIDs[start..<min(start + 500, expenseIDs.count)]
+      let rows = try await DirectQuery.rows(
+        """
+        SELECT id, expense_id, is_public, mime, width, height, etag, position
+        FROM expense_receipts
+        WHERE workspace_id = \(bind: workspaceID)
+          AND expense_id IN (\(SQLList(chunk.map { SQLBind($0) })))
+        ORDER BY position, id
+        """ as SQLQueryString, on: db)
       for row in rows {
-        guard let id = row.id else { continue }
-        refs[row.expenseID, default: []].append(
-          Ref(
-            id: id, expenseID: row.expenseID, isPublic: row.isPublic, mime: row.mime,
-            width: row.width, height: row.height, etag: row.etag, position: row.position))
+        let ref = Ref(
+          id: try row.decode(column: "id", as: UUID.self),
+          expenseID: try row.decode(column: "expense_id", as: UUID.self),
+          isPublic: try row.decode(column: "is_public", as: Bool.self),
+          mime: try row.decode(column: "mime", as: String.self),
+          width: try row.decode(column: "width", as: Int.self),
+          height: try row.decode(column: "height", as: Int.self),
+          etag: try row.decode(column: "etag", as: String.self),
+          position: try row.decode(column: "position", as: Int.self))
+        refs[ref.expenseID, default: []].append(ref)
       }
     }
     return refs
@@ -77,10 +94,46 @@ struct ExpenseReceipts: Sendable {
 
   /// The receipt `id` of the expense `expenseID`, bytes included; nil for another workspace's
   /// receipt, another expense's or an unknown id.
-  func receipt(_ id: UUID, of expenseID: UUID) async throws -> ExpenseReceiptRecord? {
-    try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$expenseID == expenseID)
-      .filter(\.$workspaceID == workspaceID).first()
+  func receipt(_ id: UUID, of expenseID: UUID) async throws -> ExpenseReceipt? {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ExpenseReceipt.columns) FROM expense_receipts
+      WHERE id = \(bind: id) AND expense_id = \(bind: expenseID)
+        AND workspace_id = \(bind: workspaceID)
+      """
+    ).first().map(ExpenseReceipt.init)
+  }
+
+  /// The receipt `id` when the public report of the fundraiser `fundraiserID` may show it:
+  /// public, on a live expense of that fundraiser, in this workspace. Nil in every other case,
+  /// alike.
+  func publicReceipt(_ id: UUID, ofFundraiser fundraiserID: UUID) async throws
+    -> ExpenseReceipt?
+  {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: Self.qualifiedColumns) FROM expense_receipts r
+      JOIN expenses e ON e.id = r.expense_id AND e.workspace_id = r.workspace_id
+      WHERE r.id = \(bind: id) AND r.workspace_id = \(bind: workspaceID) AND r.is_public = \(bind: true)
+        AND e.fundraiser_id = \(bind: fundraiserID) AND e.deleted_at IS NULL
+      """
+    ).first().map(ExpenseReceipt.init)
+  }
+
+  /// `ExpenseReceipt.columns` of the receipt table named `r`.
+  private static let qualifiedColumns = ExpenseReceipt.columns.split(separator: ",")
+    .map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
+  /// Every receipt of the workspace, bytes included, by expense and in their order (the
+  /// backup, one statement rather than one per expense).
+  func all() async throws -> [ExpenseReceipt] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ExpenseReceipt.columns) FROM expense_receipts
+      WHERE workspace_id = \(bind: workspaceID)
+      ORDER BY expense_id, position, id
+      """
+    ).all().map(ExpenseReceipt.init)
   }
 
   /// More receipts than an expense keeps: thrown by `add` inside the saving transaction, so
@@ -100,78 +153,94 @@ struct ExpenseReceipts: Sendable {
     async throws -> [UUID]
   {
     guard !photos.isEmpty else { return [] }
-    let last = try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$expenseID == expenseID).filter(\.$workspaceID == workspaceID)
-      .max(\.$position)
-    var position = (last ?? -1) + 1
-    var records: [ExpenseReceiptRecord] = []
+    let last = try await sql.raw(
+      """
+      SELECT MAX(position) AS last FROM expense_receipts
+      WHERE expense_id = \(bind: expenseID) AND workspace_id = \(bind: workspaceID)
+      """
+    ).first()?.decode(column: "last", as: Int?.self)
+    let first = (last ?? -1) + 1
     // A receipt can go on a public page: the camera's notes (where it was taken) never do.
-    for photo in photos.map(\.withoutMetadata) {
-      let record = ExpenseReceiptRecord()
-      record.id = UUID.random()
-      record.workspaceID = workspaceID
-      record.expenseID = expenseID
-      record.data = photo.data
-      record.mime = photo.info.kind.mimeType
-      record.width = photo.info.dimensions.width
-      record.height = photo.info.dimensions.height
-      record.etag = photo.sha256
-      record.isPublic = isPublic
-      record.position = position
-      record.createdAt = now
-      position += 1
-      records.append(record)
+    let receipts = photos.map(\.withoutMetadata).enumerated().map { offset, photo in
+      ExpenseReceipt(
+        workspaceID: workspaceID, expenseID: expenseID, photo: photo, isPublic: isPublic,
+        position: first + offset, createdAt: now)
     }
-    // One row at a time: a receipt can be megabytes, well past what one statement should carry.
-    try await BulkInsert.insert(records, on: db, batch: 1)
+    try await insert(receipts)
     guard try await count(of: expenseID) <= Self.maxPerExpense else { throw LimitReached() }
-    return records.compactMap(\.id)
+    return receipts.map(\.id)
+  }
+
+  /// Inserts new receipts one row per statement: a receipt can be megabytes, well past what
+  /// one statement should carry.
+  func insert(_ receipts: [ExpenseReceipt]) async throws {
+    try await PreparedInsert(receipts.map(\.newRow)).run(on: db, batch: 1)
   }
 
   /// Marks exactly the receipts in `publicIDs` of the expense public and the others hidden.
   func setPublic(_ publicIDs: Set<UUID>, of expenseID: UUID) async throws {
-    let scoped = ExpenseReceiptRecord.query(on: db)
-      .filter(\.$expenseID == expenseID).filter(\.$workspaceID == workspaceID)
-    try await scoped.copy().set(\.$isPublic, to: false).update()
-    if !publicIDs.isEmpty {
-      try await scoped.copy().filter(\.$id ~~ Array(publicIDs)).set(\.$isPublic, to: true)
-        .update()
-    }
+    let marked: SQLQueryString =
+      publicIDs.isEmpty
+      ? "\(bind: false)" : "id IN (\(SQLList(publicIDs.map { SQLBind($0) })))"
+    try await sql.raw(
+      """
+      UPDATE expense_receipts SET is_public = \(marked)
+      WHERE expense_id = \(bind: expenseID) AND workspace_id = \(bind: workspaceID)
+      """
+    ).run()
   }
 
   /// Marks one receipt of the expense public or hidden (another's id changes nothing).
   func setPublic(_ id: UUID, of expenseID: UUID, isPublic: Bool) async throws {
-    try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$expenseID == expenseID)
-      .filter(\.$workspaceID == workspaceID)
-      .set(\.$isPublic, to: isPublic).update()
+    try await sql.raw(
+      """
+      UPDATE expense_receipts SET is_public = \(bind: isPublic)
+      WHERE id = \(bind: id) AND expense_id = \(bind: expenseID)
+        AND workspace_id = \(bind: workspaceID)
+      """
+    ).run()
   }
 
   /// Removes the receipts in `ids` of the expense (others' ids are ignored).
   func remove(_ ids: Set<UUID>, of expenseID: UUID) async throws {
     guard !ids.isEmpty else { return }
-    try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$expenseID == expenseID).filter(\.$workspaceID == workspaceID)
-      .filter(\.$id ~~ Array(ids)).delete()
+    try await sql.raw(
+      """
+      DELETE FROM expense_receipts
+      WHERE expense_id = \(bind: expenseID) AND workspace_id = \(bind: workspaceID)
+        AND id IN (\(SQLList(ids.map { SQLBind($0) })))
+      """
+    ).run()
   }
 
   /// How many receipts the expense has.
   func count(of expenseID: UUID) async throws -> Int {
-    try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$expenseID == expenseID).filter(\.$workspaceID == workspaceID).count()
+    try await sql.raw(
+      """
+      SELECT COUNT(*) AS n FROM expense_receipts
+      WHERE expense_id = \(bind: expenseID) AND workspace_id = \(bind: workspaceID)
+      """
+    ).first()?.decode(column: "n", as: Int.self) ?? 0
   }
 
   func receiptExists(_ id: UUID, of expenseID: UUID) async throws -> Bool {
-    try await ExpenseReceiptRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$expenseID == expenseID)
-      .filter(\.$workspaceID == workspaceID).count() > 0
+    try await sql.raw(
+      """
+      SELECT 1 AS found FROM expense_receipts
+      WHERE id = \(bind: id) AND expense_id = \(bind: expenseID)
+        AND workspace_id = \(bind: workspaceID)
+      """
+    ).first() != nil
   }
-}
 
-extension ExpenseReceiptRecord {
-  /// The picture as an answer: its type, an ETag from its SHA-256, kept for a year when the
-  /// address carries its version.
-  func response(_ req: Request) -> Response {
-    PhotoResponse.make(data: data, mime: mime, sha256: etag, request: req)
+  private var sql: any SQLDatabase {
+    get throws { try Self.sql(db) }
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Receipts need an SQL database.")
+    }
+    return sql
   }
 }

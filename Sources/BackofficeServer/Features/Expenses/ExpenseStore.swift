@@ -38,7 +38,7 @@ struct ExpenseStore: Sendable {
         "id", "title", "amount_cents", "category", "spent_at", "created_at", "updated_at",
         "version", "fundraiser_id"
       )
-      .from(ExpenseRecord.schema)
+      .from(ExpenseRecord.table)
     narrow(query, to: filter)
     // `spent_at IS NULL` sorts the same way on both databases, unlike NULLS FIRST/LAST
     // defaults (PostgreSQL puts NULL first in DESC order, SQLite last).
@@ -103,7 +103,7 @@ struct ExpenseStore: Sendable {
           "CAST(SUM(\(ident: "amount_cents") % \(literal: split)) AS TEXT)"),
         as: "line_low"
       )
-      .from(ExpenseRecord.schema)
+      .from(ExpenseRecord.table)
     narrow(query, to: filter)
     return query.groupBy("category")
   }
@@ -136,16 +136,50 @@ struct ExpenseStore: Sendable {
 
   /// The account's expense `id`, unless it is deleted.
   func record(_ id: UUID) async throws -> ExpenseRecord? {
-    try await ExpenseRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).filter(\.$deletedAt == nil)
-      .first()
+    try await record(id, deleted: false)
   }
 
   /// The account's deleted expense `id`, however long ago it was deleted.
   func deletedRecord(_ id: UUID) async throws -> ExpenseRecord? {
-    try await ExpenseRecord.query(on: db)
-      .filter(\.$id == id).filter(\.$workspaceID == workspaceID).filter(\.$deletedAt != nil)
-      .first()
+    try await record(id, deleted: true)
+  }
+
+  private func record(_ id: UUID, deleted: Bool) async throws -> ExpenseRecord? {
+    try await records(
+      """
+      WHERE id = \(bind: id) AND workspace_id = \(bind: workspaceID)
+        AND deleted_at IS \(unsafeRaw: deleted ? "NOT NULL" : "NULL")
+      """
+    ).first
+  }
+
+  /// Every live expense of the workspace, oldest first (the backup).
+  func allByAge() async throws -> [ExpenseRecord] {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ExpenseRecord.columns) FROM expenses
+      WHERE workspace_id = \(bind: workspaceID) AND deleted_at IS NULL
+      ORDER BY created_at, id
+      """
+    ).all().map(ExpenseRecord.init)
+  }
+
+  /// How many live expenses the workspace has.
+  func count() async throws -> Int {
+    try await DirectQuery.first(
+      """
+      SELECT COUNT(*) AS n FROM expenses
+      WHERE workspace_id = \(bind: workspaceID) AND deleted_at IS NULL
+      """ as SQLQueryString, on: db
+    )?.decode(column: "n", as: Int.self) ?? 0
+  }
+
+  /// The expenses `clause` (what follows `FROM expenses`) selects.
+  private func records(_ clause: SQLQueryString) async throws -> [ExpenseRecord] {
+    try await DirectQuery.rows(
+      "SELECT \(unsafeRaw: ExpenseRecord.columns) FROM expenses \(clause)" as SQLQueryString,
+      on: db
+    ).map(ExpenseRecord.init)
   }
 
   // MARK: writing
@@ -156,42 +190,70 @@ struct ExpenseStore: Sendable {
     _ expense: Expense, fundraiserID: UUID? = nil, now: Date,
     also: (@Sendable (any Database, UUID) async throws -> Void)? = nil
   ) async throws -> ExpenseRecord {
-    let record = ExpenseRecord()
-    record.id = UUID.random()
-    record.workspaceID = workspaceID
-    try Self.assign(expense, to: record)
-    record.fundraiserID = fundraiserID
-    record.createdAt = now
-    record.updatedAt = now
-    record.version = RecordVersion.first
-    guard let also, let id = record.id else {
-      try await record.create(on: db)
+    let record = try ExpenseRecord(
+      workspaceID: workspaceID, expense, fundraiserID: fundraiserID, createdAt: now)
+    guard let also else {
+      try await insert([record.newRow])
       return record
     }
     try await db.transaction { db in
-      try await record.create(on: db)
-      try await also(db, id)
+      try await ExpenseStore(db: db, workspaceID: record.workspaceID).insert([record.newRow])
+      try await also(db, record.id)
     }
     return record
   }
 
-  /// Saves the expense's new values (and its fundraiser, unless `fundraiserID` is nil: keep)
+  /// Saves the expense's new values (and its fundraiser, unless `fundraiserID` is `.keep`)
   /// if it still has version `expected` (whatever its version when nil) and is not deleted,
-  /// with whatever `also` writes in the same transaction. False otherwise: nothing is written.
+  /// with whatever `also` writes in the same transaction: the expense as saved, or nil when
+  /// it was changed or deleted since, and then nothing is written.
   func update(
     _ record: ExpenseRecord, expected: Int?, with expense: Expense,
     fundraiserID: FundraiserLink = .keep, now: Date,
     also: (@Sendable (any Database, UUID) async throws -> Void)? = nil
-  ) async throws -> Bool {
-    let id = try record.requireID()
-    return try await record.write(expected: expected, on: db) { db in
-      try Self.assign(expense, to: record)
-      if case .set(let fundraiser) = fundraiserID { record.fundraiserID = fundraiser }
-      record.updatedAt = now
-      try await record.save(on: db)
-      try await also?(db, id)
+  ) async throws -> ExpenseRecord? {
+    var changed = record
+    try changed.set(expense)
+    if case .set(let fundraiser) = fundraiserID { changed.fundraiserID = fundraiser }
+    changed.updatedAt = now
+    let saved = changed
+    return try await write(record, expected: expected, condition: Self.live) { db, version in
+      try await Self.sql(db).raw(
+        """
+        UPDATE expenses SET title = \(bind: saved.title), title_key = \(bind: saved.titleKey),
+          amount_cents = \(bind: saved.amountCents), category = \(bind: saved.category),
+          spent_at = \(bind: saved.spentAt), match_key = \(bind: saved.matchKey),
+          fundraiser_id = \(bind: saved.fundraiserID), updated_at = \(bind: saved.updatedAt)
+        WHERE id = \(bind: saved.id) AND workspace_id = \(bind: saved.workspaceID)
+        """
+      ).run()
+      try await also?(db, saved.id)
+      var result = saved
+      result.version = version
+      return result
     }
   }
+
+  /// Claims `record` at version `expected` (any when nil) if it meets `condition`, and runs
+  /// `write` with the new version in the same transaction: what `write` gives, or nil when
+  /// the expense was changed or deleted since (nothing is written then).
+  func write<T: Sendable>(
+    _ record: ExpenseRecord, expected: Int?, condition: (any SQLExpression)? = ExpenseStore.live,
+    _ write: @escaping @Sendable (any Database, Int) async throws -> T
+  ) async throws -> T? {
+    try await db.transaction { db in
+      guard
+        let version = try await RecordVersion.claim(
+          ExpenseRecord.table, id: record.id, workspaceID: record.workspaceID,
+          expected: expected, condition: condition, on: db)
+      else { return nil }
+      return try await write(db, version)
+    }
+  }
+
+  /// A live expense: not deleted (waiting for its undo). Only live expenses are edited.
+  static let live: any SQLExpression = SQLBinaryExpression(
+    SQLIdentifier("deleted_at"), .is, SQLLiteral.null)
 
   /// What a save does with an expense's fundraiser.
   enum FundraiserLink: Sendable, Equatable {
@@ -230,33 +292,28 @@ struct ExpenseStore: Sendable {
   func insert(_ rows: [(position: Int, expense: Expense, matchKey: String?)], start: Date)
     async throws
   {
-    var first = 0
-    while first < rows.count {
-      let batch = rows[first..<min(first + Self.insertBatch, rows.count)]
-      let records = try batch.map { row in
-        try Self.newRecord(
+    try await insert(
+      rows.map { row in
+        try Self.newRow(
           row.expense, workspaceID: workspaceID, position: row.position, start: start,
           matchKey: row.matchKey)
-      }
-      try await BulkInsert.insert(records, on: db)
-      first += batch.count
-    }
+      })
   }
 
-  /// A new record of `workspaceID` for `expense`, with its id, created `position` milliseconds
-  /// after `start`.
-  static func newRecord(
+  /// The row of a new expense of `workspaceID`, created `position` milliseconds after `start`
+  /// (imports).
+  static func newRow(
     _ expense: Expense, workspaceID: UUID, position: Int, start: Date, matchKey: String? = nil
-  ) throws -> ExpenseRecord {
-    let record = ExpenseRecord()
-    record.id = UUID.random()
-    record.workspaceID = workspaceID
-    try assign(expense, to: record, matchKey: matchKey)
-    record.createdAt = start.addingTimeInterval(Double(position) / 1000)
-    record.updatedAt = record.createdAt
-    record.deletedAt = nil
-    record.version = RecordVersion.first
-    return record
+  ) throws -> NewRow {
+    try ExpenseRecord(
+      workspaceID: workspaceID, expense, matchKey: matchKey,
+      createdAt: start.addingTimeInterval(Double(position) / 1000)
+    ).newRow
+  }
+
+  /// Inserts new rows (`ExpenseRecord.newRow`), `insertBatch` per statement.
+  func insert(_ rows: [NewRow]) async throws {
+    try await PreparedInsert(rows).run(on: db, batch: Self.insertBatch)
   }
 
   /// How many of the account's expenses have each of `keys` (`ExpenseRecord.matchKey`).
@@ -264,7 +321,7 @@ struct ExpenseStore: Sendable {
   /// import of a file that has them brings them back as new expenses.
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: ExpenseRecord.schema, workspaceID: workspaceID, liveOnly: true, on: sql)
+      keys, in: ExpenseRecord.table, workspaceID: workspaceID, liveOnly: true, on: sql)
   }
 
   /// Hides the expense; `restore` brings it back within `undoWindow`. Deleted expenses older
@@ -272,10 +329,14 @@ struct ExpenseStore: Sendable {
   @discardableResult
   func softDelete(_ record: ExpenseRecord, now: Date) async throws -> Bool {
     try await purge(now: now)
-    return try await record.write(expected: nil, on: db) { db in
-      record.deletedAt = now
-      try await record.save(on: db)
-    }
+    return try await write(record, expected: nil) { db, _ in
+      try await Self.sql(db).raw(
+        """
+        UPDATE expenses SET deleted_at = \(bind: now)
+        WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
+        """
+      ).run()
+    } != nil
   }
 
   /// True when `record` was deleted recently enough to come back.
@@ -287,58 +348,62 @@ struct ExpenseStore: Sendable {
   /// Brings a deleted expense back; false when it is not deleted (any more).
   func restore(_ record: ExpenseRecord) async throws -> Bool {
     let deleted = SQLBinaryExpression(SQLIdentifier("deleted_at"), .isNot, SQLLiteral.null)
-    return try await record.write(expected: nil, condition: deleted, on: db) { db in
-      record.deletedAt = nil
-      try await record.save(on: db)
-    }
+    return try await write(record, expected: nil, condition: deleted) { db, _ in
+      try await Self.sql(db).raw(
+        """
+        UPDATE expenses SET deleted_at = NULL
+        WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
+        """
+      ).run()
+    } != nil
   }
 
   /// Removes this account's deleted expenses that can no longer be restored.
   func purge(now: Date) async throws {
-    try await ExpenseRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID)
-      .filter(\.$deletedAt < now.addingTimeInterval(-Self.undoWindow))
-      .delete()
+    try await Self.sql(db).raw(
+      """
+      DELETE FROM expenses WHERE workspace_id = \(bind: workspaceID)
+        AND deleted_at < \(bind: now.addingTimeInterval(-Self.undoWindow))
+      """
+    ).run()
+  }
+
+  /// Removes for good the workspace's deleted expenses among `ids` (a restore whose file
+  /// brings them back takes their ids).
+  func removeDeleted(_ ids: [UUID]) async throws {
+    guard !ids.isEmpty else { return }
+    try await Self.sql(db).raw(
+      """
+      DELETE FROM expenses WHERE workspace_id = \(bind: workspaceID)
+        AND id IN (\(SQLList(ids.map { SQLBind($0) }))) AND deleted_at IS NOT NULL
+      """
+    ).run()
   }
 
   /// Deletes for good if it still has version `expected` (any version when nil); false when it
   /// was changed or deleted meanwhile.
   func deletePermanently(_ record: ExpenseRecord, expected: Int?) async throws -> Bool {
-    try await record.write(expected: expected, on: db) { db in
-      try await record.delete(on: db)
-    }
+    try await write(record, expected: expected) { db, _ in
+      try await Self.sql(db).raw(
+        """
+        DELETE FROM expenses
+        WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
+        """
+      ).run()
+    } != nil
   }
 
   // MARK: helpers
 
-  static func expense(from record: ExpenseRecord) -> Expense {
-    Expense(
-      title: record.title, amount: MinorUnits(record.amountCents).decimal,
-      category: ExpenseCategory(rawValue: record.category) ?? .default, date: record.spentAt)
-  }
-
-  /// Sets the record's values and the derived search key (also used by the backup import).
-  /// `matchKey`, when the caller has it already (an import computed it for every row), saves
-  /// working it out again.
-  static func assign(_ expense: Expense, to record: ExpenseRecord, matchKey: String? = nil) throws {
-    guard let cents = MinorUnits(exactly: expense.amount)?.value else {
-      throw Abort(.unprocessableEntity, reason: L("expenses.validation.not_exact"))
-    }
-    record.title = expense.title
-    record.titleKey = SearchNormalizer.normalize(expense.title)
-    record.amountCents = cents
-    record.category = expense.category.rawValue
-    record.spentAt = expense.date
-    record.matchKey = matchKey ?? MatchKey.make(expense.matchFields)
-  }
-
   private var sql: any SQLDatabase {
-    get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "Expenses need an SQL database.")
-      }
-      return sql
+    get throws { try Self.sql(db) }
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Expenses need an SQL database.")
     }
+    return sql
   }
 
   /// The day an expense counts on in a period: its date, or when it was recorded if it has

@@ -183,7 +183,7 @@ struct ExpensesAPIController: RouteCollection {
     req.noteActivity(.created, .expense, id: record.id, name: expense.title)
     return try await APIResponse.created(
       Self.item(record, req: req, currency: user.currency),
-      location: Routes.apiExpense.href(id: try record.requireID())
+      location: Routes.apiExpense.href(id: record.id)
     ).withVersion(record.version)
   }
 
@@ -197,15 +197,15 @@ struct ExpensesAPIController: RouteCollection {
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     let (expense, link) = try await Self.validated(req, user: user, store: store)
     guard
-      try await store.update(
+      let saved = try await store.update(
         record, expected: expected, with: expense, fundraiserID: link, now: req.now)
     else {
       throw APIError.lostWrite(
-        stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+        stillThere: try await store.record(record.id) != nil, record: Self.recordName)
     }
-    req.noteActivity(.changed, .expense, id: record.id, name: expense.title)
-    return try await APIResponse.json(Self.item(record, req: req, currency: user.currency))
-      .withVersion(record.version)
+    req.noteActivity(.changed, .expense, id: saved.id, name: expense.title)
+    return try await APIResponse.json(Self.item(saved, req: req, currency: user.currency))
+      .withVersion(saved.version)
   }
 
   /// Deletes for good: API clients have no "Undo" button to press.
@@ -217,7 +217,7 @@ struct ExpensesAPIController: RouteCollection {
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     guard try await store.deletePermanently(record, expected: expected) else {
       throw APIError.lostWrite(
-        stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+        stillThere: try await store.record(record.id) != nil, record: Self.recordName)
     }
     req.noteActivity(.deleted, .expense, id: record.id, name: record.title)
     return Response(status: .noContent)
@@ -294,9 +294,9 @@ struct ExpensesAPIController: RouteCollection {
   }
 
   static func item(_ record: ExpenseRecord, req: Request, currency: String) async throws -> Item {
-    let id = try record.requireID()
+    let id = record.id
     return Item(
-      id: id, expense: ExpenseStore.expense(from: record), currency: currency,
+      id: id, expense: record.expense, currency: currency,
       createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version,
       fundraiserID: record.fundraiserID,
       receipts: try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID).refs(of: id))
@@ -391,21 +391,21 @@ struct ExpensesAPIController: RouteCollection {
       problems.add(photo: error)
       throw problems.apiError
     }
-    let id = try record.requireID()
+    let id = record.id
     let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
     guard try await receipts.count(of: id) < ExpenseReceipts.maxPerExpense else {
       throw Self.tooManyReceipts
     }
     let isPublic = input.public ?? false
     let added = ReceiptBox()
-    try await Self.changeReceipts(req, record, expected: expected) { receipts in
+    let saved = try await Self.changeReceipts(req, record, expected: expected) { receipts in
       added.id = try await receipts.add([photo], isPublic: isPublic, to: id, now: req.now).first
     }
     guard let receiptID = added.id,
       let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID })
     else { throw APIError.notFound }
     return try APIResponse.created(ReceiptItem(ref), location: ReceiptItem(ref).url)
-      .withVersion(record.version)
+      .withVersion(saved.version)
   }
 
   /// The receipt's picture.
@@ -414,7 +414,7 @@ struct ExpensesAPIController: RouteCollection {
     let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
     let receipt = try owned(
       await receipts.receipt(
-        try owned(req.parameters.get("receiptID", as: UUID.self)), of: try record.requireID()))
+        try owned(req.parameters.get("receiptID", as: UUID.self)), of: record.id))
     return receipt.response(req)
   }
 
@@ -425,23 +425,23 @@ struct ExpensesAPIController: RouteCollection {
   /// Shows the receipt on the public report or hides it.
   @Sendable func updateReceipt(req: Request) async throws -> Response {
     let (record, expected, receiptID, receipts) = try await Self.foundReceipt(req)
-    let id = try record.requireID()
+    let id = record.id
     let input = try req.content.decode(ReceiptUpdate.self, using: JSONDecoder.api)
     guard let isPublic = input.public else {
       throw APIError.validation(["public": L("expenses.api.receipt_public_missing")])
     }
-    try await Self.changeReceipts(req, record, expected: expected) { receipts in
+    let saved = try await Self.changeReceipts(req, record, expected: expected) { receipts in
       try await receipts.setPublic(receiptID, of: id, isPublic: isPublic)
     }
     guard let ref = try await receipts.refs(of: id).first(where: { $0.id == receiptID }) else {
       throw APIError.notFound
     }
-    return try APIResponse.json(ReceiptItem(ref)).withVersion(record.version)
+    return try APIResponse.json(ReceiptItem(ref)).withVersion(saved.version)
   }
 
   @Sendable func deleteReceipt(req: Request) async throws -> Response {
     let (record, expected, receiptID, _) = try await Self.foundReceipt(req)
-    let id = try record.requireID()
+    let id = record.id
     try await Self.changeReceipts(req, record, expected: expected) { receipts in
       try await receipts.remove([receiptID], of: id)
     }
@@ -458,7 +458,7 @@ struct ExpensesAPIController: RouteCollection {
       current: record.version, record: recordName)
     let receiptID = try owned(req.parameters.get("receiptID", as: UUID.self))
     let receipts = ExpenseReceipts(db: req.db, workspaceID: try req.workspaceID)
-    guard try await receipts.receiptExists(receiptID, of: try record.requireID()) else {
+    guard try await receipts.receiptExists(receiptID, of: record.id) else {
       throw APIError.notFound
     }
     return (record, expected, receiptID, receipts)
@@ -466,20 +466,23 @@ struct ExpensesAPIController: RouteCollection {
 
   /// Changes the expense's receipts with `change` in the transaction that gives the expense its
   /// new version (from `expected`, any when nil): 412/404 when the expense changed or went
-  /// meanwhile, 409 when the change would take it past the receipt limit.
+  /// meanwhile, 409 when the change would take it past the receipt limit. The expense as
+  /// saved.
+  @discardableResult
   static func changeReceipts(
     _ req: Request, _ record: ExpenseRecord, expected: Int?,
     _ change: @escaping @Sendable (ExpenseReceipts) async throws -> Void
-  ) async throws {
+  ) async throws -> ExpenseRecord {
     let (workspaceID, now) = (try req.workspaceID, req.now)
-    let written: Bool
+    let written: ExpenseRecord?
     do {
       written = try await ExpenseReceipts(db: req.db, workspaceID: workspaceID).change(
         of: record, expected: expected, now: now, change)
     } catch is ExpenseReceipts.LimitReached {
       throw tooManyReceipts
     }
-    guard written else { throw try await lost(req, record) }
+    guard let written else { throw try await lost(req, record) }
+    return written
   }
 
   static var tooManyReceipts: APIError {
@@ -490,7 +493,7 @@ struct ExpensesAPIController: RouteCollection {
   static func lost(_ req: Request, _ record: ExpenseRecord) async throws -> APIError {
     let store = try ExpenseStore(db: req.db, workspaceID: req.workspaceID)
     return APIError.lostWrite(
-      stillThere: try await store.record(record.requireID()) != nil, record: Self.recordName)
+      stillThere: try await store.record(record.id) != nil, record: Self.recordName)
   }
 }
 

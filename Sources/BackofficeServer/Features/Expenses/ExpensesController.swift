@@ -231,14 +231,14 @@ struct ExpensesController: RouteCollection {
   /// The edit form's draft for a stored expense, as the form first shows it.
   static func draft(of record: ExpenseRecord, user: User) -> ExpenseDraft {
     ExpenseDraft(
-      editing: ExpenseStore.expense(from: record), locale: BackofficeLocale.resolve(user.locale),
+      editing: record.expense, locale: BackofficeLocale.resolve(user.locale),
       timeZone: ExpenseStore.timeZone, maxFractionDigits: places(user))
   }
 
   @Sendable func edit(req: Request) async throws -> Response {
     let user = try req.user
     let record = try await owned(req, user: user)
-    let id = try record.requireID()
+    let id = record.id
     var model = formModel(
       req, user: user, mode: .edit(id),
       draft: Self.draft(of: record, user: user),
@@ -256,7 +256,7 @@ struct ExpensesController: RouteCollection {
     model.fundraisers = try await choices(store)
     model.fundraiser =
       input?.fundraiser ?? record?.fundraiserID.map { $0.uuidString.lowercased() } ?? ""
-    guard let record, let id = record.id else { return }
+    guard let id = record?.id else { return }
     model.receipts = try await ExpenseReceipts(db: req.db, workspaceID: req.workspaceID)
       .refs(of: id)
     if let input, input.receiptsListed != nil {
@@ -296,7 +296,7 @@ struct ExpensesController: RouteCollection {
       let listed = input.receiptsListed != nil
       let (publicIDs, removeIDs) = (input.publicIDs, input.removeIDs)
       let (isPublic, workspaceID, now) = (input.newReceiptsPublic, try req.workspaceID, req.now)
-      let saved: Bool
+      let saved: ExpenseRecord?
       do {
         saved = try await store.update(
           record, expected: expected ?? -1, with: expense, fundraiserID: link, now: req.now,
@@ -318,7 +318,7 @@ struct ExpensesController: RouteCollection {
           req, user: user, mode: .edit(id), input: input, errors: ExpenseValidationErrors(),
           version: expected ?? 0, record: record, extras: extras)
       }
-      if saved {
+      if saved != nil {
         req.flash(.success, L("expenses.flash.updated", ["title": expense.title]))
         req.noteActivity(.changed, .expense, id: id, name: expense.title)
         return req.redirect(to: safeBack(input.back) ?? Routes.expenses.href())
@@ -337,7 +337,7 @@ struct ExpensesController: RouteCollection {
     var draft = input.draft
     draft.date = input.date ?? ""
     var model = formModel(
-      req, user: user, mode: .edit(try current.requireID()), draft: draft,
+      req, user: user, mode: .edit(current.id), draft: draft,
       hasDate: input.dateSwitchedOn, back: safeBack(input.back))
     model.version = current.version
     model.conflict = ExpenseForm.changedMessage
@@ -412,7 +412,7 @@ struct ExpensesController: RouteCollection {
       try await store.softDelete(record, now: req.now)
     else { return Self.gone(req) }
     // The next list page offers "Undo" instead of a plain flash message.
-    req.setSessionValue(Self.undoKey, try record.requireID().uuidString)
+    req.setSessionValue(Self.undoKey, record.id.uuidString)
     req.noteActivity(.deleted, .expense, id: record.id, name: record.title)
     let back = try? req.content.decode(BackInput.self).back
     return req.redirect(to: safeBack(back) ?? Routes.expenses.href())

@@ -112,18 +112,13 @@ struct FundraiserReport: Sendable, Equatable {
   /// The receipt `id` when the public report of `fundraiser` may show it: public, on a live
   /// expense of the fundraiser, in its workspace. Nil in every other case, alike.
   static func publicReceipt(id: String?, of fundraiser: FundraiserRecord, on db: any Database)
-    async throws -> ExpenseReceiptRecord?
+    async throws -> ExpenseReceipt?
   {
-    guard let id = id.flatMap(UUID.init(uuidString:)), let fundraiserID = fundraiser.id,
-      let receipt = try await ExpenseReceiptRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$workspaceID == fundraiser.workspaceID)
-        .filter(\.$isPublic == true).first()
-    else { return nil }
-    let expense = try await ExpenseRecord.query(on: db)
-      .filter(\.$id == receipt.expenseID).filter(\.$workspaceID == fundraiser.workspaceID)
-      .filter(\.$fundraiserID == fundraiserID).filter(\.$deletedAt == nil)
-      .field(\.$id).first()
-    return expense == nil ? nil : receipt
+    guard let id = id.flatMap(UUID.init(uuidString:)), let fundraiserID = fundraiser.id else {
+      return nil
+    }
+    return try await ExpenseReceipts(db: db, workspaceID: fundraiser.workspaceID)
+      .publicReceipt(id, ofFundraiser: fundraiserID)
   }
 }
 

@@ -156,7 +156,7 @@ struct FundraiserStore {
       try await JarSnapshotRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
       try await FundraiserPhotoRecord.query(on: db).filter(\.$fundraiser.$id == id).delete()
       if let sql = db as? any SQLDatabase {
-        try await sql.update(ExpenseRecord.schema)
+        try await sql.update(ExpenseRecord.table)
           .set("fundraiser_id", to: SQLLiteral.null)
           .set(
             "version",

@@ -1,13 +1,11 @@
 import Fluent
 import Foundation
-import SQLKit
 
-/// One stored expense. The amount is kept exactly as whole hundredths of the account's
-/// currency (`amount_cents`), so sums are integer sums on SQLite and PostgreSQL alike.
-///
-/// The timestamps are set by `ExpenseStore` from the app's clock rather than by Fluent, so the
-/// list order and the undo window behave the same in tests as in use.
-final class ExpenseRecord: Model, @unchecked Sendable {
+@testable import BackofficeServer
+
+/// The `expenses` table as tests read and write it behind the app's back (the app itself goes
+/// through `ExpenseStore`).
+final class ExpenseTable: Model, @unchecked Sendable {
   static let schema = "expenses"
 
   @ID(key: .id) var id: UUID?
@@ -35,9 +33,8 @@ final class ExpenseRecord: Model, @unchecked Sendable {
   init() {}
 }
 
-/// A photo of an expense's receipt, stored as uploaded. `isPublic` puts it on the public report
-/// of the expense's fundraiser; hidden by default, since receipts can carry personal data.
-final class ExpenseReceiptRecord: Model, @unchecked Sendable {
+/// The `expense_receipts` table, for tests (the app goes through `ExpenseReceipts`).
+final class ExpenseReceiptTable: Model, @unchecked Sendable {
   static let schema = "expense_receipts"
 
   @ID(key: .id) var id: UUID?
@@ -55,12 +52,4 @@ final class ExpenseReceiptRecord: Model, @unchecked Sendable {
   @Field(key: "created_at") var createdAt: Date
 
   init() {}
-}
-
-extension ExpenseRecord: VersionedRecord {
-  var ownerID: UUID { workspaceID }
-  /// A deleted expense (waiting for its undo) is not edited.
-  static var writableCondition: (any SQLExpression)? {
-    SQLBinaryExpression(SQLIdentifier("deleted_at"), .is, SQLLiteral.null)
-  }
 }
