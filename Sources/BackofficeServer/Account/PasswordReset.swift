@@ -79,7 +79,7 @@ enum PasswordResets {
   static func endEverything(of userID: UUID, on db: any Database) async throws {
     let sql = try sql(db)
     _ = try await BrowserSessionStore(db: db).deleteAll(userID: userID)
-    try await sql.delete(from: APIToken.schema).where("user_id", .equal, SQLBind(userID)).run()
+    try await APITokens.revokeAll(of: userID, on: db)
     try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID))
       .where("used_at", .is, SQLLiteral.null).run()
   }

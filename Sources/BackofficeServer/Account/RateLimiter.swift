@@ -30,6 +30,10 @@ struct AttemptLimiter: Sendable {
     case blocked(minutes: Int)
   }
 
+  /// One row per failed (or reserved) sign-in: `id`, `key`, `attempted_at`. Kept in the
+  /// database so several app instances behind a load balancer share the limit.
+  static let table = "login_attempts"
+
   let window: TimeInterval
   let db: any Database
   let now: Date
@@ -40,7 +44,7 @@ struct AttemptLimiter: Sendable {
     var ids: [UUID] = []
     for rule in rules {
       let id = UUID.random()
-      try await sql.insert(into: LoginAttempt.schema)
+      try await sql.insert(into: Self.table)
         .columns("id", "key", "attempted_at")
         .values(SQLBind(id), SQLBind(rule.key), SQLBind(now))
         .run()
@@ -49,7 +53,7 @@ struct AttemptLimiter: Sendable {
     for rule in rules {
       let rows = try await sql.select()
         .column("attempted_at")
-        .from(LoginAttempt.schema)
+        .from(Self.table)
         .where("key", .equal, SQLBind(rule.key))
         .where("attempted_at", .greaterThan, SQLBind(since))
         .orderBy("attempted_at")
@@ -68,20 +72,20 @@ struct AttemptLimiter: Sendable {
   /// Takes the reservation back: the attempt does not count.
   func release(_ reservation: Reservation) async throws {
     guard !reservation.ids.isEmpty else { return }
-    try await sqlDatabase.delete(from: LoginAttempt.schema)
+    try await sqlDatabase.delete(from: Self.table)
       .where("id", .in, SQLBind.group(reservation.ids))
       .run()
   }
 
   /// Forgets every attempt under `key` (after a successful sign-in, its account's failures).
   func reset(key: String) async throws {
-    try await sqlDatabase.delete(from: LoginAttempt.schema).where("key", .equal, SQLBind(key))
+    try await sqlDatabase.delete(from: Self.table).where("key", .equal, SQLBind(key))
       .run()
   }
 
   /// Old rows count for nothing; trimming them keeps the table small without a separate job.
   func purge() async throws {
-    try await sqlDatabase.delete(from: LoginAttempt.schema)
+    try await sqlDatabase.delete(from: Self.table)
       .where("attempted_at", .lessThan, SQLBind(now.addingTimeInterval(-window)))
       .run()
   }

@@ -52,12 +52,10 @@ struct SettingsController: RouteCollection {
       language: req.uiLanguage.rawValue,
       currency: user.currency,
       workspace: workspace,
-      tokens: tokens.compactMap { token in
-        token.id.map {
-          SettingsShow.TokenRow(
-            id: $0, name: token.name, prefix: token.prefix, createdAt: token.createdAt,
-            lastUsedAt: token.lastUsedAt)
-        }
+      tokens: tokens.map { token in
+        SettingsShow.TokenRow(
+          id: token.id, name: token.name, prefix: token.prefix, createdAt: token.createdAt,
+          lastUsedAt: token.lastUsedAt)
       })
     if user.isAdmin, req.application.mailDelivery != nil {
       let outbox = MailOutbox(db: req.db)
@@ -193,7 +191,7 @@ struct SettingsController: RouteCollection {
     let token = APIToken(
       userID: try user.requireID(), workspaceID: try req.workspaceID, name: name,
       tokenHash: secretHash(secret),
-      prefix: String(secret.prefix(10)))
+      prefix: String(secret.prefix(10)), createdAt: req.now)
     try await APITokens.create(token, on: req.db)
     // The secret is shown in this response only and never stored in clear.
     let view = try await model(req) { $0.newToken = (name, secret) }

@@ -11,32 +11,62 @@ enum APITokens {
   static func list(userID: UUID, workspaceID: UUID, on db: any Database) async throws
     -> [APIToken]
   {
-    try await APIToken.query(on: db)
-      .filter(\.$userID == userID).filter(\.$workspaceID == workspaceID)
-      .sort(\.$createdAt, .descending)
-      .all()
+    try await sql(db).raw(
+      """
+      SELECT \(unsafeRaw: APIToken.columns) FROM api_tokens
+      WHERE user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
+      ORDER BY created_at DESC, id
+      """
+    ).all().map(APIToken.init)
   }
 
   /// The token with this id, when it is `userID`'s for `workspaceID`.
   static func find(_ id: UUID, userID: UUID, workspaceID: UUID, on db: any Database)
     async throws -> APIToken?
   {
-    try await APIToken.query(on: db)
-      .filter(\.$id == id).filter(\.$userID == userID)
-      .filter(\.$workspaceID == workspaceID).first()
+    try await sql(db).raw(
+      """
+      SELECT \(unsafeRaw: APIToken.columns) FROM api_tokens
+      WHERE id = \(bind: id) AND user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
+      """
+    ).first().map(APIToken.init)
   }
 
   static func create(_ token: APIToken, on db: any Database) async throws {
-    try await token.create(on: db)
+    try await PreparedInsert([token.newRow]).run(on: db)
   }
 
   /// Notes that the token was used `at` (the settings page shows it).
   static func markUsed(_ id: UUID, at date: Date, on db: any Database) async throws {
-    try await APIToken.query(on: db).filter(\.$id == id).set(\.$lastUsedAt, to: date).update()
+    try await sql(db).raw(
+      "UPDATE api_tokens SET last_used_at = \(bind: date) WHERE id = \(bind: id)"
+    )
+    .run()
   }
 
   static func revoke(_ token: APIToken, on db: any Database) async throws {
-    try await token.delete(on: db)
+    try await sql(db).raw("DELETE FROM api_tokens WHERE id = \(bind: token.id)").run()
+  }
+
+  /// Removes `userID`'s tokens for `workspaceID` (a member leaving the workspace).
+  static func revokeAll(of userID: UUID, in workspaceID: UUID, on db: any Database) async throws {
+    try await sql(db).raw(
+      """
+      DELETE FROM api_tokens WHERE user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
+      """
+    ).run()
+  }
+
+  /// Removes every token of `userID` (a password reset).
+  static func revokeAll(of userID: UUID, on db: any Database) async throws {
+    try await sql(db).raw("DELETE FROM api_tokens WHERE user_id = \(bind: userID)").run()
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Tokens need an SQL database.")
+    }
+    return sql
   }
 
   /// A token acts for its member in its workspace, with the member's role there: a member

@@ -99,8 +99,7 @@ struct WorkspaceMembers: Sendable {
     try await db.transaction { db in
       try await Membership.query(on: db)
         .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
-      try await APIToken.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+      try await APITokens.revokeAll(of: member, in: workspaceID, on: db)
       try await ProductStore(db: db, workspaceID: workspaceID, viewerID: member)
         .removeFavorites(of: member)
       try await Self.revokeInvitations(by: member, in: workspaceID, on: db)

@@ -18,7 +18,7 @@ struct APITokenTests {
       #expect(settings.body.contains("Shop script"))
       #expect(!settings.body.contains(secret), "the secret is never shown again")
 
-      let stored = try #require(try await APIToken.query(on: t.db).first())
+      let stored = try #require(try await APITokenTable.query(on: t.db).first())
       #expect(stored.tokenHash != secret)
       #expect(stored.tokenHash == secretHash(secret))
 
@@ -29,7 +29,7 @@ struct APITokenTests {
       #expect(json["email"] as? String == email)
       #expect(json["locale"] as? String == "en-US")
       #expect(json["currency"] as? String == "USD")
-      let used = try #require(try await APIToken.query(on: t.db).first())
+      let used = try #require(try await APITokenTable.query(on: t.db).first())
       #expect(used.lastUsedAt != nil)
     }
   }
@@ -68,7 +68,7 @@ struct APITokenTests {
       let client = t.client()
       try await client.signUp()
       let secret = try await client.createToken()
-      let id = try #require(try await APIToken.query(on: t.db).first()?.id)
+      let id = try #require(try await APITokenTable.query(on: t.db).first()?.id)
       try await client.get("/settings")
       let revoke = try await client.post("/settings/tokens/\(id.uuidString)/revoke")
       #expect(revoke.status == .seeOther)
@@ -86,7 +86,7 @@ struct APITokenTests {
       let response = try await client.post("/settings/tokens", form: [("name", "  ")])
       #expect(response.status == .unprocessableEntity)
       #expect(response.body.contains("Give the token a name"))
-      #expect(try await APIToken.query(on: t.db).count() == 0)
+      #expect(try await APITokenTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -126,7 +126,7 @@ struct IsolationTests {
       let alice = t.client()
       try await alice.signUp(email: "alice@example.com")
       let aliceSecret = try await alice.createToken(name: "alice's")
-      let aliceToken = try #require(try await APIToken.query(on: t.db).first()?.id)
+      let aliceToken = try #require(try await APITokenTable.query(on: t.db).first()?.id)
 
       let bob = t.client()
       try await bob.signUp(email: "bob@example.com")
@@ -134,7 +134,7 @@ struct IsolationTests {
       #expect(!settings.body.contains("alice&#39;s") && !settings.body.contains("alice's"))
       let revoke = try await bob.post("/settings/tokens/\(aliceToken.uuidString)/revoke")
       #expect(revoke.status == .notFound)
-      #expect(try await APIToken.query(on: t.db).count() == 1)
+      #expect(try await APITokenTable.query(on: t.db).count() == 1)
 
       let me = try await t.client().get(
         "/api/v1/me", headers: ["Authorization": "Bearer \(aliceSecret)"])

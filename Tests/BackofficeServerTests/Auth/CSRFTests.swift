@@ -43,7 +43,7 @@ struct CSRFTests {
       let response = try await victim.post(
         "/settings/tokens", form: [("name", "evil")], csrfToken: attackerToken)
       #expect(response.status == .forbidden)
-      #expect(try await APIToken.query(on: t.db).count() == 0)
+      #expect(try await APITokenTable.query(on: t.db).count() == 0)
     }
   }
 

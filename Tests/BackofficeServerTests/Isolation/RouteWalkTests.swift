@@ -14,7 +14,7 @@ enum IsolationFixtures {
   static let makers: [String: RecordMaker] = [
     "tokenID": { t, owner in
       _ = try await owner.createToken(name: "owned")
-      let token = try await APIToken.query(on: t.db).sort(\.$createdAt, .descending).first()
+      let token = try await APITokenTable.query(on: t.db).sort(\.$createdAt, .descending).first()
       return try #require(token?.id).uuidString
     },
     "productID": { t, owner in

@@ -85,9 +85,9 @@ struct OneWriterTests {
       let sql = try #require(db as? any SQLDatabase)
       let release = await storage.holdWriterForTest()
       let kinds: [@Sendable () async throws -> Void] = [
-        { try await LoginAttempt(key: "model create", attemptedAt: Date()).create(on: db) },
-        { try await LoginAttempt.query(on: db).set(\.$key, to: "x").update() },
-        { try await LoginAttempt.query(on: db).filter(\.$key == "none").delete() },
+        { try await LoginAttemptTable(key: "model create", attemptedAt: Date()).create(on: db) },
+        { try await LoginAttemptTable.query(on: db).set(\.$key, to: "x").update() },
+        { try await LoginAttemptTable.query(on: db).filter(\.$key == "none").delete() },
         { try await db.transaction { _ in } },
         { try await db.withConnection { _ in db.eventLoop.makeSucceededVoidFuture() }.get() },
         {
@@ -104,15 +104,15 @@ struct OneWriterTests {
       let tasks = kinds.map { kind in Task { try await kind() } }
       await waitUntil(storage, waiting: kinds.count)
       // Reads of every kind pass meanwhile.
-      #expect(try await LoginAttempt.query(on: db).count() == 0)
-      _ = try await LoginAttempt.query(on: db).all()
+      #expect(try await LoginAttemptTable.query(on: db).count() == 0)
+      _ = try await LoginAttemptTable.query(on: db).all()
       _ = try await sql.select().column("id").from("login_attempts").all()
       _ = try await sql.raw("SELECT count(*) FROM login_attempts").all()
       #expect(storage.waitingForWriter == kinds.count)
       release()
       for task in tasks { try await task.value }
       #expect(storage.waitingForWriter == 0)
-      #expect(try await LoginAttempt.query(on: db).count() == 2)
+      #expect(try await LoginAttemptTable.query(on: db).count() == 2)
     }
   }
 
@@ -120,11 +120,11 @@ struct OneWriterTests {
     try await withApp { t in
       let db = t.db
       let keys = try await db.transaction { db in
-        try await LoginAttempt(key: "outer", attemptedAt: Date()).create(on: db)
+        try await LoginAttemptTable(key: "outer", attemptedAt: Date()).create(on: db)
         try await db.transaction { inner in
-          try await LoginAttempt.query(on: inner).set(\.$key, to: "inner").update()
+          try await LoginAttemptTable.query(on: inner).set(\.$key, to: "inner").update()
         }
-        return try await LoginAttempt.query(on: db).all().map(\.key).sorted()
+        return try await LoginAttemptTable.query(on: db).all().map(\.key).sorted()
       }
       #expect(keys == ["inner"])
     }
@@ -140,19 +140,19 @@ struct OneWriterTests {
       guard t.app.sqliteStorage != nil else { return }
       let db = t.db
       try await db.transaction { outer in
-        try await LoginAttempt(key: "outer", attemptedAt: Date()).create(on: outer)
+        try await LoginAttemptTable(key: "outer", attemptedAt: Date()).create(on: outer)
         try await db.transaction { inner in
-          try await LoginAttempt(key: "inner", attemptedAt: Date()).create(on: inner)
+          try await LoginAttemptTable(key: "inner", attemptedAt: Date()).create(on: inner)
         }
         struct Failed: Error {}
         await #expect(throws: Failed.self) {
           try await db.transaction { inner in
-            try await LoginAttempt(key: "taken back", attemptedAt: Date()).create(on: inner)
+            try await LoginAttemptTable(key: "taken back", attemptedAt: Date()).create(on: inner)
             throw Failed()
           }
         }
       }
-      let keys = try await LoginAttempt.query(on: db).all().map(\.key).sorted()
+      let keys = try await LoginAttemptTable.query(on: db).all().map(\.key).sorted()
       #expect(keys == ["inner", "outer"])
     }
   }
@@ -176,7 +176,7 @@ struct OneWriterTests {
           throw Failed()
         }
       }
-      let keys = try await LoginAttempt.query(on: db).all().map(\.key)
+      let keys = try await LoginAttemptTable.query(on: db).all().map(\.key)
       #expect(keys == ["kept"])
     }
   }
@@ -188,9 +188,9 @@ struct OneWriterTests {
       guard t.app.sqliteStorage != nil else { return }  // PostgreSQL: its driver's rules
       let leftOver = try await t.db.transaction { db in db }
       await #expect(throws: HeldWriter.Ended.self) {
-        try await LoginAttempt(key: "late", attemptedAt: Date()).create(on: leftOver)
+        try await LoginAttemptTable(key: "late", attemptedAt: Date()).create(on: leftOver)
       }
-      #expect(try await LoginAttempt.query(on: t.db).count() == 0)
+      #expect(try await LoginAttemptTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -299,10 +299,11 @@ struct ReadTransactionTests {
 
       await #expect(throws: ReadOnlyTransaction.self) {
         try await t.db.readTransaction { db in
-          try await LoginAttempt(key: "read-only", attemptedAt: Date()).create(on: db)
+          try await LoginAttemptTable(key: "read-only", attemptedAt: Date()).create(on: db)
         }
       }
-      #expect(try await LoginAttempt.query(on: t.db).filter(\.$key == "read-only").count() == 0)
+      #expect(
+        try await LoginAttemptTable.query(on: t.db).filter(\.$key == "read-only").count() == 0)
     }
   }
 }

@@ -131,7 +131,7 @@ struct ProductIdempotencyTests {
         #expect(answers[0].body == answers[1].body)
       }
       #expect(try await ProductRecord.query(on: t.db).count() == 5)
-      #expect(try await IdempotencyRecord.query(on: t.db).count() == 5)
+      #expect(try await IdempotencyTable.query(on: t.db).count() == 5)
     }
   }
 
@@ -143,7 +143,7 @@ struct ProductIdempotencyTests {
       try await client.createProduct(token: token, name: "Old", key: "old-key")
       t.clock.advance(by: IdempotencyKey.retention + 60)
       try await client.createProduct(token: token, name: "New", key: "new-key")
-      let keys = try await IdempotencyRecord.query(on: t.db).all().map(\.key)
+      let keys = try await IdempotencyTable.query(on: t.db).all().map(\.key)
       #expect(keys == ["new-key"])
     }
   }

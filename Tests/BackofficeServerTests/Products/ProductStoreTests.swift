@@ -50,6 +50,13 @@ struct ProductStoreTests {
           workspaceID: id, expenseID: id, photo: photo, isPublic: false, position: 0,
           createdAt: Date()
         ).newRow,
+        APIToken(
+          userID: id, workspaceID: id, name: "CI", tokenHash: "h", prefix: "bo_", createdAt: Date()
+        ).newRow,
+        IdempotencyRecord(
+          workspaceID: id, key: "k", requestHash: "h",
+          answer: StoredAnswer(status: .created, contentType: "", body: Data()), createdAt: Date()
+        ).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)
@@ -74,8 +81,8 @@ struct ProductStoreTests {
     }
   }
 
-  /// A whole expense or receipt read selects every column its row maker writes, so what is
-  /// read back is what was stored.
+  /// A whole expense, receipt or token read selects every column its row maker writes, so
+  /// what is read back is what was stored.
   @Test func recordReadsSelectWhatTheirRowsWrite() async throws {
     let id = UUID.random()
     let photo = try CheckedPhoto.check(ProductImages.png(width: 4, height: 3), maxBytes: 1 << 20)
@@ -93,6 +100,12 @@ struct ProductStoreTests {
         ExpenseReceipt(
           workspaceID: id, expenseID: id, photo: photo, isPublic: true, position: 0,
           createdAt: Date()
+        ).newRow
+      ),
+      (
+        APIToken.columns,
+        APIToken(
+          userID: id, workspaceID: id, name: "CI", tokenHash: "h", prefix: "bo_", createdAt: Date()
         ).newRow
       ),
     ]

@@ -176,7 +176,8 @@ struct WorkspaceTests {
       #expect(!page.body.contains("Owner's secret"))
       let api = try await team.editor.productAPI(.GET, "/api/v1/products", token: token)
       #expect(api.status == .unauthorized)
-      #expect(try await APIToken.query(on: t.db).filter(\.$userID == team.editorID).count() == 0)
+      #expect(
+        try await APITokenTable.query(on: t.db).filter(\.$userID == team.editorID).count() == 0)
       let members = try await Membership.query(on: t.db)
         .filter(\.$workspaceID == team.workspaceID).all().map(\.userID)
       #expect(Set(members) == [team.ownerID, team.viewerID])

@@ -2,7 +2,7 @@ import Fluent
 
 struct M002_CreateAPITokens: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(APIToken.schema)
+    try await database.schema("api_tokens")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("name", .string, .required)
@@ -15,6 +15,6 @@ struct M002_CreateAPITokens: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(APIToken.schema).delete()
+    try await database.schema("api_tokens").delete()
   }
 }

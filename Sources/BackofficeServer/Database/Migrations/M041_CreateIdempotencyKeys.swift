@@ -4,7 +4,7 @@ import Fluent
 /// of a second product.
 struct M041_CreateIdempotencyKeys: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(IdempotencyRecord.schema)
+    try await database.schema("idempotency_keys")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("key", .string, .required)
@@ -19,6 +19,6 @@ struct M041_CreateIdempotencyKeys: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(IdempotencyRecord.schema).delete()
+    try await database.schema("idempotency_keys").delete()
   }
 }

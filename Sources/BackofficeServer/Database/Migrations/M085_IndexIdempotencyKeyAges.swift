@@ -10,7 +10,7 @@ struct M085_IndexIdempotencyKeyAges: AsyncMigration {
 
   func prepare(on database: any Database) async throws {
     guard let sql = database as? any SQLDatabase else { return }
-    try await sql.create(index: Self.index).on(IdempotencyRecord.schema)
+    try await sql.create(index: Self.index).on("idempotency_keys")
       .column("user_id").column("created_at").run()
   }
 

@@ -20,13 +20,19 @@ struct DirectProductCreation {
 
   private enum Result: Sendable {
     case created(StoredAnswer)
-    case found(IdempotencyRecord.Stored)
+    case found(IdempotencyRecord)
   }
 
   /// `ProductStore.newProduct`'s columns as one statement with numbered parameters.
   static let insertProduct = """
     INSERT INTO \(ProductStore.table) (\(ProductStore.productColumns.joined(separator: ", ")))
     VALUES (\(ProductStore.productColumns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+    """
+
+  /// `IdempotencyRecord.newRow`'s columns as one statement with numbered parameters.
+  static let insertAnswer = """
+    INSERT INTO \(IdempotencyRecord.table) (\(IdempotencyRecord.rowColumns.joined(separator: ", ")))
+    VALUES (\(IdempotencyRecord.rowColumns.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
     """
 
   private static func values(_ values: [(any Encodable & Sendable)?]) throws -> StatementArguments {
@@ -57,11 +63,11 @@ struct DirectProductCreation {
           let row = try Self.first(
             db,
             """
-            SELECT status, content_type, location, body, request_hash FROM idempotency_keys
+            SELECT \(IdempotencyRecord.columns) FROM idempotency_keys
             WHERE workspace_id = ?1 AND key = CAST(?2 AS TEXT)
             """, Self.values([workspaceID, key]))
         {
-          return .found(try IdempotencyRecord.Stored(row))
+          return .found(try IdempotencyRecord(row, workspaceID: workspaceID, key: key))
         }
         try Self.run(
           db,
@@ -92,18 +98,10 @@ struct DirectProductCreation {
         var answer = StoredAnswer.product(row, account: account, status: .created)
         answer.location = Routes.apiProduct.href(id: id)
         if let key {
-          try Self.run(
-            db,
-            """
-            INSERT INTO idempotency_keys (id, workspace_id, key, request_hash, status, content_type,
-              location, body, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-            """,
-            Self.values([
-              UUID.random(), workspaceID, key, fingerprint, Int(answer.status.code),
-              answer.contentType,
-              answer.location, answer.body, now,
-            ]))
+          let record = IdempotencyRecord(
+            workspaceID: workspaceID, key: key, requestHash: fingerprint, answer: answer,
+            createdAt: now)
+          try Self.run(db, Self.insertAnswer, Self.values(record.newRow.values))
           try Self.run(
             db, "DELETE FROM idempotency_keys WHERE workspace_id = ?1 AND created_at < ?2",
             Self.values([workspaceID, now.addingTimeInterval(-IdempotencyKey.retention)]))
@@ -123,23 +121,6 @@ struct DirectProductCreation {
     case .found(let stored):
       return try IdempotencyStore.replay(
         stored.answer, storedFor: stored.requestHash, fingerprint: fingerprint)
-    }
-  }
-}
-
-extension IdempotencyRecord {
-  /// A stored answer as read by the direct writer.
-  struct Stored: Sendable {
-    var requestHash: String
-    var answer: StoredAnswer
-
-    init(_ row: DirectRow) throws {
-      requestHash = try row.decode(column: "request_hash", as: String.self)
-      answer = StoredAnswer(
-        status: HTTPResponseStatus(statusCode: try row.decode(column: "status", as: Int.self)),
-        contentType: try row.decode(column: "content_type", as: String.self),
-        body: try row.decode(column: "body", as: Data.self),
-        location: try row.decode(column: "location", as: String?.self))
     }
   }
 }

@@ -1,6 +1,7 @@
 import BackofficeCore
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// A response worth replaying: what the first request with a key was answered.
@@ -111,16 +112,10 @@ struct IdempotencyStore {
     do {
       let answer = try await db.transaction { db in
         let answer = try await work(db)
-        let record = IdempotencyRecord()
-        record.workspaceID = workspaceID
-        record.key = key
-        record.requestHash = fingerprint
-        record.status = Int(answer.status.code)
-        record.contentType = answer.contentType
-        record.location = answer.location
-        record.body = answer.body
-        record.createdAt = now
-        try await record.create(on: db)
+        let record = IdempotencyRecord(
+          workspaceID: workspaceID, key: key, requestHash: fingerprint, answer: answer,
+          createdAt: now)
+        try await PreparedInsert([record.newRow]).run(on: db)
         // In the same transaction: one commit, and the index on (workspace_id, created_at) reads
         // only the expired answers.
         try await Self.purgeExpired(workspaceID: workspaceID, now: now, on: db)
@@ -135,16 +130,16 @@ struct IdempotencyStore {
   }
 
   func find(_ key: String) async throws -> IdempotencyRecord? {
-    try await IdempotencyRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$key == key).first()
+    try await Self.sql(db).raw(
+      """
+      SELECT \(unsafeRaw: IdempotencyRecord.columns) FROM idempotency_keys
+      WHERE workspace_id = \(bind: workspaceID) AND key = \(bind: key)
+      """
+    ).first().map { try IdempotencyRecord($0, workspaceID: workspaceID, key: key) }
   }
 
   func replay(_ record: IdempotencyRecord, fingerprint: String) throws -> Outcome {
-    try Self.replay(
-      StoredAnswer(
-        status: HTTPResponseStatus(statusCode: record.status), contentType: record.contentType,
-        body: record.body, location: record.location),
-      storedFor: record.requestHash, fingerprint: fingerprint)
+    try Self.replay(record.answer, storedFor: record.requestHash, fingerprint: fingerprint)
   }
 
   /// The stored answer again, when the request is the one it was stored for; the same key
@@ -157,17 +152,21 @@ struct IdempotencyStore {
   }
 
   /// Old answers are dropped on the account's next write instead of by a separate job; a
-  /// failure here only delays that.
-  /// The account's answers older than the retention period.
-  static func expiredAnswers(workspaceID: UUID, now: Date, on db: any Database)
-    -> QueryBuilder<IdempotencyRecord>
-  {
-    IdempotencyRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID)
-      .filter(\.$createdAt < now.addingTimeInterval(-IdempotencyKey.retention))
+  /// failure here only delays that. The index on (workspace_id, created_at) reads only the
+  /// expired answers.
+  static func purgeExpired(workspaceID: UUID, now: Date, on db: any Database) async throws {
+    try await sql(db).raw(
+      """
+      DELETE FROM idempotency_keys WHERE workspace_id = \(bind: workspaceID)
+        AND created_at < \(bind: now.addingTimeInterval(-IdempotencyKey.retention))
+      """
+    ).run()
   }
 
-  private static func purgeExpired(workspaceID: UUID, now: Date, on db: any Database) async throws {
-    try await expiredAnswers(workspaceID: workspaceID, now: now, on: db).delete()
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "Idempotency keys need an SQL database.")
+    }
+    return sql
   }
 }
