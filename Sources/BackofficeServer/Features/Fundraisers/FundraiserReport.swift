@@ -74,7 +74,7 @@ struct FundraiserReport: Sendable, Equatable {
   static func load(
     fundraiser: FundraiserRecord, workspaceID: UUID, state: JarState? = nil, on db: any Database
   ) async throws -> FundraiserReport {
-    let id = try fundraiser.requireID()
+    let id = fundraiser.id
     let jar: JarState
     if let state {
       jar = state
@@ -114,7 +114,8 @@ struct FundraiserReport: Sendable, Equatable {
   static func publicReceipt(id: String?, of fundraiser: FundraiserRecord, on db: any Database)
     async throws -> ExpenseReceiptRecord?
   {
-    guard let id = id.flatMap(UUID.init(uuidString:)), let fundraiserID = fundraiser.id,
+    let fundraiserID = fundraiser.id
+    guard let id = id.flatMap(UUID.init(uuidString:)),
       let receipt = try await ExpenseReceiptRecord.query(on: db)
         .filter(\.$id == id).filter(\.$workspaceID == fundraiser.workspaceID)
         .filter(\.$isPublic == true).first()
