@@ -41,7 +41,7 @@ enum JarRefreshJob {
     let states = try await JarSnapshots.states(for: records, on: db)
     var first = true
     for record in records {
-      guard let id = record.id else { continue }
+      let id = record.id
       let state = states[id] ?? .none
       let recent = state.lastAttemptAt.map { now().timeIntervalSince($0) < interval / 2 } ?? false
       let closed = state.lastError == nil && state.lastGood?.status == .closed

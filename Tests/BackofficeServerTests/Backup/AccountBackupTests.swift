@@ -45,7 +45,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
 
   let fundraiser = try await client.addFundraiser(purpose: "На дрон", showProgress: true)
   // Not the defaults, so the round trip shows both are carried.
-  let stored = try #require(await FundraiserRecord.find(fundraiser, on: t.db))
+  let stored = try #require(await FundraiserTable.find(fundraiser, on: t.db))
   stored.showQR = false
   stored.callToAction = "Разом до перемоги!"
   stored.stage = .closed
@@ -73,7 +73,7 @@ private func fillAccount(_ t: TestApp, _ client: TestClient, email: String) asyn
       takenAt: t.clock.now.addingTimeInterval(60),
       result: .failure(.timeout)),
   ]
-  for snapshot in snapshots { try await snapshot.create(on: t.db) }
+  for snapshot in snapshots { try await JarSnapshots.store(snapshot, on: t.db) }
   return userID
 }
 

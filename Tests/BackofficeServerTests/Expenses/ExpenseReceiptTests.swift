@@ -416,7 +416,7 @@ struct ExpenseReceiptTests {
           #"{"purpose": "Дрон", "template": 3, "photo": "\#(Self.phoneJPEG.base64EncodedString())"}"#
       )
       #expect(created.status == .created, "\(created.body)")
-      let stored = try #require(try await FundraiserPhotoRecord.query(on: t.db).first())
+      let stored = try #require(try await FundraiserPhotoTable.query(on: t.db).first())
       #expect(stored.data.range(of: Data("Kyiv".utf8)) == nil)
       #expect(stored.data.range(of: Data([0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6])) != nil)
       #expect(stored.etag == sha256Hex(stored.data))

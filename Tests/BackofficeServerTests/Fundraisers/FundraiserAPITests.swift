@@ -103,7 +103,7 @@ struct FundraiserAPITests {
       let photoMessage =
         ((try badPhoto.json()["error"] as? [String: Any])?["fields"] as? [String: String])?["photo"]
       #expect(photoMessage == "Зображення має бути у форматі JPEG або PNG")
-      #expect(try await FundraiserRecord.query(on: t.db).count() == 0)
+      #expect(try await FundraiserTable.query(on: t.db).count() == 0)
 
       let notJSON = try await t.client().send(
         .POST, "/api/v1/fundraisers", headers: Self.bearer(token), body: "[1,2]")
@@ -173,7 +173,7 @@ struct FundraiserAPITests {
       try await client.signUp()
       let id = try await client.addFundraiser()
       // A stored jar id no valid form writes: nothing can be asked, nothing stored.
-      let record = try #require(try await FundraiserRecord.find(id, on: t.db))
+      let record = try #require(try await FundraiserTable.find(id, on: t.db))
       record.jarID = "not a jar"
       try await record.save(on: t.db)
       let token = try await client.createToken()
@@ -212,7 +212,7 @@ struct FundraiserAPITests {
       }
       let list = try await api.send(.GET, "/api/v1/fundraisers", headers: Self.bearer(token))
       #expect(try list.json()["total"] as? Int == 0)
-      #expect(try await FundraiserRecord.find(id, on: t.db)?.purpose == "Чужий збір")
+      #expect(try await FundraiserTable.stored(id, on: t.db)?.purpose == "Чужий збір")
     }
   }
 }

@@ -28,7 +28,7 @@ struct FundraiserBodyLimitTests {
       let error = try #require(try response.json()["error"] as? [String: Any])
       #expect(error["code"] as? String == "payload_too_large")
       #expect(error["fields"] as? [String: String] != nil)
-      #expect(try await FundraiserRecord.query(on: t.db).count() == 0)
+      #expect(try await FundraiserTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -45,7 +45,7 @@ struct FundraiserBodyLimitTests {
       #expect(response.status == .payloadTooLarge)
       let error = try #require(try response.json()["error"] as? [String: Any])
       #expect(error["code"] as? String == "payload_too_large")
-      #expect(try await FundraiserRecord.query(on: t.db).count() == 0)
+      #expect(try await FundraiserTable.query(on: t.db).count() == 0)
     }
   }
 }

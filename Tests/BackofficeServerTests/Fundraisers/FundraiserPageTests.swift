@@ -68,7 +68,7 @@ struct FundraiserPageTests {
       #expect(response.body.contains("Необхідно вибрати шаблон"))
       // Typed values are kept.
       #expect(response.body.contains(#"value="багато""#))
-      #expect(try await FundraiserRecord.query(on: t.db).count() == 0)
+      #expect(try await FundraiserTable.query(on: t.db).count() == 0)
     }
   }
 
@@ -103,9 +103,9 @@ struct FundraiserPageTests {
         "/fundraisers",
         [.text("purpose", "Тепер з текстом"), .text("template", "2"), .text("photo_draft", draft)])
       #expect(second.status == .seeOther)
-      let record = try #require(await FundraiserRecord.query(on: t.db).first())
-      let photo = try #require(await FundraiserPhotos.photo(for: try record.requireID(), on: t.db))
-      #expect(photo.id?.uuidString.lowercased() == draft)
+      let record = try #require(await FundraiserTable.query(on: t.db).first())
+      let photo = try #require(await FundraiserPhotos.photo(for: record.requireID(), on: t.db))
+      #expect(photo.id.uuidString.lowercased() == draft)
     }
   }
 
@@ -120,7 +120,7 @@ struct FundraiserPageTests {
         #expect(failed.status == .unprocessableEntity)
       }
       func drafts() async throws -> Int {
-        try await FundraiserPhotoRecord.query(on: t.db).filter(\.$fundraiser.$id == nil).count()
+        try await FundraiserPhotoTable.query(on: t.db).filter(\.$fundraiserID == nil).count()
       }
       try await leaveADraft()
       t.clock.advance(by: 23 * 3600)
@@ -158,7 +158,7 @@ struct FundraiserPageTests {
       let client = t.client()
       try await client.signUp()
       let id = try await client.addFundraiser(purpose: "Бусик <для> розвідки", target: "15000,50")
-      let record = try #require(await FundraiserRecord.find(id, on: t.db))
+      let record = try #require(await FundraiserTable.stored(id, on: t.db))
       #expect(record.targetKopiykas == 1_500_050)
       #expect(record.template == 7)
       #expect(record.scale == 1.5 && record.offsetX == 12 && record.offsetY == -8)
@@ -256,7 +256,7 @@ struct FundraiserPageTests {
         ])
       #expect(updated.status == .seeOther)
       #expect(updated.location == Self.path(id) + "?format=story")
-      let record = try #require(await FundraiserRecord.find(id, on: t.db))
+      let record = try #require(await FundraiserTable.stored(id, on: t.db))
       #expect(record.purpose == "Нове призначення")
       #expect(record.targetKopiykas == nil && record.jarID == nil)
       #expect(record.template == 12)
@@ -264,8 +264,8 @@ struct FundraiserPageTests {
       try await client.get(Self.path(id))
       let deleted = try await client.post(Self.path(id, "/delete"))
       #expect(deleted.status == .seeOther)
-      #expect(try await FundraiserRecord.find(id, on: t.db) == nil)
-      #expect(try await FundraiserPhotoRecord.query(on: t.db).count() == 0)
+      #expect(try await FundraiserTable.stored(id, on: t.db) == nil)
+      #expect(try await FundraiserPhotoTable.query(on: t.db).count() == 0)
       #expect(try await client.get(Self.path(id)).status == .notFound)
     }
   }
@@ -282,7 +282,7 @@ struct FundraiserPageTests {
         #expect(try await client.post(path, csrf: false).status == .forbidden, "\(path)")
       }
       #expect(try await client.post("/fundraisers/refresh", csrf: false).status == .forbidden)
-      #expect(try await FundraiserRecord.find(id, on: t.db) != nil)
+      #expect(try await FundraiserTable.stored(id, on: t.db) != nil)
     }
   }
 
@@ -312,7 +312,7 @@ struct FundraiserPageTests {
       #expect(try await other.get("/fundraisers/not-an-id").status == .notFound)
       let list = try await other.get("/fundraisers")
       #expect(!list.body.contains("Секретний"))
-      #expect(try await FundraiserRecord.find(id, on: t.db) != nil)
+      #expect(try await FundraiserTable.stored(id, on: t.db) != nil)
     }
   }
 
@@ -391,7 +391,7 @@ struct FundraiserPageTests {
       #expect(response.status == .seeOther)
       let page = try await client.get(Self.path(id))
       #expect(page.body.contains("У цього збору немає банки"))
-      #expect(try await JarSnapshotRecord.query(on: t.db).count() == 0)
+      #expect(try await JarSnapshotTable.query(on: t.db).count() == 0)
     }
   }
 

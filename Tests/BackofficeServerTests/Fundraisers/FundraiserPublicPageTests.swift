@@ -95,7 +95,7 @@ struct FundraiserPublicPageTests {
       let response = try await intruder.post(
         "/fundraisers/\(id.uuidString.lowercased())/public", form: [("public", "1")])
       #expect(response.status == .notFound)
-      let record = try #require(await FundraiserRecord.find(id, on: t.db))
+      let record = try #require(await FundraiserTable.stored(id, on: t.db))
       #expect(record.isPublic == false && record.publicSlug == nil)
     }
   }

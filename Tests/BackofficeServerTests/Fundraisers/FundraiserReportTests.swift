@@ -10,7 +10,7 @@ import Vapor
 /// Linked expenses and receipts written straight to the database, as the expense form will.
 enum ReportFixtures {
   static func workspace(of fundraiser: UUID, _ t: TestApp) async throws -> UUID {
-    try #require(await FundraiserRecord.find(fundraiser, on: t.db)).workspaceID
+    try #require(await FundraiserTable.stored(fundraiser, on: t.db)).workspaceID
   }
 
   static func setCurrency(_ currency: String, workspace: UUID, _ t: TestApp) async throws {
@@ -75,7 +75,7 @@ struct FundraiserReportTests {
   static func path(_ id: UUID) -> String { "/fundraisers/\(id.uuidString.lowercased())" }
 
   static func record(_ id: UUID, _ t: TestApp) async throws -> FundraiserRecord {
-    try #require(await FundraiserRecord.find(id, on: t.db))
+    try #require(await FundraiserTable.stored(id, on: t.db))
   }
 
   // MARK: lifecycle

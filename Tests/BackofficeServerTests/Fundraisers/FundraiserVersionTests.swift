@@ -44,7 +44,7 @@ struct FundraiserVersionTests {
       #expect(!stale.body.contains(#"id="field-target-saved""#))
       #expect(stale.body.contains(#"name="version" value="2""#))
       let draft = try #require(stale.firstMatch(#"name="photo_draft" value="([^"]+)""#))
-      var record = try #require(try await FundraiserRecord.find(id, on: t.db))
+      var record = try #require(try await FundraiserTable.stored(id, on: t.db))
       #expect(record.purpose == "На два дрони")
       #expect(record.template == 3)
 
@@ -52,7 +52,7 @@ struct FundraiserVersionTests {
         "/fundraisers/\(id.uuidString)",
         Self.fields(purpose: "На дрон і батареї") + [.text("photo_draft", draft)])
       #expect(again.status == .seeOther)
-      record = try #require(try await FundraiserRecord.find(id, on: t.db))
+      record = try #require(try await FundraiserTable.stored(id, on: t.db))
       #expect(record.purpose == "На дрон і батареї")
       #expect(record.template == 7)
       #expect(record.version == 3)
@@ -101,7 +101,7 @@ struct FundraiserVersionTests {
       let mismatch = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #""9""#])
       #expect(mismatch.status == .preconditionFailed)
-      #expect(try await FundraiserRecord.query(on: t.db).first()?.purpose == "API")
+      #expect(try await FundraiserTable.query(on: t.db).first()?.purpose == "API")
       let matched = try await client.api(
         .PUT, path, token: token, json: body, headers: ["If-Match": #""1""#])
       #expect(matched.status == .ok)
@@ -110,7 +110,7 @@ struct FundraiserVersionTests {
       let staleDelete = try await client.api(
         .DELETE, path, token: token, headers: ["If-Match": #""1""#])
       #expect(staleDelete.status == .preconditionFailed)
-      #expect(try await FundraiserRecord.query(on: t.db).count() == 1)
+      #expect(try await FundraiserTable.query(on: t.db).count() == 1)
       #expect(
         try await client.api(.DELETE, path, token: token, headers: ["If-Match": #""2""#]).status
           == .noContent)

@@ -73,12 +73,12 @@ struct JarRefreshJobTests {
 
         let first = try await Self.run(t)
         #expect(first == .init(ran: true, refreshed: 1, failed: 1, skipped: 0))
-        #expect(try await JarSnapshotRecord.query(on: t.db).count() == 2)
+        #expect(try await JarSnapshotTable.query(on: t.db).count() == 2)
         let goodState = try await JarSnapshots.state(
-          for: try #require(await FundraiserRecord.find(good, on: t.db)), on: t.db)
+          for: try #require(await FundraiserTable.stored(good, on: t.db)), on: t.db)
         #expect(goodState.lastGood?.amountKopiykas == 500_000)
         let badState = try await JarSnapshots.state(
-          for: try #require(await FundraiserRecord.find(bad, on: t.db)), on: t.db)
+          for: try #require(await FundraiserTable.stored(bad, on: t.db)), on: t.db)
         #expect(badState.lastError == "Помилка (E1)")
 
         // Another instance while the lease is held: nothing happens.
@@ -91,10 +91,10 @@ struct JarRefreshJobTests {
         let third = try await Self.run(t, holder: "other")
         #expect(third == .init(ran: true, refreshed: 0, failed: 2, skipped: 0))
         let kept = try await JarSnapshots.state(
-          for: try #require(await FundraiserRecord.find(good, on: t.db)), on: t.db)
+          for: try #require(await FundraiserTable.stored(good, on: t.db)), on: t.db)
         #expect(kept.lastGood?.amountKopiykas == 500_000)
         #expect(kept.lastError == JarFetchError.timeout.reason)
-        #expect(try await JarSnapshotRecord.query(on: t.db).count() == 4)
+        #expect(try await JarSnapshotTable.query(on: t.db).count() == 4)
       }
     }
   }

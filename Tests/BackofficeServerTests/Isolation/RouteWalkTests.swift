@@ -27,7 +27,7 @@ enum IsolationFixtures {
     // A public page the owner has closed: the same 404 for everyone, its owner included.
     "slug": { t, owner in
       let id = try await owner.addFundraiser(purpose: "owned public page", jar: "")
-      let record = try #require(await FundraiserRecord.find(id, on: t.db))
+      let record = try #require(await FundraiserTable.find(id, on: t.db))
       let slug = PublicSlug.make()
       record.publicSlug = slug
       record.isPublic = false

@@ -24,11 +24,12 @@ struct MoneyLimitsTests {
         let id = try await client.addFundraiser(
           purpose: purpose, target: "999 999 999 999,99", showProgress: true)
         let jar = try #require(JarID(rawValue: "StubJar001"))
-        try await JarSnapshotRecord(
-          fundraiserID: id, jarID: jar, takenAt: t.clock.now,
-          result: .success(
-            JarSnapshotValue(amountKopiykas: .max, goalKopiykas: .max, status: .active))
-        ).create(on: t.db)
+        try await JarSnapshots.store(
+          JarSnapshotRecord(
+            fundraiserID: id, jarID: jar, takenAt: t.clock.now,
+            result: .success(
+              JarSnapshotValue(amountKopiykas: .max, goalKopiykas: .max, status: .active))
+          ), on: t.db)
         ids.append(id)
       }
 

@@ -103,7 +103,8 @@ struct StoreBoundaryTests {
   static let tablesWithoutModels = [
     "users", "products", "product_photos", "product_favorites", "product_counters",
     "ad_payments", "marketing_plans", "expenses", "expense_receipts", "api_tokens",
-    "idempotency_keys", "login_attempts",
+    "idempotency_keys", "login_attempts", "fundraisers", "fundraiser_photos",
+    "fundraiser_share_images", "jar_snapshots",
   ]
 
   @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {

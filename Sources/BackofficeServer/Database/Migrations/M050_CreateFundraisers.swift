@@ -4,7 +4,7 @@ import SQLKit
 /// Fundraisers, their photos (and photo drafts: no fundraiser yet) and their jar snapshots.
 struct M050_CreateFundraisers: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(FundraiserRecord.schema)
+    try await database.schema("fundraisers")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("purpose", .string, .required)
@@ -19,11 +19,11 @@ struct M050_CreateFundraisers: AsyncMigration {
       .field("updated_at", .datetime)
       .create()
 
-    try await database.schema(FundraiserPhotoRecord.schema)
+    try await database.schema("fundraiser_photos")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field(
-        "fundraiser_id", .uuid, .references(FundraiserRecord.schema, "id", onDelete: .cascade)
+        "fundraiser_id", .uuid, .references("fundraisers", "id", onDelete: .cascade)
       )
       .field("data", .data, .required)
       .field("mime", .string, .required)
@@ -34,11 +34,11 @@ struct M050_CreateFundraisers: AsyncMigration {
       .unique(on: "fundraiser_id")
       .create()
 
-    try await database.schema(JarSnapshotRecord.schema)
+    try await database.schema("jar_snapshots")
       .id()
       .field(
         "fundraiser_id", .uuid, .required,
-        .references(FundraiserRecord.schema, "id", onDelete: .cascade)
+        .references("fundraisers", "id", onDelete: .cascade)
       )
       .field("jar_id", .string, .required)
       .field("taken_at", .datetime, .required)
@@ -51,15 +51,15 @@ struct M050_CreateFundraisers: AsyncMigration {
 
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: "fundraisers_user_created")
-        .on(FundraiserRecord.schema).column("user_id").column("created_at").run()
+        .on("fundraisers").column("user_id").column("created_at").run()
       try await sql.create(index: "jar_snapshots_fundraiser_taken")
-        .on(JarSnapshotRecord.schema).column("fundraiser_id").column("taken_at").run()
+        .on("jar_snapshots").column("fundraiser_id").column("taken_at").run()
     }
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(JarSnapshotRecord.schema).delete()
-    try await database.schema(FundraiserPhotoRecord.schema).delete()
-    try await database.schema(FundraiserRecord.schema).delete()
+    try await database.schema("jar_snapshots").delete()
+    try await database.schema("fundraiser_photos").delete()
+    try await database.schema("fundraisers").delete()
   }
 }

@@ -4,7 +4,7 @@ import Fluent
 /// change, so a save made from an old copy of the record can be recognised and refused.
 struct M070_AddRecordVersions: AsyncMigration {
   static let tables = [
-    "products", "expenses", "ad_payments", FundraiserRecord.schema,
+    "products", "expenses", "ad_payments", "fundraisers",
     "marketing_plans",
   ]
 

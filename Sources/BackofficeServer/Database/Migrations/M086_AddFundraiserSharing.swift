@@ -6,7 +6,7 @@ import SQLKit
 /// so a shared link comes back with it) and the picture link previews show.
 struct M086_AddFundraiserSharing: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    let table = FundraiserRecord.schema
+    let table = "fundraisers"
     // One column per statement: SQLite adds columns one at a time.
     try await database.schema(table).field("show_qr", .bool, .required, .sql(.default(true)))
       .update()
@@ -20,11 +20,11 @@ struct M086_AddFundraiserSharing: AsyncMigration {
         .column("public_slug").run()
     }
 
-    try await database.schema(FundraiserShareImageRecord.schema)
+    try await database.schema("fundraiser_share_images")
       .id()
       .field(
         "fundraiser_id", .uuid, .required,
-        .references(FundraiserRecord.schema, "id", onDelete: .cascade)
+        .references("fundraisers", "id", onDelete: .cascade)
       )
       .field("data", .data, .required)
       .field("etag", .string, .required)
@@ -34,12 +34,12 @@ struct M086_AddFundraiserSharing: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(FundraiserShareImageRecord.schema).delete()
+    try await database.schema("fundraiser_share_images").delete()
     if let sql = database as? any SQLDatabase {
       try await sql.drop(index: "fundraisers_public_slug").run()
     }
     for field in ["is_public", "public_slug", "call_to_action", "show_qr"] {
-      try await database.schema(FundraiserRecord.schema).deleteField(.string(field)).update()
+      try await database.schema("fundraisers").deleteField(.string(field)).update()
     }
   }
 }

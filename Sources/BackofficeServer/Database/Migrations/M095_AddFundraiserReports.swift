@@ -33,10 +33,10 @@ struct M095_AddFundraiserReports: AsyncMigration {
     try await database.schema("expenses")
       .field(
         "fundraiser_id", .uuid,
-        .references(FundraiserRecord.schema, "id", onDelete: .setNull)
+        .references("fundraisers", "id", onDelete: .setNull)
       )
       .update()
-    let fundraisers = FundraiserRecord.schema
+    let fundraisers = "fundraisers"
     try await database.schema(fundraisers)
       .field("stage", .string, .required, .sql(.default("active")))
       .update()
@@ -56,7 +56,7 @@ struct M095_AddFundraiserReports: AsyncMigration {
     }
     try await database.schema("expense_receipts").delete()
     for field in ["reported_at", "closed_at", "stage"] {
-      try await database.schema(FundraiserRecord.schema).deleteField(.string(field)).update()
+      try await database.schema("fundraisers").deleteField(.string(field)).update()
     }
     try await database.schema("expenses").deleteField("fundraiser_id").update()
   }

@@ -471,32 +471,26 @@ extension AccountBackup {
   private static func exportFundraisers(workspaceID: UUID, on db: any Database) async throws
     -> [FundraiserItem]
   {
-    let records = try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .sort(\.$createdAt).sort(\.$id).all()
-    let ids = try records.map { try $0.requireID() }
+    let records = try await FundraiserStore(db: db, workspaceID: workspaceID).allByAge()
+    let ids = records.map(\.id)
     var photos: [UUID: Photo] = [:]
     var snapshots: [UUID: [JarSnapshotItem]] = [:]
     if !ids.isEmpty {
-      for photo in try await FundraiserPhotoRecord.query(on: db).filter(
-        \.$workspaceID == workspaceID
-      )
-      .filter(\.$fundraiser.$id ~~ ids).all() {
-        if let owner = photo.$fundraiser.id {
+      for photo in try await FundraiserPhotos.photos(of: ids, workspaceID: workspaceID, on: db) {
+        if let owner = photo.fundraiserID {
           photos[owner] = Photo(mime: photo.mime, data: photo.data)
         }
       }
-      for snapshot in try await JarSnapshotRecord.query(on: db)
-        .filter(\.$fundraiser.$id ~~ ids).sort(\.$takenAt).sort(\.$id).all()
-      {
-        snapshots[snapshot.$fundraiser.id, default: []].append(
+      for snapshot in try await JarSnapshots.all(of: ids, on: db) {
+        snapshots[snapshot.fundraiserID, default: []].append(
           JarSnapshotItem(
             jarId: snapshot.jarID, takenAt: BackupDate.rounded(snapshot.takenAt), ok: snapshot.ok,
             amountKopiykas: snapshot.amountKopiykas, goalKopiykas: snapshot.goalKopiykas,
             status: snapshot.status, error: snapshot.error))
       }
     }
-    return try records.map { record in
-      let id = try record.requireID()
+    return records.map { record in
+      let id = record.id
       let created = BackupDate.rounded(record.createdAt ?? Date(timeIntervalSince1970: 0))
       return FundraiserItem(
         id: id, purpose: record.purpose,

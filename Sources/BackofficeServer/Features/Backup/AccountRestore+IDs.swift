@@ -44,8 +44,7 @@ extension AccountRestore {
         MarketingPlanQueries.table, backup.marketingPlans.map(\.id), workspaceID: workspaceID,
         on: db)
       try await plan.sort(
-        FundraiserRecord.self, backup.fundraisers.map(\.id), workspaceID: workspaceID, on: db
-      ) { ($0.workspaceID, true) }
+        FundraiserStore.table, backup.fundraisers.map(\.id), workspaceID: workspaceID, on: db)
       return plan
     }
 

@@ -73,8 +73,7 @@ extension AccountRestore {
     var receipts: [ExpenseReceipt] = []
     // Links only to this workspace's fundraisers (inserted just before), whatever the file says.
     let fundraisers = Set(
-      try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-        .field(\.$id).all().compactMap(\.id))
+      try await FundraiserStore(db: db, workspaceID: workspaceID).ids())
     for (item, expense, photos) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.expenses += 1
@@ -160,47 +159,41 @@ extension AccountRestore {
       snapshots: [AccountBackup.JarSnapshotItem]
     )], ids: IDPlan, workspaceID: UUID, on db: any Database, outcome: inout Outcome
   ) async throws {
-    var records: [FundraiserRecord] = []
-    var photos: [FundraiserPhotoRecord] = []
-    var snapshots: [JarSnapshotRecord] = []
+    var records: [NewRow] = []
+    var photos: [NewRow] = []
+    var snapshots: [NewRow] = []
     for (item, campaign, photo, history) in checked {
       if ids.alreadyPresent(item.id) {
         outcome.skipped.fundraisers += 1
         continue
       }
       let id = ids.id(for: item.id)
-      let record = FundraiserRecord(workspaceID: workspaceID, campaign: campaign)
-      record.id = id
+      var record = FundraiserRecord(id: id, workspaceID: workspaceID, campaign: campaign)
       record.createdAt = item.createdAt
       record.updatedAt = item.updatedAt
       record.version = item.version ?? RecordVersion.first
       record.stage = item.stage.flatMap(FundraiserStage.init(rawValue:)) ?? .active
       record.closedAt = item.closedAt
       record.reportedAt = item.reportedAt
-      records.append(record)
-      let stored = FundraiserPhotoRecord(
-        workspaceID: workspaceID, fundraiserID: id, data: photo.data, info: photo.info,
-        etag: photo.etag)
-      stored.id = UUID.random()
-      stored.createdAt = item.updatedAt
-      photos.append(stored)
+      records.append(record.newRow)
+      photos.append(
+        FundraiserPhotoRecord(
+          workspaceID: workspaceID, fundraiserID: id, data: photo.data, info: photo.info,
+          etag: photo.etag, createdAt: item.updatedAt
+        ).newRow)
       for snapshot in history {
-        let row = JarSnapshotRecord()
-        row.id = UUID.random()
-        row.$fundraiser.id = id
-        row.jarID = snapshot.jarId
-        row.takenAt = snapshot.takenAt
-        row.ok = snapshot.ok
-        row.amountKopiykas = snapshot.amountKopiykas
-        row.goalKopiykas = snapshot.goalKopiykas
-        row.status = snapshot.status
-        row.error = snapshot.error
-        snapshots.append(row)
+        snapshots.append(
+          JarSnapshotRecord(
+            id: UUID.random(), fundraiserID: id, jarID: snapshot.jarId,
+            takenAt: snapshot.takenAt, ok: snapshot.ok, amountKopiykas: snapshot.amountKopiykas,
+            goalKopiykas: snapshot.goalKopiykas, status: snapshot.status, error: snapshot.error
+          ).newRow)
       }
     }
-    try await BulkInsert.insert(records, on: db)
-    try await BulkInsert.insert(photos, on: db, batch: 10)
-    try await BulkInsert.insert(snapshots, on: db)
+    let store = FundraiserStore(db: db, workspaceID: workspaceID)
+    try await store.insert(records)
+    try await store.insert(photos, batch: 10)
+    try await JarSnapshots.insert(snapshots, on: db)
     outcome.added.fundraisers = records.count
   }
 }

@@ -121,7 +121,6 @@ enum AccountRestore {
       expenses: try await ExpenseStore(db: db, workspaceID: workspaceID).count(),
       adPayments: try await AdPaymentStore(db: db, workspaceID: workspaceID).count(),
       marketingPlans: try await MarketingPlanQueries.count(in: workspaceID, on: db),
-      fundraisers: try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-        .count())
+      fundraisers: try await FundraiserStore(db: db, workspaceID: workspaceID).count())
   }
 }

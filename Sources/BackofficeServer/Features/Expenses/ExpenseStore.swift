@@ -264,15 +264,12 @@ struct ExpenseStore: Sendable {
 
   /// True when `id` is one of this workspace's fundraisers.
   func fundraiserExists(_ id: UUID) async throws -> Bool {
-    try await FundraiserRecord.query(on: db).filter(\.$id == id)
-      .filter(\.$workspaceID == workspaceID).count() > 0
+    try await FundraiserStore(db: db, workspaceID: workspaceID).exists(id)
   }
 
   /// The workspace's fundraisers an expense can be linked to, newest first: id and purpose.
   func fundraiserChoices() async throws -> [(id: UUID, purpose: String)] {
-    try await FundraiserRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-      .field(\.$id).field(\.$purpose).sort(\.$createdAt, .descending).sort(\.$id).all()
-      .compactMap { record in record.id.map { ($0, record.purpose) } }
+    try await FundraiserStore(db: db, workspaceID: workspaceID).choices()
   }
 
   /// Adds all `expenses` or none, in one transaction (for tests and small sets; a CSV import

@@ -114,7 +114,7 @@ enum FundraiserPosters {
   static func posterResponse(
     _ record: FundraiserRecord, req: Request, download: Bool, shared: Bool = false
   ) async throws -> Response {
-    let id = try record.requireID()
+    let id = record.id
     let template = (shared ? nil : Self.template(req)) ?? record.campaign.template
     let format = shared ? .post : Self.format(req)
     let state = try await JarSnapshots.state(for: record, on: req.db)

@@ -100,7 +100,7 @@ struct FundraiserPublicPage: RouteCollection {
     if let progress { main.append(FundraiserFigures.progressBar(progress)) }
     // The money behind the percentage, as the poster beside it shows it.
     main += FundraiserFigures.amounts(
-      FundraiserSummary(record, id: try record.requireID(), state: state))
+      FundraiserSummary(record, id: record.id, state: state))
     if let taken = state.lastGoodAt {
       main.append(
         H.p(
@@ -210,7 +210,7 @@ struct FundraiserPublicPage: RouteCollection {
       return FundraiserPosters.notModifiedResponse(etag: quoted, shared: true)
     }
     guard
-      let image = try await FundraiserStore.shareImage(of: record.requireID(), on: req.db)
+      let image = try await FundraiserStore.shareImage(of: record.id, on: req.db)
     else { throw Abort(.notFound) }
     return FundraiserPosters.imageResponse(
       image.data, type: "image/png", etag: image.etag, req: req, shared: true)
@@ -235,7 +235,7 @@ struct FundraiserPublicPage: RouteCollection {
 
   /// The digest of the preview PNG, without loading the picture; nil when there is none.
   static func imageETag(of record: FundraiserRecord, on db: any Database) async throws -> String? {
-    try await FundraiserStore.shareImageETag(of: record.requireID(), on: db)
+    try await FundraiserStore.shareImageETag(of: record.id, on: db)
   }
 
   /// The fundraiser's jar state, asking the jar first when nobody has for a minute. One
@@ -243,7 +243,8 @@ struct FundraiserPublicPage: RouteCollection {
   static func freshState(_ record: FundraiserRecord, req: Request) async throws -> JarState {
     let state = try await JarSnapshots.state(for: record, on: req.db)
     // A closed or reported fundraiser's jar is never asked again: its last reading stands.
-    guard record.stage.asksJar, record.jarID != nil, let id = record.id else { return state }
+    guard record.stage.asksJar, record.jarID != nil else { return state }
+    let id = record.id
     let now = req.now
     if let last = state.lastAttemptAt, now.timeIntervalSince(last) < refreshInterval {
       return state

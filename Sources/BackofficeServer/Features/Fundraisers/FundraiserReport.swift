@@ -74,7 +74,7 @@ struct FundraiserReport: Sendable, Equatable {
   static func load(
     fundraiser: FundraiserRecord, workspaceID: UUID, state: JarState? = nil, on db: any Database
   ) async throws -> FundraiserReport {
-    let id = try fundraiser.requireID()
+    let id = fundraiser.id
     let jar: JarState
     if let state {
       jar = state
@@ -114,11 +114,9 @@ struct FundraiserReport: Sendable, Equatable {
   static func publicReceipt(id: String?, of fundraiser: FundraiserRecord, on db: any Database)
     async throws -> ExpenseReceipt?
   {
-    guard let id = id.flatMap(UUID.init(uuidString:)), let fundraiserID = fundraiser.id else {
-      return nil
-    }
+    guard let id = id.flatMap(UUID.init(uuidString:)) else { return nil }
     return try await ExpenseReceipts(db: db, workspaceID: fundraiser.workspaceID)
-      .publicReceipt(id, ofFundraiser: fundraiserID)
+      .publicReceipt(id, ofFundraiser: fundraiser.id)
   }
 }
 

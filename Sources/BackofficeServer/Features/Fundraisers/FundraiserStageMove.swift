@@ -1,14 +1,14 @@
 import BackofficeCore
 import Fluent
 import Foundation
-import SQLKit
 import Vapor
 
 /// Moving a fundraiser one step along active → closed → reported, or one step back; the page
 /// and the API both move through here.
 enum FundraiserStageMove {
   enum Outcome: Equatable {
-    case moved
+    /// Moved: the fundraiser as saved.
+    case moved(FundraiserRecord)
     /// Not one step from the current stage (or the same stage).
     case notAllowed(from: FundraiserStage)
     /// Changed since `expected`, or moved by someone else meanwhile.
@@ -40,11 +40,8 @@ enum FundraiserStageMove {
       }
     }
     let now = req.now
-    let stillAt = SQLBinaryExpression(
-      SQLIdentifier("stage"), .equal, SQLBind(from.rawValue))
-    let written = try await record.write(expected: expected, condition: stillAt, on: req.db) {
-      db in
-      record.stage = target
+    let store = FundraiserStore(db: req.db, workspaceID: record.workspaceID)
+    let saved = try await store.move(record, to: target, expected: expected) { record in
       switch (from, target) {
       case (.active, .closed): record.closedAt = now
       case (.closed, .active): record.closedAt = nil
@@ -55,11 +52,9 @@ enum FundraiserStageMove {
       case (.reported, .closed): record.reportedAt = nil
       default: break
       }
-      try await record.save(on: db)
     }
-    if written { return .moved }
-    let store = FundraiserStore(db: req.db, workspaceID: record.workspaceID)
-    return try await store.find(record.id?.uuidString) == nil ? .gone : .changed
+    if let saved { return .moved(saved) }
+    return try await store.find(record.id) == nil ? .gone : .changed
   }
 
   /// The flash after a move to `target` on the page.

@@ -165,8 +165,8 @@ struct FundraisersAPIController: RouteCollection {
     let paging = try Paging.read(req)
     let slice = try await store.list(page: paging.page, per: paging.perPage)
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
-    let items = slice.items.compactMap { record in
-      record.id.map { body(record, id: $0, state: states[$0] ?? .none) }
+    let items = slice.items.map { record in
+      body(record, id: record.id, state: states[record.id] ?? .none)
     }
     return try ListPage(items: items, paging: paging, total: slice.total).response(for: req)
   }
@@ -185,7 +185,7 @@ struct FundraisersAPIController: RouteCollection {
     req.noteActivity(.created, .fundraiser, id: record.id, name: record.purpose)
     return try APIResponse.created(
       try await detail(record, db: req.db),
-      location: Routes.apiFundraiser.href(id: try record.requireID())
+      location: Routes.apiFundraiser.href(id: record.id)
     ).withVersion(record.version)
   }
 
@@ -194,15 +194,16 @@ struct FundraisersAPIController: RouteCollection {
   @Sendable func update(req: Request) async throws -> Response {
     let workspaceID = try req.workspaceID
     let record = try await found(req)
-    let id = try record.requireID()
+    let id = record.id
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     let (campaign, photo) = try validated(req, existingPhoto: true)
-    let written = try await FundraiserStore(db: req.db, workspaceID: workspaceID).update(
-      record, to: campaign, photo: photo.map { .upload($0, now: req.now) }, expected: expected)
-    guard written else { throw try await lostWrite(req, id: id) }
-    req.noteActivity(.changed, .fundraiser, id: id, name: record.purpose)
-    return try APIResponse.json(try await detail(record, db: req.db)).withVersion(record.version)
+    guard
+      let saved = try await FundraiserStore(db: req.db, workspaceID: workspaceID).update(
+        record, to: campaign, photo: photo.map { .upload($0, now: req.now) }, expected: expected)
+    else { throw try await lostWrite(req, id: id) }
+    req.noteActivity(.changed, .fundraiser, id: id, name: saved.purpose)
+    return try APIResponse.json(try await detail(saved, db: req.db)).withVersion(saved.version)
   }
 
   @Sendable func delete(req: Request) async throws -> Response {
@@ -210,7 +211,7 @@ struct FundraisersAPIController: RouteCollection {
     let expected = try IfMatch(req.headers).expectedVersion(
       current: record.version, record: Self.recordName)
     guard try await FundraiserStore.delete(record, expected: expected, on: req.db) else {
-      throw try await lostWrite(req, id: try record.requireID())
+      throw try await lostWrite(req, id: record.id)
     }
     req.noteActivity(.deleted, .fundraiser, id: record.id, name: record.purpose)
     return Response(status: .noContent)
@@ -220,7 +221,7 @@ struct FundraisersAPIController: RouteCollection {
   func lostWrite(_ req: Request, id: UUID) async throws -> APIError {
     let store = FundraiserStore(db: req.db, workspaceID: try req.workspaceID)
     return APIError.lostWrite(
-      stillThere: try await store.find(id.uuidString) != nil, record: Self.recordName)
+      stillThere: try await store.find(id) != nil, record: Self.recordName)
   }
 
   @Sendable func poster(req: Request) async throws -> Response {
@@ -240,7 +241,7 @@ struct FundraisersAPIController: RouteCollection {
 
   @Sendable func photo(req: Request) async throws -> Response {
     let record = try await found(req)
-    let photo = try owned(await FundraiserPhotos.photo(for: try record.requireID(), on: req.db))
+    let photo = try owned(await FundraiserPhotos.photo(for: record.id, on: req.db))
     return FundraiserPosters.photoResponse(photo, req: req)
   }
 
@@ -248,9 +249,9 @@ struct FundraisersAPIController: RouteCollection {
     let record = try await found(req)
     let paging = try Paging.read(req)
     let result = try await JarSnapshots.page(
-      for: try record.requireID(), page: paging.page, per: paging.perPage, on: req.db)
+      for: record.id, page: paging.page, per: paging.perPage, on: req.db)
     return try ListPage(
-      items: result.items.compactMap(snapshot), paging: paging, total: result.total
+      items: result.items.map(snapshot), paging: paging, total: result.total
     ).response(for: req)
   }
 
@@ -269,15 +270,14 @@ struct FundraisersAPIController: RouteCollection {
     let app = req.application
     guard
       let stored = try await JarRefresh.refresh(
-        record, client: app.jarClient, on: req.db, now: app.clients.now),
-      let snapshot = snapshot(stored)
+        record, client: app.jarClient, on: req.db, now: app.clients.now)
     else {
       throw APIError(
         .internalServerError, code: "refresh_failed",
         message: L("fundraisers.api.refresh_failed"))
     }
     return try APIResponse.json(
-      RefreshResult(snapshot: snapshot, fundraiser: try await detail(record, db: req.db)))
+      RefreshResult(snapshot: snapshot(stored), fundraiser: try await detail(record, db: req.db)))
   }
 
   @Sendable func report(req: Request) async throws -> Response {
@@ -320,12 +320,12 @@ struct FundraisersAPIController: RouteCollection {
     guard let target = input.stage.flatMap(FundraiserStage.init(rawValue:)) else {
       throw APIError.validation(["stage": L("fundraisers.stage.unknown")])
     }
-    let id = try record.requireID()
+    let id = record.id
     switch try await FundraiserStageMove.move(record, to: target, expected: expected, req: req) {
-    case .moved:
-      req.noteActivity(.changed, .fundraiser, id: id, name: record.purpose)
-      return try APIResponse.json(try await detail(record, db: req.db))
-        .withVersion(record.version)
+    case .moved(let saved):
+      req.noteActivity(.changed, .fundraiser, id: id, name: saved.purpose)
+      return try APIResponse.json(try await detail(saved, db: req.db))
+        .withVersion(saved.version)
     case .notAllowed(let from):
       throw APIError(
         .conflict, code: "stage_not_allowed",
@@ -423,8 +423,7 @@ struct FundraisersAPIController: RouteCollection {
   }
 
   func detail(_ record: FundraiserRecord, db: any Database) async throws -> Item {
-    let id = try record.requireID()
-    return body(record, id: id, state: try await JarSnapshots.state(for: record, on: db))
+    body(record, id: record.id, state: try await JarSnapshots.state(for: record, on: db))
   }
 
   func body(_ record: FundraiserRecord, id: UUID, state: JarState) -> Item {
@@ -458,15 +457,13 @@ struct FundraisersAPIController: RouteCollection {
       createdAt: record.createdAt, updatedAt: record.updatedAt, version: record.version)
   }
 
-  func snapshot(_ record: JarSnapshotRecord) -> Snapshot? {
-    record.id.map { id in
-      Snapshot(
-        id: id, jarId: record.jarID, takenAt: record.takenAt, ok: record.ok,
-        amount: record.amountKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
-        goal: record.goalKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
-        status: record.value?.status.rawValue,
-        error: record.error.map(JarFetchError.describe(stored:)))
-    }
+  func snapshot(_ record: JarSnapshotRecord) -> Snapshot {
+    Snapshot(
+      id: record.id, jarId: record.jarID, takenAt: record.takenAt, ok: record.ok,
+      amount: record.amountKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
+      goal: record.goalKopiykas.map { FundraiserFormat.apiAmount(kopiykas: $0) },
+      status: record.value?.status.rawValue,
+      error: record.error.map(JarFetchError.describe(stored:)))
   }
 
 }

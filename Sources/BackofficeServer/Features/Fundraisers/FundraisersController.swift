@@ -52,8 +52,8 @@ struct FundraisersController: RouteCollection {
     let window = PageWindow(requested: requested, perPage: per, total: slice.total)
     if window.page != requested { slice = try await store.list(page: window.page, per: per) }
     let states = try await JarSnapshots.states(for: slice.items, on: req.db)
-    let cards = slice.items.compactMap { record in
-      record.id.map { FundraiserSummary(record, id: $0, state: states[$0] ?? .none) }
+    let cards = slice.items.map { record in
+      FundraiserSummary(record, id: record.id, state: states[record.id] ?? .none)
     }
     return req.page(
       FundraiserIndex(
@@ -64,7 +64,7 @@ struct FundraisersController: RouteCollection {
 
   @Sendable func show(req: Request) async throws -> Response {
     let record = try await found(req)
-    let id = try record.requireID()
+    let id = record.id
     let state = try await JarSnapshots.state(for: record, on: req.db)
     let since = req.now.addingTimeInterval(-Self.chartDays * 86_400)
     let history = try await JarSnapshots.history(for: record, since: since, on: req.db)
@@ -100,7 +100,7 @@ struct FundraisersController: RouteCollection {
     guard let record = try await store(req).find(req.parameters.get("fundraiserID")) else {
       return Self.gone(req)
     }
-    let back = try showHref(
+    let back = showHref(
       record, format: input.format.flatMap(PosterFormat.init(rawValue:)) ?? .post)
     guard let target = input.stage.flatMap(FundraiserStage.init(rawValue:)) else {
       req.flash(.error, L("fundraisers.stage.unknown"))
@@ -133,17 +133,17 @@ struct FundraisersController: RouteCollection {
   @Sendable func publish(req: Request) async throws -> Response {
     let record = try await found(req)
     let on = try req.content.decode(PublishInput.self).public == "1"
-    try await store(req).setPublic(record, on)
+    let saved = try await store(req).setPublic(record, on)
     req.flash(
       .success, on ? L("fundraisers.flash.public_opened") : L("fundraisers.flash.public_closed"))
-    return req.redirect(to: try showHref(record, format: FundraiserPosters.format(req)))
+    return req.redirect(to: showHref(saved, format: FundraiserPosters.format(req)))
   }
 
   /// Keeps the PNG the owner's browser drew as the picture of link previews. PNG only,
   /// as wide as posters, within the upload limit.
   @Sendable func shareImage(req: Request) async throws -> Response {
     let record = try await found(req)
-    let id = try record.requireID()
+    let id = record.id
     let bytes = req.body.data.map { Data($0.readableBytesView) }
     let upload: ValidPhoto
     switch ValidPhoto.check(bytes, maxBytes: req.config.maxUploadBytes) {
@@ -248,7 +248,7 @@ struct FundraisersController: RouteCollection {
 
   @Sendable func edit(req: Request) async throws -> Response {
     let record = try await found(req)
-    let id = try record.requireID()
+    let id = record.id
     let draft = CampaignDraft(editing: record.campaign)
     return req.page(
       FundraiserForm(
@@ -320,7 +320,7 @@ struct FundraisersController: RouteCollection {
       olderThan: req.now.addingTimeInterval(-86_400), on: req.db)
     req.flash(.success, L("fundraisers.flash.saved"))
     req.noteActivity(.created, .fundraiser, id: record.id, name: record.purpose)
-    return req.redirect(to: try showHref(record, format: input.posterFormat))
+    return req.redirect(to: showHref(record, format: input.posterFormat))
   }
 
   /// Saves the edit form only onto the version it was opened at: a fundraiser changed
@@ -331,7 +331,7 @@ struct FundraisersController: RouteCollection {
     guard let record = try await store(req).find(req.parameters.get("fundraiserID")) else {
       return Self.gone(req, typed: input)
     }
-    let id = try record.requireID()
+    let id = record.id
     let photo = try await photoDraft(input, req: req)
     let saved = try await FundraiserPhotos.reference(for: id, on: req.db)
     let expected = VersionField.parse(input.version)
@@ -348,7 +348,7 @@ struct FundraisersController: RouteCollection {
       view.errors = error.messages
       return req.page(view, status: .unprocessableEntity)
     }
-    var written = false
+    var written: FundraiserRecord?
     do {
       if let expected, expected == record.version {
         written = try await store(req).update(
@@ -361,9 +361,9 @@ struct FundraisersController: RouteCollection {
       view.formError = Self.saveFailed
       return req.page(view, status: .internalServerError)
     }
-    guard written else {
+    guard let written else {
       // Opened at another version, or another save got in first.
-      guard let current = try await store(req).find(id.uuidString) else {
+      guard let current = try await store(req).find(id) else {
         return Self.gone(req, typed: input)
       }
       view.version = current.version
@@ -372,8 +372,8 @@ struct FundraisersController: RouteCollection {
       return req.page(view, status: .conflict)
     }
     req.flash(.success, L("fundraisers.flash.saved"))
-    req.noteActivity(.changed, .fundraiser, id: record.id, name: record.purpose)
-    return req.redirect(to: try showHref(record, format: input.posterFormat))
+    req.noteActivity(.changed, .fundraiser, id: written.id, name: written.purpose)
+    return req.redirect(to: showHref(written, format: input.posterFormat))
   }
 
   /// The saved fundraiser's values, in words, where they differ from the form.
@@ -444,9 +444,9 @@ struct FundraisersController: RouteCollection {
     return errors
   }
 
-  func showHref(_ record: FundraiserRecord, format: PosterFormat) throws -> String {
+  func showHref(_ record: FundraiserRecord, format: PosterFormat) -> String {
     Routes.fundraiser.href(
-      id: try record.requireID(), query: ["format": format == .post ? nil : format.rawValue])
+      id: record.id, query: ["format": format == .post ? nil : format.rawValue])
   }
 
   /// Deletes from the page without a version check: the question is confirmed. A fundraiser
@@ -464,7 +464,7 @@ struct FundraisersController: RouteCollection {
 
   @Sendable func refresh(req: Request) async throws -> Response {
     let record = try await found(req)
-    let back = try showHref(record, format: FundraiserPosters.format(req))
+    let back = showHref(record, format: FundraiserPosters.format(req))
     guard record.jarID != nil else {
       req.flash(.error, L("fundraisers.flash.no_jar"))
       return req.redirect(to: back)
@@ -572,7 +572,7 @@ struct FundraisersController: RouteCollection {
             id: photoID, workspaceID: workspaceID, on: req.db)
         else { throw Abort(.notFound) }
         photoHref =
-          mode == "inline" ? Routes.fundraiserPhoto.href(id: try photo.requireID()) : photo.dataURI
+          mode == "inline" ? Routes.fundraiserPhoto.href(id: photo.id) : photo.dataURI
         photoTag = photo.etag
       }
     }

@@ -20,8 +20,7 @@ struct FundraisersHome: Sendable {
     let states = try await JarSnapshots.states(for: records, on: db)
     var home = FundraisersHome(count: records.count)
     for record in records {
-      guard let id = record.id,
-        let progress = states[id]?.progress(target: record.campaign.target)
+      guard let progress = states[record.id]?.progress(target: record.campaign.target)
       else { continue }
       home.measured += 1
       home.collected += progress.collected
