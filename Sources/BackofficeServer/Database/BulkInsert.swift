@@ -2,72 +2,26 @@ import Fluent
 import Foundation
 import SQLKit
 
-/// Inserts many new models with one statement per batch instead of one per model.
-///
-/// Unlike `Model.create`, timestamps that are already set are kept, so a restored record keeps
-/// the dates it had. Every model of a batch must have the same fields set (all of them, with
-/// `nil` for empty optional fields), because one column list serves the whole statement.
+/// How many rows one INSERT statement carries, and the error for rows that do not fit one
+/// statement's column list.
 enum BulkInsert {
   /// Rows per statement: well below SQLite's and PostgreSQL's limits on bound values for the
   /// widest table here.
   static let defaultBatch = 200
 
-  static func insert<M: Model>(_ models: [M], on db: any Database, batch: Int = defaultBatch)
-    async throws
-  {
-    var start = 0
-    while start < models.count {
-      let end = min(start + batch, models.count)
-      let rows = models[start..<end].map(row)
-      // Fluent stops the process on uneven rows; a thrown error is kinder.
-      if let first = rows.first, rows.contains(where: { Set($0.keys) != Set(first.keys) }) {
-        throw BulkInsertError(schema: M.schema)
-      }
-      try await M.query(on: db).set(rows).create()
-      start = end
-    }
-  }
-
-  /// The values the model would write, keyed by column.
-  static func row(_ model: some Model) -> [FieldKey: DatabaseQuery.Value] {
-    let input = RowInput()
-    model.input(to: input)
-    return input.values
-  }
-
   struct BulkInsertError: Error, CustomStringConvertible {
     var schema: String
-    var description: String { "Rows for \(schema) do not all set the same fields." }
-  }
-
-  private final class RowInput: DatabaseInput {
-    var values: [FieldKey: DatabaseQuery.Value] = [:]
-
-    func set(_ value: DatabaseQuery.Value, at key: FieldKey) {
-      values[key] = value
-    }
+    var description: String { "Rows for \(schema) do not all set the same columns." }
   }
 }
 
-/// New models turned into SQL rows ahead of time, so that a transaction holding the write lock
-/// only sends them: building models and turning their values into binds stays outside it. The
-/// columns are the models' own fields, as `BulkInsert` writes them.
+/// New rows (a store's row makers) turned into SQL binds ahead of time, so that a transaction
+/// holding the write lock only sends them: building the rows stays outside it.
 struct PreparedInsert: Sendable {
   let table: String
   let columns: [String]
-  /// One row of values per model, in the order given.
+  /// One row of binds per new row, in the order given.
   let rows: [[any SQLExpression]]
-
-  init<M: Model>(_ models: [M]) throws {
-    table = M.schema
-    let values = models.map(BulkInsert.row)
-    let keys = values.first.map { $0.keys.sorted { $0.description < $1.description } } ?? []
-    columns = keys.map(\.description)
-    rows = try values.map { row in
-      guard Set(row.keys) == Set(keys) else { throw BulkInsert.BulkInsertError(schema: M.schema) }
-      return try keys.map { key in try Self.expression(row[key] ?? .null, schema: M.schema) }
-    }
-  }
 
   /// New rows of one table, each with the same columns (a store's `new…` row makers).
   init(_ rows: [NewRow]) throws {
@@ -111,16 +65,6 @@ struct PreparedInsert: Sendable {
       for row in chunk { insert.values(row) }
       try await insert.run()
       start += chunk.count
-    }
-  }
-
-  private static func expression(_ value: DatabaseQuery.Value, schema: String) throws
-    -> any SQLExpression
-  {
-    switch value {
-    case .bind(let encodable): SQLBind(encodable)
-    case .null: SQLLiteral.null
-    default: throw BulkInsert.BulkInsertError(schema: schema)
     }
   }
 }

@@ -58,37 +58,3 @@ extension RecordVersion {
     }
   }
 }
-
-/// A stored record that carries a version and belongs to one account.
-protocol VersionedRecord: Model where IDValue == UUID {
-  var version: Int { get set }
-  var ownerID: UUID { get }
-  /// What else a row must meet to be changed (an expense that is not deleted).
-  static var writableCondition: (any SQLExpression)? { get }
-}
-
-extension VersionedRecord {
-  static var writableCondition: (any SQLExpression)? { nil }
-
-  /// Claims this record at version `expected` (any version when nil) and runs `write` in the
-  /// same transaction, with the record's `version` already set to the new one. False when the
-  /// record was changed or deleted since `expected` (or does not meet `condition`): nothing is
-  /// written then.
-  func write(
-    expected: Int?, condition: (any SQLExpression)? = Self.writableCondition,
-    on db: any Database, _ write: @escaping @Sendable (any Database) async throws -> Void
-  ) async throws -> Bool {
-    let id = try requireID()
-    let owner = ownerID
-    return try await db.transaction { db in
-      guard
-        let next = try await RecordVersion.claim(
-          Self.schema, id: id, workspaceID: owner, expected: expected, condition: condition,
-          on: db)
-      else { return false }
-      self.version = next
-      try await write(db)
-      return true
-    }
-  }
-}
