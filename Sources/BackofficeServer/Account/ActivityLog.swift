@@ -127,21 +127,33 @@ enum ActivityLog {
   static func page(workspaceID: UUID, page: Int, per: Int, on db: any Database) async throws
     -> (entries: [Entry], total: Int)
   {
-    let query = ActivityRecord.query(on: db).filter(\.$workspaceID == workspaceID)
-    let total = try await query.count()
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "The activity log needs an SQL database.")
+    }
+    let total =
+      try await sql.raw(
+        "SELECT COUNT(*) AS n FROM activity WHERE workspace_id = \(bind: workspaceID)"
+      ).first()?.decode(column: "n", as: Int.self) ?? 0
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow, offset < total else { return ([], total) }
-    let rows = try await query.copy()
-      .sort(\.$createdAt, .descending).sort(\.$id, .descending)
-      .range(offset..<(offset + per)).all()
+    let rows = try await sql.raw(
+      """
+      SELECT id, actor_email, action, area, record_id, record_name, created_at FROM activity
+      WHERE workspace_id = \(bind: workspaceID)
+      ORDER BY created_at DESC, id DESC LIMIT \(literal: per) OFFSET \(literal: offset)
+      """
+    ).all()
     return (
-      rows.compactMap { row in
-        guard let id = row.id, let action = Action(rawValue: row.action),
-          let area = Area(rawValue: row.area)
+      try rows.compactMap { row in
+        guard let action = Action(rawValue: try row.decode(column: "action", as: String.self)),
+          let area = Area(rawValue: try row.decode(column: "area", as: String.self))
         else { return nil }
         return Entry(
-          id: id, actorEmail: row.actorEmail, action: action, area: area,
-          recordID: row.recordID, recordName: row.recordName, at: row.createdAt)
+          id: try row.decode(column: "id", as: UUID.self),
+          actorEmail: try row.decode(column: "actor_email", as: String.self), action: action,
+          area: area, recordID: try row.decode(column: "record_id", as: UUID?.self),
+          recordName: try row.decode(column: "record_name", as: String.self),
+          at: try row.decode(column: "created_at", as: Date.self))
       }, total
     )
   }

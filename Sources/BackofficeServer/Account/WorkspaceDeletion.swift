@@ -49,7 +49,7 @@ enum WorkspaceDeletion {
       }
       // The workspace's row first, as the claim: of two deletions at once, one finds it (by the
       // name that was typed too: a renamed workspace is not deleted under its old name).
-      let claimed = try await sql.delete(from: Workspace.schema)
+      let claimed = try await sql.delete(from: Workspace.table)
         .where("id", .equal, SQLBind(workspaceID)).where("name", .equal, SQLBind(name))
         .returning("id").all()
       guard !claimed.isEmpty else { return false }

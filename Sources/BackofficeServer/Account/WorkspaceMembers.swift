@@ -22,7 +22,7 @@ struct WorkspaceMembers: Sendable {
 
   /// The account that created the workspace.
   func creator() async throws -> UUID? {
-    try await Workspace.find(workspaceID, on: db)?.creatorID
+    try await WorkspaceStore(db: db).find(workspaceID)?.creatorID
   }
 
   struct PendingInvitation: Sendable, Equatable {
@@ -35,8 +35,7 @@ struct WorkspaceMembers: Sendable {
 
   /// The members, owners first, then by email.
   func list() async throws -> [Member] {
-    let memberships = try await Membership.query(on: db)
-      .filter(\.$workspaceID == workspaceID).all()
+    let memberships = try await memberships()
     let users = try await Accounts.find(ids: memberships.map(\.userID), on: db)
     let emails = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.email) })
     let creator = try await creator()
@@ -51,9 +50,20 @@ struct WorkspaceMembers: Sendable {
   /// The members as the rules see them: who and which role (no emails needed).
   private var rules: [MembershipRules.Member] {
     get async throws {
-      try await Membership.query(on: db).filter(\.$workspaceID == workspaceID).all()
-        .map { MembershipRules.Member(userID: $0.userID, role: $0.workspaceRole) }
+      try await memberships().map {
+        MembershipRules.Member(userID: $0.userID, role: $0.workspaceRole)
+      }
     }
+  }
+
+  /// The workspace's memberships, oldest first.
+  private func memberships() async throws -> [Membership] {
+    try await DirectQuery.rows(
+      """
+      SELECT \(unsafeRaw: Membership.columns) FROM memberships
+      WHERE workspace_id = \(bind: workspaceID) ORDER BY created_at, id
+      """ as SQLQueryString, on: db
+    ).map(Membership.init)
   }
 
   /// Gives `member` the role `role`; the refusal of `MembershipRules` otherwise.
@@ -65,9 +75,12 @@ struct WorkspaceMembers: Sendable {
     }
     let workspaceID = workspaceID
     try await db.transaction { db in
-      try await Membership.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member)
-        .set(\.$role, to: role.rawValue).update()
+      try await AccountSQL.sql(db).raw(
+        """
+        UPDATE memberships SET role = \(bind: role.rawValue)
+        WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: member)
+        """
+      ).run()
       if role != .owner {
         try await Self.revokeInvitations(by: member, in: workspaceID, on: db)
       }
@@ -81,10 +94,13 @@ struct WorkspaceMembers: Sendable {
   static func revokeInvitations(by member: UUID, in workspaceID: UUID, on db: any Database)
     async throws
   {
-    try await Invitation.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$createdBy == member)
-      .filter(\.$usedAt == nil).filter(\.$revokedAt == nil)
-      .set(\.$revokedAt, to: Date()).update()
+    try await AccountSQL.sql(db).raw(
+      """
+      UPDATE invitations SET revoked_at = \(bind: Date())
+      WHERE workspace_id = \(bind: workspaceID) AND created_by = \(bind: member)
+        AND used_at IS NULL AND revoked_at IS NULL
+      """
+    ).run()
   }
 
   /// Takes `member` out of the workspace: their membership and their API tokens for it go, so
@@ -97,8 +113,12 @@ struct WorkspaceMembers: Sendable {
     }
     let workspaceID = workspaceID
     try await db.transaction { db in
-      try await Membership.query(on: db)
-        .filter(\.$workspaceID == workspaceID).filter(\.$userID == member).delete()
+      try await AccountSQL.sql(db).raw(
+        """
+        DELETE FROM memberships
+        WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: member)
+        """
+      ).run()
       try await APITokens.revokeAll(of: member, in: workspaceID, on: db)
       try await ProductStore(db: db, workspaceID: workspaceID, viewerID: member)
         .removeFavorites(of: member)
@@ -111,18 +131,20 @@ struct WorkspaceMembers: Sendable {
 
   /// Invitations not yet used, revoked or expired at `now`, newest first.
   func pendingInvitations(now: Date) async throws -> [PendingInvitation] {
-    let invitations = try await Invitation.query(on: db)
-      .filter(\.$workspaceID == workspaceID)
-      .filter(\.$usedAt == nil).filter(\.$revokedAt == nil).filter(\.$expiresAt > now)
-      .sort(\.$createdAt, .descending).all()
+    let invitations = try await DirectQuery.rows(
+      """
+      SELECT \(unsafeRaw: Invitation.columns) FROM invitations
+      WHERE workspace_id = \(bind: workspaceID) AND used_at IS NULL AND revoked_at IS NULL
+        AND expires_at > \(bind: now)
+      ORDER BY created_at DESC, id
+      """ as SQLQueryString, on: db
+    ).map(Invitation.init)
     let users = try await Accounts.find(ids: invitations.map(\.createdBy), on: db)
     let emails = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.email) })
-    return invitations.compactMap { invitation in
-      invitation.id.map {
-        PendingInvitation(
-          id: $0, role: invitation.workspaceRole, expiresAt: invitation.expiresAt,
-          createdAt: invitation.createdAt, createdBy: emails[invitation.createdBy] ?? "")
-      }
+    return invitations.map { invitation in
+      PendingInvitation(
+        id: invitation.id, role: invitation.workspaceRole, expiresAt: invitation.expiresAt,
+        createdAt: invitation.createdAt, createdBy: emails[invitation.createdBy] ?? "")
     }
   }
 
@@ -131,15 +153,11 @@ struct WorkspaceMembers: Sendable {
     async throws -> (id: UUID, secret: String, expiresAt: Date)
   {
     let secret = randomToken(clients)
-    let invitation = Invitation()
-    invitation.workspaceID = workspaceID
-    invitation.tokenHash = secretHash(secret)
-    invitation.role = role.rawValue
-    invitation.createdBy = creator
-    invitation.expiresAt = now.addingTimeInterval(Double(days) * 24 * 60 * 60)
-    invitation.createdAt = now
-    try await invitation.create(on: db)
-    return (try invitation.requireID(), secret, invitation.expiresAt)
+    let invitation = Invitation(
+      workspaceID: workspaceID, tokenHash: secretHash(secret), role: role, createdBy: creator,
+      expiresAt: now.addingTimeInterval(Double(days) * 24 * 60 * 60), createdAt: now)
+    try await PreparedInsert([invitation.newRow]).run(on: db)
+    return (invitation.id, secret, invitation.expiresAt)
   }
 
   /// Revokes a pending invitation of this workspace; false when there is none by that id.
@@ -147,7 +165,7 @@ struct WorkspaceMembers: Sendable {
   /// moment exactly one wins, and a link someone has just used is not reported revoked.
   func revoke(_ id: UUID, now: Date) async throws -> Bool {
     guard let sql = db as? any SQLDatabase else { return false }
-    let revoked = try await sql.update(Invitation.schema)
+    let revoked = try await sql.update(Invitation.table)
       .set("revoked_at", to: SQLBind(now))
       .where("workspace_id", .equal, SQLBind(workspaceID))
       .where("id", .equal, SQLBind(id))
@@ -178,19 +196,33 @@ enum Invitations {
   /// The invitation behind `secret`, if it can still be used at `now`.
   static func offer(secret: String, now: Date, on db: any Database) async throws -> Offer? {
     guard SessionMiddleware.looksLikeSecret(secret),
-      let invitation = try await Invitation.query(on: db)
-        .filter(\.$tokenHash == secretHash(secret)).first(),
+      let invitation = try await DirectQuery.first(
+        """
+        SELECT \(unsafeRaw: Invitation.columns) FROM invitations
+        WHERE token_hash = \(bind: secretHash(secret))
+        """ as SQLQueryString, on: db
+      ).map(Invitation.init),
       invitation.usedAt == nil, invitation.revokedAt == nil, invitation.expiresAt > now,
-      let id = invitation.id,
-      let workspace = try await Workspace.find(invitation.workspaceID, on: db),
+      let workspace = try await WorkspaceStore(db: db).find(invitation.workspaceID),
       // Only while whoever made it is still an owner there.
-      try await Membership.query(on: db)
-        .filter(\.$workspaceID == invitation.workspaceID)
-        .filter(\.$userID == invitation.createdBy).first()?.workspaceRole == .owner
+      try await role(of: invitation.createdBy, in: invitation.workspaceID, on: db) == .owner
     else { return nil }
     return Offer(
-      invitationID: id, workspaceID: invitation.workspaceID, workspaceName: workspace.name,
+      invitationID: invitation.id, workspaceID: invitation.workspaceID,
+      workspaceName: workspace.name,
       role: invitation.workspaceRole, expiresAt: invitation.expiresAt)
+  }
+
+  /// `userID`'s role in `workspaceID`; nil when they are not a member.
+  static func role(of userID: UUID, in workspaceID: UUID, on db: any Database) async throws
+    -> WorkspaceRole?
+  {
+    try await DirectQuery.first(
+      """
+      SELECT role FROM memberships
+      WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: userID)
+      """ as SQLQueryString, on: db
+    ).map { WorkspaceRole(rawValue: try $0.decode(column: "role", as: String.self)) ?? .viewer }
   }
 
   /// `userID` joins with the invitation behind `secret`: it is used up in one conditional
@@ -203,15 +235,13 @@ enum Invitations {
     guard let offer = try await offer(secret: secret, now: now, on: db) else {
       return .failure(.unusable)
     }
-    if try await Membership.query(on: db)
-      .filter(\.$workspaceID == offer.workspaceID).filter(\.$userID == userID).first() != nil
-    {
+    if try await role(of: userID, in: offer.workspaceID, on: db) != nil {
       return .failure(.alreadyMember(offer.workspaceID))
     }
     do {
       return try await db.transaction { db in
         guard let sql = db as? any SQLDatabase else { return .failure(.unusable) }
-        let claimed = try await sql.update(Invitation.schema)
+        let claimed = try await sql.update(Invitation.table)
           .set("used_at", to: SQLBind(now))
           .set("used_by", to: SQLBind(userID))
           .where("id", .equal, SQLBind(offer.invitationID))
@@ -222,7 +252,7 @@ enum Invitations {
         guard !claimed.isEmpty else { return .failure(.unusable) }
         // The same person joining through a second link at the same moment: the first
         // membership stands, and this link is given back (the transaction is rolled back).
-        let joined = try await sql.insert(into: Membership.schema)
+        let joined = try await sql.insert(into: Membership.table)
           .columns("id", "workspace_id", "user_id", "role", "created_at")
           .values(
             SQLBind(UUID.random()), SQLBind(offer.workspaceID), SQLBind(userID),

@@ -126,60 +126,85 @@ struct WorkspaceStore: Sendable {
   @discardableResult
   static func createOwn(for user: User, on db: any Database) async throws -> Workspace {
     let userID = try user.requireID()
+    let now = Date()
     let workspace = Workspace(
       id: UUID.random(), name: WorkspaceName.initial(forEmail: user.email), currency: user.currency,
-      creatorID: userID)
-    try await workspace.create(on: db)
-    try await Membership(workspaceID: try workspace.requireID(), userID: userID, role: .owner)
-      .create(on: db)
+      creatorID: userID, createdAt: now)
+    try await PreparedInsert([workspace.newRow]).run(on: db)
+    try await PreparedInsert([
+      Membership(workspaceID: workspace.id, userID: userID, role: .owner, createdAt: now).newRow
+    ]).run(on: db)
     return workspace
   }
 
   /// The workspace with this id, if it still exists.
   func find(_ id: UUID) async throws -> Workspace? {
-    try await Workspace.find(id, on: db)
+    try await workspaces("WHERE id = \(bind: id)").first
   }
 
   func rename(_ id: UUID, to name: String) async throws {
-    try await Workspace.query(on: db).filter(\.$id == id).set(\.$name, to: name).update()
+    try await sql.raw("UPDATE workspaces SET name = \(bind: name) WHERE id = \(bind: id)").run()
   }
 
   func setCurrency(of id: UUID, to currency: String) async throws {
-    try await Workspace.query(on: db).filter(\.$id == id).set(\.$currency, to: currency).update()
+    try await sql.raw("UPDATE workspaces SET currency = \(bind: currency) WHERE id = \(bind: id)")
+      .run()
   }
 
   func isMember(_ userID: UUID, of workspaceID: UUID) async throws -> Bool {
-    try await Membership.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$userID == userID).first() != nil
+    try await DirectQuery.first(
+      """
+      SELECT 1 AS found FROM memberships
+      WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: userID)
+      """ as SQLQueryString, on: db) != nil
   }
 
   func memberCount(of workspaceID: UUID) async throws -> Int {
-    try await Membership.query(on: db).filter(\.$workspaceID == workspaceID).count()
+    try await DirectQuery.first(
+      "SELECT COUNT(*) AS n FROM memberships WHERE workspace_id = \(bind: workspaceID)"
+        as SQLQueryString, on: db
+    )?.decode(column: "n", as: Int.self) ?? 0
   }
 
   /// The live workspace `userID` created, if any.
   func own(of userID: UUID) async throws -> Workspace? {
-    try await Workspace.query(on: db).filter(\.$creatorID == userID).first()
+    try await workspaces("WHERE creator_id = \(bind: userID)").first
   }
 
   /// The workspaces `userID` belongs to, its own first, then by name.
   func workspaces(of userID: UUID) async throws -> [WorkspaceContext] {
-    let memberships = try await Membership.query(on: db).filter(\.$userID == userID).all()
-    guard !memberships.isEmpty else { return [] }
-    let workspaces = try await Workspace.query(on: db)
-      .filter(\.$id ~~ memberships.map(\.workspaceID)).all()
-    let byID = Dictionary(uniqueKeysWithValues: workspaces.compactMap { w in w.id.map { ($0, w) } })
-    let own = Set(workspaces.filter { $0.creatorID == userID }.compactMap(\.id))
-    return memberships.compactMap { membership -> WorkspaceContext? in
-      guard let workspace = byID[membership.workspaceID] else { return nil }
+    let rows = try await DirectQuery.rows(
+      """
+      SELECT w.id, w.name, w.currency, w.creator_id, m.role
+      FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = \(bind: userID)
+      ORDER BY m.created_at, m.id
+      """ as SQLQueryString, on: db)
+    var own = Set<UUID>()
+    let contexts = try rows.map { row in
+      let id = try row.decode(column: "id", as: UUID.self)
+      if try row.decode(column: "creator_id", as: UUID?.self) == userID { own.insert(id) }
       return WorkspaceContext(
-        id: membership.workspaceID, name: workspace.name, currency: workspace.currency,
-        role: membership.workspaceRole)
+        id: id, name: try row.decode(column: "name", as: String.self),
+        currency: try row.decode(column: "currency", as: String.self),
+        role: WorkspaceRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .viewer)
     }
-    .sorted { lhs, rhs in
+    return contexts.sorted { lhs, rhs in
       if own.contains(lhs.id) != own.contains(rhs.id) { return own.contains(lhs.id) }
       return lhs.name.localizedStandardCompare(rhs.name) == .orderedAscending
     }
+  }
+
+  /// The workspaces `clause` (what follows `FROM workspaces`) selects.
+  private func workspaces(_ clause: SQLQueryString) async throws -> [Workspace] {
+    try await DirectQuery.rows(
+      "SELECT \(unsafeRaw: Workspace.columns) FROM workspaces \(clause)" as SQLQueryString,
+      on: db
+    ).map(Workspace.init)
+  }
+
+  private var sql: any SQLDatabase {
+    get throws { try AccountSQL.sql(db) }
   }
 
   /// The workspace to work in when the one asked for is not (or no longer) open to `user`:

@@ -28,7 +28,7 @@ struct ExportCommand: AsyncCommand {
       throw StartupError("\(user.email) has no workspace of its own (it was deleted).")
     }
     let backup = try await AccountBackup.export(
-      workspaceID: try own.requireID(), person: try user.requireID(), on: app.db, now: Date())
+      workspaceID: own.id, person: try user.requireID(), on: app.db, now: Date())
     let data = try backup.encoded() + Data("\n".utf8)
     if let output = signature.output, output != "-" {
       let url = URL(fileURLWithPath: output)

@@ -14,7 +14,7 @@ enum ReportFixtures {
   }
 
   static func setCurrency(_ currency: String, workspace: UUID, _ t: TestApp) async throws {
-    let record = try #require(await Workspace.find(workspace, on: t.db))
+    let record = try #require(await WorkspaceTable.find(workspace, on: t.db))
     record.currency = currency
     try await record.save(on: t.db)
   }

@@ -1,3 +1,4 @@
+import BackofficeCore
 import Fluent
 import Foundation
 
@@ -51,4 +52,69 @@ final class LoginAttemptTable: Model, @unchecked Sendable {
     self.key = key
     self.attemptedAt = attemptedAt
   }
+}
+
+/// The `workspaces` table as tests read it (the app goes through `WorkspaceStore`).
+final class WorkspaceTable: Model, @unchecked Sendable {
+  static let schema = "workspaces"
+
+  @ID(custom: .id, generatedBy: .user) var id: UUID?
+  @Field(key: "name") var name: String
+  @Field(key: "currency") var currency: String
+  @OptionalField(key: "creator_id") var creatorID: UUID?
+  @OptionalField(key: "created_at") var createdAt: Date?
+
+  init() {}
+}
+
+/// The `memberships` table as tests read and write it (the app goes through
+/// `WorkspaceStore` and `WorkspaceMembers`).
+final class MembershipTable: Model, @unchecked Sendable {
+  static let schema = "memberships"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
+  @Field(key: "user_id") var userID: UUID
+  @Field(key: "role") var role: String
+  @OptionalField(key: "created_at") var createdAt: Date?
+
+  init() {}
+
+  var workspaceRole: WorkspaceRole { WorkspaceRole(rawValue: role) ?? .viewer }
+}
+
+/// The `invitations` table as tests read and write it (the app goes through
+/// `WorkspaceMembers` and `Invitations`).
+final class InvitationTable: Model, @unchecked Sendable {
+  static let schema = "invitations"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
+  @Field(key: "token_hash") var tokenHash: String
+  @Field(key: "role") var role: String
+  @Field(key: "created_by") var createdBy: UUID
+  @Field(key: "expires_at") var expiresAt: Date
+  @OptionalField(key: "used_at") var usedAt: Date?
+  @OptionalField(key: "used_by") var usedBy: UUID?
+  @OptionalField(key: "revoked_at") var revokedAt: Date?
+  @OptionalField(key: "created_at") var createdAt: Date?
+
+  init() {}
+}
+
+/// The `activity` table as tests read it (the app goes through `ActivityLog`).
+final class ActivityTable: Model, @unchecked Sendable {
+  static let schema = "activity"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "workspace_id") var workspaceID: UUID
+  @OptionalField(key: "user_id") var userID: UUID?
+  @Field(key: "actor_email") var actorEmail: String
+  @Field(key: "action") var action: String
+  @Field(key: "area") var area: String
+  @OptionalField(key: "record_id") var recordID: UUID?
+  @Field(key: "record_name") var recordName: String
+  @Field(key: "created_at") var createdAt: Date
+
+  init() {}
 }

@@ -18,7 +18,7 @@ extension TestApp {
 
   /// The workspace the account `userID` created (see `workspaceID(of:)`).
   func workspaceID(ofUser userID: UUID) async throws -> UUID {
-    try #require(try await WorkspaceStore(db: db).own(of: userID)?.requireID())
+    try #require(try await WorkspaceStore(db: db).own(of: userID)?.id)
   }
 
   /// Reverts `migration` and applies it again, on a database whose records were written by

@@ -66,7 +66,8 @@ enum IsolationFixtures {
       let made = try await owner.post(
         "/settings/invitations", form: [("role", "editor"), ("days", "7")])
       #expect(made.status == .created)
-      let invitation = try await Invitation.query(on: t.db).sort(\.$createdAt, .descending).first()
+      let invitation = try await InvitationTable.query(on: t.db).sort(\.$createdAt, .descending)
+        .first()
       return try #require(invitation?.id).uuidString
     },
     // An invitation's link is a secret its holder may use; one its owner revoked is the same
@@ -77,7 +78,7 @@ enum IsolationFixtures {
         "/settings/invitations", form: [("role", "viewer"), ("days", "1")])
       let secret = try #require(made.firstMatch(#"/join/([A-Za-z0-9_-]{43})"#))
       let invitation = try #require(
-        try await Invitation.query(on: t.db).filter(\.$tokenHash == secretHash(secret))
+        try await InvitationTable.query(on: t.db).filter(\.$tokenHash == secretHash(secret))
           .first())
       invitation.revokedAt = t.clock.now
       try await invitation.save(on: t.db)

@@ -55,7 +55,7 @@ struct InvitationMailTests {
   @Test func aBadAddressIsAnsweredByTheFieldAndNothingIsMade() async throws {
     try await withMailApp { t, _ in
       let client = try await owner(t)
-      let before = try await Invitation.query(on: t.db).count()
+      let before = try await InvitationTable.query(on: t.db).count()
       for bad in [
         "not an address", "a@b.c\r\nBcc: x@evil.example", String(repeating: "a", count: 10_000),
       ] {
@@ -64,7 +64,7 @@ struct InvitationMailTests {
         #expect(answer.status == .unprocessableEntity)
         #expect(answer.body.contains(#"id="invite-email""#))
       }
-      #expect(try await Invitation.query(on: t.db).count() == before)
+      #expect(try await InvitationTable.query(on: t.db).count() == before)
       #expect(try await MailOutbox(db: t.db).all().isEmpty)
     }
   }

@@ -46,14 +46,14 @@ struct BackgroundWorkTests {
       guard !isPostgresRun else { return }
       try await t.client().signUp()
       let db = t.db
-      let query = Membership.query(on: db).field(\.$id).query
+      let query = MembershipTable.query(on: db).field(\.$id).query
       let seen = NIOLockedValueBox<[Bool]>([])
       try await BackgroundWork.shared.run {
         try await db.execute(query: query) { _ in
           seen.withLockedValue { $0.append(BackgroundWork.isCurrent) }
         }.get()
         // And through the model layer's own calls.
-        #expect(try await Membership.query(on: db).count() == 1)
+        #expect(try await MembershipTable.query(on: db).count() == 1)
         #expect(BackgroundWork.isCurrent)
       }
       try await db.execute(query: query) { _ in

@@ -146,7 +146,7 @@ struct DirectProductCreationTests {
       #expect(try await ProductRecord.query(on: t.db).count() == 1)
       // The activity line is written with the product, once: not for the replay, nor for
       // the refused request.
-      let lines = try await ActivityRecord.query(on: t.db).filter(\.$area == "product").all()
+      let lines = try await ActivityTable.query(on: t.db).filter(\.$area == "product").all()
       #expect(lines.map(\.recordName) == ["Lamp"])
       #expect(lines.first?.action == "created")
       #expect(lines.first?.actorEmail == email)
@@ -175,7 +175,7 @@ struct DirectProductCreationTests {
       let created = try await client.productAPI(
         .POST, "/api/v1/products", token: token, body: productJSON(name: "Lamp"))
       #expect(created.status == .created)
-      #expect(try await ActivityRecord.query(on: t.db).filter(\.$area == "product").count() == 1)
+      #expect(try await ActivityTable.query(on: t.db).filter(\.$area == "product").count() == 1)
     }
   }
 

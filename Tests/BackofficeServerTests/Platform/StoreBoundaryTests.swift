@@ -104,7 +104,8 @@ struct StoreBoundaryTests {
     "users", "products", "product_photos", "product_favorites", "product_counters",
     "ad_payments", "marketing_plans", "expenses", "expense_receipts", "api_tokens",
     "idempotency_keys", "login_attempts", "fundraisers", "fundraiser_photos",
-    "fundraiser_share_images", "jar_snapshots",
+    "fundraiser_share_images", "jar_snapshots", "workspaces", "memberships", "invitations",
+    "activity",
   ]
 
   @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {

@@ -57,6 +57,12 @@ struct ProductStoreTests {
           workspaceID: id, key: "k", requestHash: "h",
           answer: StoredAnswer(status: .created, contentType: "", body: Data()), createdAt: Date()
         ).newRow,
+        Workspace(id: id, name: "Shop", currency: "USD", creatorID: id, createdAt: Date()).newRow,
+        Membership(workspaceID: id, userID: id, role: .owner, createdAt: Date()).newRow,
+        Invitation(
+          workspaceID: id, tokenHash: "h", role: .editor, createdBy: id, expiresAt: Date(),
+          createdAt: Date()
+        ).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)

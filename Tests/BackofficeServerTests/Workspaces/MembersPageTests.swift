@@ -19,7 +19,7 @@ struct MembersPageTests {
         "/settings/invitations", form: [("role", "editor"), ("days", "7")])
       #expect(made.status == .created)
       #expect(made.body.contains(#"id="new-invitation""#))
-      let invitation = try #require(try await Invitation.query(on: t.db).first()?.id)
+      let invitation = try #require(try await InvitationTable.query(on: t.db).first()?.id)
       #expect(!made.body.contains("No invitations waiting."))
       #expect(made.body.contains(#"action="\#(Routes.invitationRevoke.href(id: invitation))""#))
       #expect(made.body.contains("created by owner@example.com"))

@@ -108,10 +108,10 @@ struct WorkspaceMigrationTests {
       for user in users {
         let id = try user.requireID()
         // Ids are kept (devices' copies stay valid); the creator is known.
-        let workspace = try #require(try await Workspace.find(id, on: t.db))
+        let workspace = try #require(try await WorkspaceTable.find(id, on: t.db))
         #expect(workspace.creatorID == id)
         #expect(workspace.currency == user.currency)
-        let members = try await Membership.query(on: t.db).filter(\.$workspaceID == id).all()
+        let members = try await MembershipTable.query(on: t.db).filter(\.$workspaceID == id).all()
         #expect(members.map(\.userID) == [id])
         #expect(members.map(\.role) == ["owner"])
       }
@@ -143,7 +143,7 @@ struct WorkspaceMigrationTests {
   /// references hold at every step on both databases.
   static func giveWorkspacesTheirCreatorsIDs(_ db: any Database) async throws {
     let sql = try #require(db as? any SQLDatabase)
-    for workspace in try await Workspace.query(on: db).all() {
+    for workspace in try await WorkspaceTable.query(on: db).all() {
       let id = try workspace.requireID()
       let creator = try #require(workspace.creatorID)
       try await sql.raw(

@@ -40,7 +40,7 @@ struct WorkspaceRaceTests {
       let team = try await Team.make(t)
       let old = try await Self.ownWorkspace(team.ownerID, t)
       try await team.owner.addProduct(name: "Before", db: t.db)
-      let name = try #require(try await Workspace.find(old, on: t.db)?.name)
+      let name = try #require(try await WorkspaceTable.find(old, on: t.db)?.name)
       try await team.owner.get("/settings/members")
       let deleted = try await team.owner.post(
         "/settings/workspace/delete", form: [("confirm", name)])
@@ -80,7 +80,7 @@ struct WorkspaceRaceTests {
       let team = try await Team.make(t)
       let old = try await Self.ownWorkspace(team.ownerID, t)
       let token = try await team.editor.createToken()
-      let name = try #require(try await Workspace.find(old, on: t.db)?.name)
+      let name = try #require(try await WorkspaceTable.find(old, on: t.db)?.name)
       try await team.owner.get("/expenses/import")
       var csv = "date,title,category,amount\n"
       for row in 1...1500 { csv += ",Row \(row),Food,\(row)\n" }
@@ -136,7 +136,7 @@ struct WorkspaceRaceTests {
       try await t.app.importJobs.waitUntilIdle()
 
       #expect(results.allSatisfy { $0.0.code < 500 }, "\(results.map(\.0.code))")
-      #expect(try await Workspace.find(old, on: t.db) == nil)
+      #expect(try await WorkspaceTable.find(old, on: t.db) == nil)
       let acknowledged = results.filter { $0.0 == .created }.compactMap(\.1)
       for tagged in acknowledged {
         let uuid = try #require(UUID(uuidString: String(tagged.dropFirst(2))))
@@ -147,7 +147,7 @@ struct WorkspaceRaceTests {
         // Gone with its workspace, or (if the workspace still stood) in that same workspace.
         if let workspace {
           #expect(workspace == old)
-          #expect(try await Workspace.find(workspace, on: t.db) != nil)
+          #expect(try await WorkspaceTable.find(workspace, on: t.db) != nil)
         }
       }
       try await team.owner.get("/")
@@ -201,7 +201,7 @@ struct WorkspaceRaceTests {
       for round in 0..<8 {
         let link = try await owner.invite(role: .editor)
         let invitation = try #require(
-          try await Invitation.query(on: t.db).filter(\.$usedAt == nil)
+          try await InvitationTable.query(on: t.db).filter(\.$usedAt == nil)
             .filter(\.$revokedAt == nil).first()?.id)
         let person = t.client()
         try await person.signUp(email: "joiner\(round)@example.com")
@@ -212,7 +212,7 @@ struct WorkspaceRaceTests {
         let (join, revoke) = try await (joined.status, revoked.status)
         #expect(!(join == .seeOther && revoke == .seeOther), "round \(round): both won")
         #expect(join == .seeOther || revoke == .seeOther, "round \(round): neither won")
-        let found = try #require(try await Invitation.find(invitation, on: t.db))
+        let found = try #require(try await InvitationTable.find(invitation, on: t.db))
         #expect(!(found.usedAt != nil && found.revokedAt != nil), "used and revoked")
       }
     }
@@ -248,7 +248,7 @@ struct WorkspaceRaceTests {
   func aLateCopyOfADeletionIsAnsweredAsTheDeletionWas(_ store: TestStore) async throws {
     try await withApp(store: store) { t in
       let team = try await Team.make(t)
-      let name = try #require(try await Workspace.find(team.workspaceID, on: t.db)?.name)
+      let name = try #require(try await WorkspaceTable.find(team.workspaceID, on: t.db)?.name)
       try await team.owner.get("/settings/members")
       let first = try await team.owner.post(
         "/settings/workspace/delete", form: [("confirm", name)])
@@ -261,7 +261,7 @@ struct WorkspaceRaceTests {
       #expect(try await team.owner.get("/").body.contains("was deleted with everything in it"))
       let own = try await Self.ownWorkspace(team.ownerID, t)
       #expect(own != team.workspaceID)
-      #expect(try await Workspace.find(own, on: t.db) != nil)
+      #expect(try await WorkspaceTable.find(own, on: t.db) != nil)
     }
   }
 
@@ -285,7 +285,7 @@ struct WorkspaceRaceTests {
           try await Accounts.find(email: "owner\(attempt)@example.com", on: t.db)?.id)
         let workspace = try await Self.ownWorkspace(ownerID, t)
         #expect(
-          try await Membership.query(on: t.db).filter(\.$workspaceID == workspace)
+          try await MembershipTable.query(on: t.db).filter(\.$workspaceID == workspace)
             .filter(\.$userID == personID).count() == 1)
         // The link that lost is not used up.
         let pending = try await WorkspaceMembers(db: t.db, workspaceID: workspace)

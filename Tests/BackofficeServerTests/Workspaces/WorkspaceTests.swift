@@ -178,7 +178,7 @@ struct WorkspaceTests {
       #expect(api.status == .unauthorized)
       #expect(
         try await APITokenTable.query(on: t.db).filter(\.$userID == team.editorID).count() == 0)
-      let members = try await Membership.query(on: t.db)
+      let members = try await MembershipTable.query(on: t.db)
         .filter(\.$workspaceID == team.workspaceID).all().map(\.userID)
       #expect(Set(members) == [team.ownerID, team.viewerID])
     }
@@ -235,7 +235,7 @@ struct WorkspaceTests {
         #expect(changed.status == .seeOther)
       }
       func pending(by member: UUID) async throws -> Int {
-        try await Invitation.query(on: t.db)
+        try await InvitationTable.query(on: t.db)
           .filter(\.$createdBy == member).filter(\.$revokedAt == nil).count()
       }
       let stranger = t.client()
@@ -263,12 +263,12 @@ struct WorkspaceTests {
       // A maker who is no longer an owner, whatever the path: the link is refused at the door.
       try await setRole(team.viewerID, .owner)
       let viewersLink = try await team.viewer.invite(role: .editor)
-      try await Membership.query(on: t.db)
+      try await MembershipTable.query(on: t.db)
         .filter(\.$workspaceID == team.workspaceID).filter(\.$userID == team.viewerID)
         .set(\.$role, to: WorkspaceRole.viewer.rawValue).update()
       #expect(try await pending(by: team.viewerID) == 1)
       #expect(try await stranger.join(viewersLink).status == .notFound)
-      let members = try await Membership.query(on: t.db)
+      let members = try await MembershipTable.query(on: t.db)
         .filter(\.$workspaceID == team.workspaceID).all().map(\.userID)
       #expect(Set(members) == [team.ownerID, team.viewerID])
     }
@@ -296,7 +296,7 @@ struct WorkspaceTests {
       #expect(refused.status == .forbidden)
       let page = try await team.owner.get("/settings/members")
       #expect(page.body.contains("Delete this workspace"))
-      let name = try #require(try await Workspace.find(team.workspaceID, on: t.db)?.name)
+      let name = try #require(try await WorkspaceTable.find(team.workspaceID, on: t.db)?.name)
       let mistyped = try await team.owner.post(
         "/settings/workspace/delete", form: [("confirm", name.uppercased() + "x")])
       #expect(mistyped.status == .unprocessableEntity)
@@ -324,7 +324,7 @@ struct WorkspaceTests {
       // The creator works on, in a new empty workspace of their own with a new id; the
       // others are in theirs, their token for it refused.
       #expect(
-        try await Membership.query(on: t.db).filter(\.$workspaceID == team.workspaceID).count()
+        try await MembershipTable.query(on: t.db).filter(\.$workspaceID == team.workspaceID).count()
           == 0)
       #expect(try await team.owner.get("/products").productNames == [])
       let new = try #require(try await WorkspaceStore(db: t.db).own(of: team.ownerID)?.id)
@@ -377,7 +377,7 @@ struct WorkspaceTests {
       #expect(try await late.join(expiring).status == .notFound)
       let revoked = try await owner.invite(role: .editor, days: 7)
       let invitation = try #require(
-        try await Invitation.query(on: t.db).sort(\.$createdAt, .descending).first())
+        try await InvitationTable.query(on: t.db).sort(\.$createdAt, .descending).first())
       try await owner.get("/settings/members")
       let revoke = try await owner.post(
         "/settings/invitations/\(try invitation.requireID().uuidString)/revoke")
@@ -396,7 +396,7 @@ struct WorkspaceTests {
       async let b = second.post(race)
       let statuses = try await [a.status, b.status].sorted { $0.code < $1.code }
       #expect(statuses == [.seeOther, .notFound])
-      let editors = try await Membership.query(on: t.db)
+      let editors = try await MembershipTable.query(on: t.db)
         .filter(\.$role == "editor").count()
       #expect(editors == 1)
 
@@ -459,7 +459,7 @@ struct WorkspaceTests {
       try await sql.raw("UPDATE activity SET created_at = \(bind: Date(timeIntervalSince1970: 0))")
         .run()
       try await team.owner.addExpense(title: "Fresh", amount: "1", db: t.db)
-      #expect(try await ActivityRecord.query(on: t.db).count() == 1)
+      #expect(try await ActivityTable.query(on: t.db).count() == 1)
     }
   }
 

@@ -24,27 +24,27 @@ struct M092_CreateWorkspaces: AsyncMigration {
     guard let sql = database as? any SQLDatabase else { return }
     let postgres = sql.dialect.name == "postgresql"
 
-    try await database.schema(Workspace.schema)
+    try await database.schema("workspaces")
       .field(.id, .uuid, .identifier(auto: false))
       .field("name", .string, .required)
       .field("currency", .string, .required)
       .field("created_at", .datetime)
       .create()
-    try await database.schema(Membership.schema)
+    try await database.schema("memberships")
       .id()
       .field(
-        "workspace_id", .uuid, .required, .references(Workspace.schema, "id", onDelete: .cascade)
+        "workspace_id", .uuid, .required, .references("workspaces", "id", onDelete: .cascade)
       )
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("role", .string, .required)
       .field("created_at", .datetime)
       .unique(on: "workspace_id", "user_id")
       .create()
-    try await sql.create(index: "memberships_user").on(Membership.schema).column("user_id").run()
-    try await database.schema(Invitation.schema)
+    try await sql.create(index: "memberships_user").on("memberships").column("user_id").run()
+    try await database.schema("invitations")
       .id()
       .field(
-        "workspace_id", .uuid, .required, .references(Workspace.schema, "id", onDelete: .cascade)
+        "workspace_id", .uuid, .required, .references("workspaces", "id", onDelete: .cascade)
       )
       .field("token_hash", .string, .required)
       .field("role", .string, .required)
@@ -56,12 +56,12 @@ struct M092_CreateWorkspaces: AsyncMigration {
       .field("created_at", .datetime)
       .unique(on: "token_hash")
       .create()
-    try await sql.create(index: "invitations_workspace").on(Invitation.schema)
+    try await sql.create(index: "invitations_workspace").on("invitations")
       .column("workspace_id").column("created_at").run()
-    try await database.schema(ActivityRecord.schema)
+    try await database.schema("activity")
       .id()
       .field(
-        "workspace_id", .uuid, .required, .references(Workspace.schema, "id", onDelete: .cascade)
+        "workspace_id", .uuid, .required, .references("workspaces", "id", onDelete: .cascade)
       )
       .field("user_id", .uuid, .references(User.schema, "id", onDelete: .setNull))
       .field("actor_email", .string, .required)
@@ -71,7 +71,7 @@ struct M092_CreateWorkspaces: AsyncMigration {
       .field("record_name", .string, .required)
       .field("created_at", .datetime, .required)
       .create()
-    try await sql.create(index: "activity_workspace_created").on(ActivityRecord.schema)
+    try await sql.create(index: "activity_workspace_created").on("activity")
       .column("workspace_id").column("created_at").run()
 
     // Every account's own workspace, with the account's id, name and currency.
@@ -84,13 +84,13 @@ struct M092_CreateWorkspaces: AsyncMigration {
         currency: try row.decode(column: "currency", as: String.self),
         createdAt: try row.decode(column: "created_at", as: Date?.self)
       )
-      try await sql.insert(into: Workspace.schema)
+      try await sql.insert(into: "workspaces")
         .columns("id", "name", "currency", "created_at")
         .values(
           SQLBind(id), SQLBind(WorkspaceName.initial(forEmail: user.email)),
           SQLBind(user.currency), SQLBind(user.createdAt)
         ).run()
-      try await sql.insert(into: Membership.schema)
+      try await sql.insert(into: "memberships")
         .columns("id", "workspace_id", "user_id", "role", "created_at")
         .values(
           SQLBind(UUID.random()), SQLBind(id), SQLBind(id), SQLBind(WorkspaceRole.owner.rawValue),
@@ -247,9 +247,9 @@ struct M092_CreateWorkspaces: AsyncMigration {
     try await sql.raw(
       "ALTER TABLE \(ident: BrowserSessionStore.table) DROP COLUMN workspace_id"
     ).run()
-    try await database.schema(ActivityRecord.schema).delete()
-    try await database.schema(Invitation.schema).delete()
-    try await database.schema(Membership.schema).delete()
-    try await database.schema(Workspace.schema).delete()
+    try await database.schema("activity").delete()
+    try await database.schema("invitations").delete()
+    try await database.schema("memberships").delete()
+    try await database.schema("workspaces").delete()
   }
 }

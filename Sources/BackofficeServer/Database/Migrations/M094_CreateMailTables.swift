@@ -15,7 +15,7 @@ struct M094_CreateMailTables: AsyncMigration {
       .field("body", .string, .required)
       .field("requested_by", .uuid, .references(User.schema, "id", onDelete: .setNull))
       .field(
-        "workspace_id", .uuid, .references(Workspace.schema, "id", onDelete: .cascade)
+        "workspace_id", .uuid, .references("workspaces", "id", onDelete: .cascade)
       )
       .field("status", .string, .required)
       .field("attempts", .int, .required)

@@ -13,7 +13,7 @@ struct M095_AddFundraiserReports: AsyncMigration {
       .id()
       .field(
         "workspace_id", .uuid, .required,
-        .references(Workspace.schema, "id", onDelete: .cascade)
+        .references("workspaces", "id", onDelete: .cascade)
       )
       .field(
         "expense_id", .uuid, .required,

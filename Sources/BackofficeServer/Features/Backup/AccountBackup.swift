@@ -373,7 +373,7 @@ extension AccountBackup {
     workspaceID: UUID, person: UUID, on db: any Database, now: Date
   ) async throws -> AccountBackup {
     guard let user = try await Accounts.find(id: person, on: db),
-      let workspace = try await Workspace.find(workspaceID, on: db)
+      let workspace = try await WorkspaceStore(db: db).find(workspaceID)
     else {
       throw BackupError("The account does not exist.")
     }

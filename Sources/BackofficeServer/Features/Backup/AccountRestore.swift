@@ -69,7 +69,7 @@ enum AccountRestore {
     var own = try await WorkspaceStore(db: db).own(of: try user.requireID())
     if own == nil { own = try await WorkspaceStore.createOwn(for: user, on: db) }
     guard let workspace = own else { throw BackupError("The account has no workspace.") }
-    let workspaceID = try workspace.requireID()
+    let workspaceID = workspace.id
     let present = try await existingCounts(workspaceID: workspaceID, on: db)
     if !merge, present.total > 0 {
       throw BackupError(
@@ -95,8 +95,7 @@ enum AccountRestore {
       user.currency = checked.currency
       if let language = checked.language { user.uiLanguage = language.rawValue }
       try await Accounts.save(user, on: db)
-      workspace.currency = checked.currency
-      try await workspace.save(on: db)
+      try await WorkspaceStore(db: db).setCurrency(of: workspaceID, to: checked.currency)
     }
     try await insertProducts(
       backup.products, checked: checked.products, ids: ids, workspaceID: workspaceID,

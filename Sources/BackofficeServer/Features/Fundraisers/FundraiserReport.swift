@@ -82,8 +82,7 @@ struct FundraiserReport: Sendable, Equatable {
       jar = try await JarSnapshots.state(for: fundraiser, on: db)
     }
     let currency =
-      try await Workspace.query(on: db).filter(\.$id == workspaceID).field(\.$id)
-      .field(\.$currency).first()?.currency.uppercased() ?? jarCurrency
+      try await WorkspaceStore(db: db).find(workspaceID)?.currency.uppercased() ?? jarCurrency
     // The expenses' own store: its filter by fundraiser gives the live expenses of this
     // workspace, its exact total and its list order.
     let store = ExpenseStore(db: db, workspaceID: workspaceID)

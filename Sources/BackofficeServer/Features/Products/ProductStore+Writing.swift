@@ -280,7 +280,7 @@ extension ProductStore {
     guard let last else {
       // Made above, so gone only with its workspace: a deletion that committed while this
       // waited for the row (PostgreSQL).
-      if try await Workspace.find(workspaceID, on: db) == nil { throw WorkspaceDeletion.gone }
+      if try await WorkspaceStore(db: db).find(workspaceID) == nil { throw WorkspaceDeletion.gone }
       throw Abort(.internalServerError, reason: "The product counter row is missing.")
     }
     return (last - count + 1)...last
