@@ -103,7 +103,7 @@ struct StoreBoundaryTests {
   static let tablesWithoutModels = [
     "users", "products", "product_photos", "product_favorites", "product_counters",
     "ad_payments", "marketing_plans", "expenses", "expense_receipts", "api_tokens",
-    "idempotency_keys", "login_attempts",
+    "idempotency_keys", "login_attempts", "import_jobs", "import_job_payloads",
   ]
 
   @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {

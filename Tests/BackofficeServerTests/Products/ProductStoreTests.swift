@@ -57,6 +57,11 @@ struct ProductStoreTests {
           workspaceID: id, key: "k", requestHash: "h",
           answer: StoredAnswer(status: .created, contentType: "", body: Data()), createdAt: Date()
         ).newRow,
+        ImportJobRecord(
+          workspaceID: id, area: .expenses, keepDuplicates: false, total: 1, invalid: 0,
+          problems: "[]", runner: "r", now: Date()
+        ).newRow,
+        ImportJobPayload(jobID: id, rows: "[]").newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)
