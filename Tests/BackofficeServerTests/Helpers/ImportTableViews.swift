@@ -39,3 +39,22 @@ final class ImportJobPayloadTable: Model, @unchecked Sendable {
 
   init() {}
 }
+
+/// The `marketing_catalog` table, for tests (the app goes through `MarketingCatalogStore`).
+final class MarketingCatalogTable: Model, @unchecked Sendable {
+  static let schema = "marketing_catalog"
+
+  @ID(key: .id) var id: UUID?
+  @Field(key: "slot") var slot: String
+  /// `MarketingCatalog` encoded as JSON.
+  @Field(key: "catalog_json") var catalogJSON: String
+  @Field(key: "source") var source: String
+  @OptionalField(key: "source_detail") var sourceDetail: String?
+  @Field(key: "fetched_at") var fetchedAt: Date
+  @Field(key: "refresh_state") var refreshState: String
+  @OptionalField(key: "refresh_message") var refreshMessage: String?
+  @OptionalField(key: "refresh_language") var refreshLanguage: String?
+  @OptionalField(key: "refreshed_at") var refreshedAt: Date?
+
+  init() {}
+}

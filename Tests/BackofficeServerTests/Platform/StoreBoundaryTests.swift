@@ -104,6 +104,7 @@ struct StoreBoundaryTests {
     "users", "products", "product_photos", "product_favorites", "product_counters",
     "ad_payments", "marketing_plans", "expenses", "expense_receipts", "api_tokens",
     "idempotency_keys", "login_attempts", "import_jobs", "import_job_payloads",
+    "marketing_catalog",
   ]
 
   @Test func recordsWithAStoreOfTheirOwnHaveNoModel() throws {

@@ -62,6 +62,9 @@ struct ProductStoreTests {
           problems: "[]", runner: "r", now: Date()
         ).newRow,
         ImportJobPayload(jobID: id, rows: "[]").newRow,
+        MarketingCatalogRecord(
+          catalogJSON: "{}", source: "bundled", sourceDetail: nil, fetchedAt: Date()
+        ).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)
