@@ -192,7 +192,7 @@ struct ImportJobTests {
       }
       try await t.app.importJobs.waitUntilIdle()
       #expect(try await Self.expenseCount(email, t) == 6)
-      #expect(try await ImportJobRecord.query(on: t.db).count() == 1)
+      #expect(try await ImportJobTable.query(on: t.db).count() == 1)
     }
   }
 
@@ -241,20 +241,20 @@ struct ImportJobTests {
       }
       try await ImportJobStore.fail(
         id, runner: runner, message: ImportMessages.writeFailed, now: t.clock.now, on: t.db)
-      #expect(try await ImportJobPayload.query(on: t.db).count() == 1)
+      #expect(try await ImportJobPayloadTable.query(on: t.db).count() == 1)
 
       // Sessions end after 14 idle days: sign in again after each jump.
       t.clock.advance(by: 29 * 24 * 3600)
       _ = try await client.signIn(email: email)
       _ = try await client.importExpenses("date,title,category,amount\n,Tea,Food,1\n", in: t)
-      #expect(try await ImportJobRecord.query(on: t.db).count() == 2)
+      #expect(try await ImportJobTable.query(on: t.db).count() == 2)
 
       t.clock.advance(by: 2 * 24 * 3600)
       _ = try await client.signIn(email: email)
       _ = try await client.importExpenses("date,title,category,amount\n,Bun,Food,1\n", in: t)
-      #expect(try await ImportJobRecord.query(on: t.db).count() == 2)
-      #expect(try await ImportJobRecord.find(id, on: t.db) == nil)
-      #expect(try await ImportJobPayload.query(on: t.db).count() == 0)
+      #expect(try await ImportJobTable.query(on: t.db).count() == 2)
+      #expect(try await ImportJobTable.find(id, on: t.db) == nil)
+      #expect(try await ImportJobPayloadTable.query(on: t.db).count() == 0)
     }
   }
 

@@ -108,10 +108,10 @@ struct ImportMigrationTests {
       try await t.db.withConnection { db in
         try await migration.revert(on: db)
         await #expect(throws: (any Error).self) {
-          _ = try await ImportJobRecord.query(on: db).count()
+          _ = try await ImportJobTable.query(on: db).count()
         }
         try await migration.prepare(on: db)
-        #expect(try await ImportJobRecord.query(on: db).count() == 0)
+        #expect(try await ImportJobTable.query(on: db).count() == 0)
       }
     }
   }

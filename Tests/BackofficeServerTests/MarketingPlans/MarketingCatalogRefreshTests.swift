@@ -15,13 +15,13 @@ struct MarketingCatalogRefreshTests {
       #expect(stored.catalog == MarketingCatalog.bundledDefault)
       #expect(stored.source == .bundled)
       #expect(stored.status == .ok)
-      #expect(try await MarketingCatalogRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingCatalogTable.query(on: t.db).count() == 1)
       // Seeding again (another instance starting) adds nothing.
       try await MarketingCatalogStore.seedIfEmpty(on: t.db, now: t.clock.now)
       try await M031_SeedMarketingCatalog().prepare(on: t.db)
-      #expect(try await MarketingCatalogRecord.query(on: t.db).count() == 1)
+      #expect(try await MarketingCatalogTable.query(on: t.db).count() == 1)
       // A missing row is seeded again on first read.
-      try await MarketingCatalogRecord.query(on: t.db).delete()
+      try await MarketingCatalogTable.query(on: t.db).delete()
       let again = try await MarketingCatalogStore.current(on: t.db, now: t.clock.now)
       #expect(again.catalog == MarketingCatalog.bundledDefault)
     }

@@ -513,9 +513,8 @@ struct MarketingPlanPagesTests {
   @Test func anUnreadableCatalogShowsFailedToLoadDataWithRetry() async throws {
     try await withApp { t in
       let plan = try await newPlan(t)
-      let row = try #require(try await MarketingCatalogStore.record(on: t.db))
-      row.catalogJSON = "{broken"
-      try await row.save(on: t.db)
+      _ = try #require(try await MarketingCatalogStore.record(on: t.db))
+      try await MarketingCatalogTable.query(on: t.db).set(\.$catalogJSON, to: "{broken").update()
       for path in [
         "\(plan.base)/targets", "\(plan.base)/channels", "\(plan.base)/review",
         "/marketing/catalog",

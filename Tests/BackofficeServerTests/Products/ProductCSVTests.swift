@@ -293,7 +293,7 @@ struct ProductCSVTests {
       #expect(response.status == .forbidden)
       try await t.app.importJobs.waitUntilIdle()
       #expect(try await ProductRecord.query(on: t.db).count() == 0)
-      #expect(try await ImportJobRecord.query(on: t.db).count() == 0)
+      #expect(try await ImportJobTable.query(on: t.db).count() == 0)
 
       let signedOut = t.client()
       let anonymous = try await signedOut.upload(
@@ -302,7 +302,7 @@ struct ProductCSVTests {
       #expect(try await signedOut.get("/products/export.csv").status == .seeOther)
       try await t.app.importJobs.waitUntilIdle()
       #expect(try await ProductRecord.query(on: t.db).count() == 0)
-      #expect(try await ImportJobRecord.query(on: t.db).count() == 0)
+      #expect(try await ImportJobTable.query(on: t.db).count() == 0)
     }
   }
 }

@@ -63,6 +63,14 @@ struct ProductStoreTests {
           workspaceID: id, tokenHash: "h", role: .editor, createdBy: id, expiresAt: Date(),
           createdAt: Date()
         ).newRow,
+        ImportJobRecord(
+          workspaceID: id, area: .expenses, keepDuplicates: false, total: 1, invalid: 0,
+          problems: "[]", runner: "r", now: Date()
+        ).newRow,
+        ImportJobPayload(jobID: id, rows: "[]").newRow,
+        MarketingCatalogRecord(
+          catalogJSON: "{}", source: "bundled", sourceDetail: nil, fetchedAt: Date()
+        ).newRow,
       ]
       for row in rows {
         var expected = try await tableColumns(row.table, on: t.db)

@@ -2,7 +2,7 @@ import Fluent
 
 struct M030_CreateMarketingCatalog: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(MarketingCatalogRecord.schema)
+    try await database.schema("marketing_catalog")
       .id()
       .field("slot", .string, .required)
       .field("catalog_json", .string, .required)
@@ -17,6 +17,6 @@ struct M030_CreateMarketingCatalog: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(MarketingCatalogRecord.schema).delete()
+    try await database.schema("marketing_catalog").delete()
   }
 }

@@ -7,7 +7,7 @@ struct M082_CreateImportJobs: AsyncMigration {
   static let oneRunning = "import_jobs_one_running"
 
   func prepare(on database: any Database) async throws {
-    try await database.schema(ImportJobRecord.schema)
+    try await database.schema("import_jobs")
       .id()
       .field("user_id", .uuid, .required, .references(User.schema, "id", onDelete: .cascade))
       .field("area", .string, .required)
@@ -25,21 +25,21 @@ struct M082_CreateImportJobs: AsyncMigration {
       .field("created_at", .datetime, .required)
       .field("finished_at", .datetime)
       .create()
-    try await database.schema(ImportJobPayload.schema)
+    try await database.schema("import_job_payloads")
       .field(
         "job_id", .uuid, .identifier(auto: false),
-        .references(ImportJobRecord.schema, "id", onDelete: .cascade)
+        .references("import_jobs", "id", onDelete: .cascade)
       )
       .field("rows", .string, .required)
       .create()
     if let sql = database as? any SQLDatabase {
       try await sql.create(index: "import_jobs_user_created")
-        .on(ImportJobRecord.schema).column("user_id").column("created_at").run()
+        .on("import_jobs").column("user_id").column("created_at").run()
       // One running import per account and area, so two uploads of the same file (a double
       // click) cannot both add its rows. Both databases know partial indexes.
       try await sql.raw(
         """
-        CREATE UNIQUE INDEX \(ident: Self.oneRunning) ON \(ident: ImportJobRecord.schema)
+        CREATE UNIQUE INDEX \(ident: Self.oneRunning) ON \(ident: "import_jobs")
         (\(ident: "user_id"), \(ident: "area")) WHERE \(ident: "status") = 'running'
         """
       ).run()
@@ -47,7 +47,7 @@ struct M082_CreateImportJobs: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(ImportJobPayload.schema).delete()
-    try await database.schema(ImportJobRecord.schema).delete()
+    try await database.schema("import_job_payloads").delete()
+    try await database.schema("import_jobs").delete()
   }
 }

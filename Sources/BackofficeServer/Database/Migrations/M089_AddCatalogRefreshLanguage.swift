@@ -4,12 +4,12 @@ import Fluent
 /// language marks it with `lang` instead of passing it off as its own words.
 struct M089_AddCatalogRefreshLanguage: AsyncMigration {
   func prepare(on database: any Database) async throws {
-    try await database.schema(MarketingCatalogRecord.schema).field("refresh_language", .string)
+    try await database.schema("marketing_catalog").field("refresh_language", .string)
       .update()
   }
 
   func revert(on database: any Database) async throws {
-    try await database.schema(MarketingCatalogRecord.schema).deleteField("refresh_language")
+    try await database.schema("marketing_catalog").deleteField("refresh_language")
       .update()
   }
 }

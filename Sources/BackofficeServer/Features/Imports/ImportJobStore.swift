@@ -155,43 +155,30 @@ struct ImportJobStore: Sendable {
     if let running = try await running(area) { return .busy(running) }
     try await purge(now: now)
 
-    let job = ImportJobRecord()
-    let id = UUID.random()
     let runner = UUID.random().uuidString
-    job.id = id
-    job.workspaceID = workspaceID
-    job.area = area.rawValue
-    job.status = ImportJobStatus.running.rawValue
-    job.keepDuplicates = keepDuplicates
-    job.total = total
-    job.done = 0
-    job.imported = 0
-    job.skipped = 0
-    job.invalid = invalid
-    job.problems = Self.encode(Array(problems.prefix(Self.keptProblems)))
-    job.runner = runner
-    job.heartbeatAt = now
-    job.createdAt = now
+    let job = ImportJobRecord(
+      workspaceID: workspaceID, area: area, keepDuplicates: keepDuplicates, total: total,
+      invalid: invalid, problems: Self.encode(Array(problems.prefix(Self.keptProblems))),
+      runner: runner, now: now)
+    let payload = ImportJobPayload(jobID: job.id, rows: rows)
     do {
       try await db.transaction { transaction in
-        try await job.create(on: transaction)
-        try await ImportJobPayload(jobID: id, rows: rows).create(on: transaction)
+        try await PreparedInsert([job.newRow]).run(on: transaction)
+        try await PreparedInsert([payload.newRow]).run(on: transaction)
       }
     } catch {
       // Two uploads at once: the unique index let only one of them in.
       if let running = try await running(area) { return .busy(running) }
       throw error
     }
-    return .started(id, runner: runner)
+    return .started(job.id, runner: runner)
   }
 
   /// The account's job `id` as its page shows it.
   func state(_ id: UUID, now: Date, staleAfter: TimeInterval) async throws -> ImportJobState? {
-    guard
-      let job = try await ImportJobRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first(),
-      let area = ImportArea(rawValue: job.area)
-    else { return nil }
+    guard let job = try await record(id), let area = ImportArea(rawValue: job.area) else {
+      return nil
+    }
     var status = ImportJobStatus(rawValue: job.status) ?? .failed
     // Kept as a code; shown in the reader's language.
     var message = job.message.map { ImportMessages.localized(stored: $0) }
@@ -212,16 +199,15 @@ struct ImportJobStore: Sendable {
   /// `.busy` when another import of the same area is running now.
   func claim(_ id: UUID, now: Date, staleAfter: TimeInterval) async throws -> Start? {
     guard
-      let job = try await ImportJobRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$workspaceID == workspaceID).first(),
+      let job = try await record(id),
       let area = ImportArea(rawValue: job.area),
-      try await ImportJobPayload.find(id, on: db) != nil
+      try await Self.hasPayload(id, on: db)
     else { return nil }
     try await failStale(area: area, now: now, staleAfter: staleAfter)
     let runner = UUID.random().uuidString
     let claimed: [any SQLRow]
     do {
-      claimed = try await sql.update(ImportJobRecord.schema)
+      claimed = try await sql.update(ImportJobRecord.table)
         .set("status", to: SQLBind(ImportJobStatus.running.rawValue))
         .set("runner", to: SQLBind(runner))
         .set("heartbeat_at", to: SQLBind(now))
@@ -243,28 +229,47 @@ struct ImportJobStore: Sendable {
   /// still kept (deleted here rather than left to the foreign key, which SQLite enforces only
   /// when asked).
   func purge(now: Date) async throws {
-    let old = try await ImportJobRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID)
-      .filter(\.$status != ImportJobStatus.running.rawValue)
-      .filter(\.$createdAt < now.addingTimeInterval(-Self.keepFinished))
-      .all(\.$id)
+    let sql = try sql
+    let old = try await sql.raw(
+      """
+      SELECT id FROM import_jobs
+      WHERE workspace_id = \(bind: workspaceID)
+        AND status <> \(bind: ImportJobStatus.running.rawValue)
+        AND created_at < \(bind: now.addingTimeInterval(-Self.keepFinished))
+      """
+    ).all().map { try $0.decode(column: "id", as: UUID.self) }
     guard !old.isEmpty else { return }
-    try await ImportJobPayload.query(on: db).filter(\.$id ~~ old).delete()
-    try await ImportJobRecord.query(on: db).filter(\.$id ~~ old).delete()
+    let ids = SQLList(old.map { SQLBind($0) })
+    try await sql.raw("DELETE FROM import_job_payloads WHERE job_id IN (\(ids))").run()
+    try await sql.raw("DELETE FROM import_jobs WHERE id IN (\(ids))").run()
   }
 
   /// The account's running job of `area`, if any.
   func running(_ area: ImportArea) async throws -> UUID? {
-    try await ImportJobRecord.query(on: db)
-      .filter(\.$workspaceID == workspaceID).filter(\.$area == area.rawValue)
-      .filter(\.$status == ImportJobStatus.running.rawValue)
-      .first()?.id
+    try await sql.raw(
+      """
+      SELECT id FROM import_jobs
+      WHERE workspace_id = \(bind: workspaceID) AND area = \(bind: area.rawValue)
+        AND status = \(bind: ImportJobStatus.running.rawValue)
+      LIMIT 1
+      """
+    ).first()?.decode(column: "id", as: UUID.self)
+  }
+
+  /// The account's job `id`.
+  private func record(_ id: UUID) async throws -> ImportJobRecord? {
+    try await sql.raw(
+      """
+      SELECT \(unsafeRaw: ImportJobRecord.columns) FROM import_jobs
+      WHERE id = \(bind: id) AND workspace_id = \(bind: workspaceID)
+      """
+    ).first().map(ImportJobRecord.init)
   }
 
   /// Marks the account's running jobs of `area` whose server stopped as failed, so a new import
   /// (or a run of the old one again) can start.
   private func failStale(area: ImportArea, now: Date, staleAfter: TimeInterval) async throws {
-    try await sql.update(ImportJobRecord.schema)
+    try await sql.update(ImportJobRecord.table)
       .set("status", to: SQLBind(ImportJobStatus.failed.rawValue))
       .set("message", to: SQLBind(ImportMessages.StopReason.serverStopped.rawValue))
       .set("runner", to: SQLLiteral.null)
@@ -289,13 +294,27 @@ struct ImportJobStore: Sendable {
   static func load(_ id: UUID, runner: String, on db: any Database) async throws
     -> (job: ImportJobRecord, rows: String)?
   {
+    let sql = try sql(db)
     guard
-      let job = try await ImportJobRecord.query(on: db)
-        .filter(\.$id == id).filter(\.$runner == runner)
-        .filter(\.$status == ImportJobStatus.running.rawValue).first(),
-      let payload = try await ImportJobPayload.find(id, on: db)
+      let job = try await sql.raw(
+        """
+        SELECT \(unsafeRaw: ImportJobRecord.columns) FROM import_jobs
+        WHERE id = \(bind: id) AND runner = \(bind: runner)
+          AND status = \(bind: ImportJobStatus.running.rawValue)
+        """
+      ).first().map(ImportJobRecord.init),
+      // Quoted: ROWS is a keyword of both databases.
+      let rows = try await sql.raw(
+        "SELECT \(ident: "rows") FROM import_job_payloads WHERE job_id = \(bind: id)"
+      ).first()?.decode(column: "rows", as: String.self)
     else { return nil }
-    return (job, payload.rows)
+    return (job, rows)
+  }
+
+  /// True while job `id` still keeps the rows it writes.
+  private static func hasPayload(_ id: UUID, on db: any Database) async throws -> Bool {
+    try await sql(db).raw("SELECT job_id FROM import_job_payloads WHERE job_id = \(bind: id)")
+      .first() != nil
   }
 
   /// Records a batch, in the batch's own transaction: `done` rows looked at so far, and how many
@@ -305,7 +324,7 @@ struct ImportJobStore: Sendable {
     _ id: UUID, runner: String, done: Int, imported: Int, skipped: Int, now: Date,
     on db: any Database
   ) async throws {
-    let updated = try await sql(db).update(ImportJobRecord.schema)
+    let updated = try await sql(db).update(ImportJobRecord.table)
       .set("done", to: SQLBind(done))
       .set(
         "imported",
@@ -327,7 +346,7 @@ struct ImportJobStore: Sendable {
   /// Marks the job done and drops its rows.
   static func finish(_ id: UUID, runner: String, now: Date, on db: any Database) async throws {
     try await db.transaction { transaction in
-      let updated = try await sql(transaction).update(ImportJobRecord.schema)
+      let updated = try await sql(transaction).update(ImportJobRecord.table)
         .set("status", to: SQLBind(ImportJobStatus.done.rawValue))
         .set("finished_at", to: SQLBind(now))
         .set("heartbeat_at", to: SQLBind(now))
@@ -337,7 +356,9 @@ struct ImportJobStore: Sendable {
         .returning("id")
         .all()
       if updated.isEmpty { throw ImportJobLost() }
-      try await ImportJobPayload.query(on: transaction).filter(\.$id == id).delete()
+      try await sql(transaction).raw(
+        "DELETE FROM import_job_payloads WHERE job_id = \(bind: id)"
+      ).run()
     }
   }
 
@@ -345,7 +366,7 @@ struct ImportJobStore: Sendable {
   static func fail(_ id: UUID, runner: String, message: String, now: Date, on db: any Database)
     async throws
   {
-    try await sql(db).update(ImportJobRecord.schema)
+    try await sql(db).update(ImportJobRecord.table)
       .set("status", to: SQLBind(ImportJobStatus.failed.rawValue))
       .set("message", to: SQLBind(message))
       .set("finished_at", to: SQLBind(now))

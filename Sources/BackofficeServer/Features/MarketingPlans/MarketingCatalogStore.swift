@@ -1,6 +1,7 @@
 import BackofficeCore
 import Fluent
 import Foundation
+import SQLKit
 import Vapor
 
 /// Where the stored catalog came from.
@@ -72,15 +73,20 @@ enum MarketingCatalogStore {
       catalogJSON: MarketingJSON.encode(MarketingCatalog.bundledDefault),
       source: MarketingCatalogSource.bundled.rawValue, sourceDetail: nil, fetchedAt: now)
     do {
-      try await row.create(on: db)
+      try await PreparedInsert([row.newRow]).run(on: db)
     } catch {
       if try await record(on: db) == nil { throw error }
     }
   }
 
+  /// The one row, if there is one.
   static func record(on db: any Database) async throws -> MarketingCatalogRecord? {
-    try await MarketingCatalogRecord.query(on: db)
-      .filter(\.$slot == MarketingCatalogRecord.currentSlot).first()
+    try await sql(db).raw(
+      """
+      SELECT \(unsafeRaw: MarketingCatalogRecord.columns) FROM marketing_catalog
+      WHERE slot = \(bind: MarketingCatalogRecord.currentSlot)
+      """
+    ).first().map(MarketingCatalogRecord.init)
   }
 
   /// The current catalog, seeding the bundled one if the row is missing.
@@ -121,15 +127,15 @@ enum MarketingCatalogStore {
     try await seedIfEmpty(on: db, now: now)
     try await db.transaction { db in
       guard let row = try await record(on: db) else { return }
-      row.catalogJSON = MarketingJSON.encode(catalog)
-      row.source = source.rawValue
-      row.sourceDetail = detail
-      row.fetchedAt = now
-      row.refreshState = MarketingRefreshStatus.ok.state
-      row.refreshMessage = nil
-      row.refreshLanguage = nil
-      row.refreshedAt = now
-      try await row.save(on: db)
+      try await sql(db).raw(
+        """
+        UPDATE marketing_catalog SET catalog_json = \(bind: MarketingJSON.encode(catalog)),
+          source = \(bind: source.rawValue), source_detail = \(bind: detail),
+          fetched_at = \(bind: now), refresh_state = \(bind: MarketingRefreshStatus.ok.state),
+          refresh_message = NULL, refresh_language = NULL, refreshed_at = \(bind: now)
+        WHERE id = \(bind: row.id)
+        """
+      ).run()
     }
     return try await reconcilePlans(with: catalog, on: db)
   }
@@ -140,11 +146,22 @@ enum MarketingCatalogStore {
   {
     try await seedIfEmpty(on: db, now: now)
     guard let row = try await record(on: db) else { return }
-    row.refreshState = status.state
-    row.refreshMessage = status.message
-    row.refreshLanguage = status.message == nil ? nil : UILanguage.current.rawValue
-    row.refreshedAt = now
-    try await row.save(on: db)
+    let language = status.message == nil ? nil : UILanguage.current.rawValue
+    try await sql(db).raw(
+      """
+      UPDATE marketing_catalog SET refresh_state = \(bind: status.state),
+        refresh_message = \(bind: status.message), refresh_language = \(bind: language),
+        refreshed_at = \(bind: now)
+      WHERE id = \(bind: row.id)
+      """
+    ).run()
+  }
+
+  private static func sql(_ db: any Database) throws -> any SQLDatabase {
+    guard let sql = db as? any SQLDatabase else {
+      throw Abort(.internalServerError, reason: "The catalog needs an SQL database.")
+    }
+    return sql
   }
 
   /// Runs `PlanSelection.reconcile` over every plan of every account, a page at a time.
