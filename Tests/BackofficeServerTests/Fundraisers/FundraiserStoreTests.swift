@@ -12,20 +12,6 @@ import Testing
 /// here, on the database the suite runs on. Its writes date rows themselves.
 @Suite("Fundraiser store", .ukrainian)
 struct FundraiserStoreTests {
-  /// The columns of `table` as the database describes it.
-  private func tableColumns(_ table: String, on db: any Database) async throws -> Set<String> {
-    let sql = try #require(db as? any SQLDatabase)
-    let query: SQLQueryString =
-      sql.dialect.name == "sqlite"
-      ? "SELECT name FROM pragma_table_info(\(bind: table))"
-      : """
-      SELECT column_name AS name FROM information_schema.columns
-      WHERE table_name = \(bind: table) AND table_schema = current_schema()
-      """
-    return Set(
-      try await sql.raw(query).all().map { try $0.decode(column: "name", as: String.self) })
-  }
-
   private static func columnList(_ text: String) -> Set<String> {
     Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
   }

@@ -6,25 +6,11 @@ import Testing
 
 @testable import BackofficeServer
 
-/// The product store holds the products table's one column list (and the ad payment and plan
-/// stores theirs): a column a migration adds and the store does not write (or a column it
+/// Every store holds one column list per table it writes (the product store first, the others
+/// listed beside it): a column a migration adds and the store does not write (or a column it
 /// writes that no migration made) fails here, on the database the suite runs on.
 @Suite("Product store")
 struct ProductStoreTests {
-  /// The columns of `table` as the database describes it.
-  private func tableColumns(_ table: String, on db: any Database) async throws -> Set<String> {
-    let sql = try #require(db as? any SQLDatabase)
-    let query: SQLQueryString =
-      sql.dialect.name == "sqlite"
-      ? "SELECT name FROM pragma_table_info(\(bind: table))"
-      : """
-      SELECT column_name AS name FROM information_schema.columns
-      WHERE table_name = \(bind: table) AND table_schema = current_schema()
-      """
-    return Set(
-      try await sql.raw(query).all().map { try $0.decode(column: "name", as: String.self) })
-  }
-
   @Test func newRowsWriteEveryColumnOfTheirTable() async throws {
     try await withApp { t in
       let id = UUID.random()

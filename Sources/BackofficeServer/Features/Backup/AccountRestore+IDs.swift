@@ -48,20 +48,9 @@ extension AccountRestore {
       return plan
     }
 
-    /// `read` gives a row's owner and whether the owner can see it (a deleted expense waiting
-    /// for its undo cannot be seen, and is not "already present").
-    private mutating func sort<M: Model>(
-      _ type: M.Type, _ ids: [UUID], workspaceID: UUID, on db: any Database,
-      _ read: @escaping (M) -> (owner: UUID, visible: Bool)
-    ) async throws where M.IDValue == UUID {
-      try await sort(ids, workspaceID: workspaceID, keepsHidden: false) {
-        try await Self.rows(M.self, $0, on: db, read)
-      }
-    }
-
-    /// The same for a table whose rows have no model. Rows meeting `hiddenWhere` (an SQL
-    /// condition: deleted expenses waiting for their undo) cannot be seen by their owner, and
-    /// the file's copy replaces them; every other row is visible.
+    /// Sorts the file's ids of `table` (see `sort(_:workspaceID:keepsHidden:lookup:)`). Rows
+    /// meeting `hiddenWhere` (an SQL condition: deleted expenses waiting for their undo) cannot
+    /// be seen by their owner, and the file's copy replaces them; every other row is visible.
     private mutating func sort(
       _ table: String, _ ids: [UUID], workspaceID: UUID, hiddenWhere: String? = nil,
       on db: any Database
@@ -134,23 +123,6 @@ extension AccountRestore {
     func reclaim(workspaceID: UUID, on db: any Database) async throws {
       guard !hidden.isEmpty else { return }
       try await ExpenseStore(db: db, workspaceID: workspaceID).removeDeleted(hidden)
-    }
-
-    /// The rows among `ids` that exist in any account, in chunks the databases accept.
-    static func rows<M: Model>(
-      _ type: M.Type, _ ids: [UUID], on db: any Database,
-      _ read: (M) -> (owner: UUID, visible: Bool)
-    ) async throws -> [UUID: (owner: UUID, visible: Bool)] where M.IDValue == UUID {
-      var found: [UUID: (owner: UUID, visible: Bool)] = [:]
-      var start = 0
-      while start < ids.count {
-        let chunk = Array(ids[start..<min(start + 500, ids.count)])
-        for row in try await M.query(on: db).filter(\._$id ~~ chunk).all() {
-          if let id = row.id { found[id] = read(row) }
-        }
-        start += chunk.count
-      }
-      return found
     }
 
     /// A name-based (version 5 style) UUID from the original id and the account.
