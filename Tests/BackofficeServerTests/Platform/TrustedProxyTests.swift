@@ -252,11 +252,23 @@ struct TrustedProxyRuleTests {
 }
 
 extension RawConnection {
-  /// Asks for `/health` and reads until the server closes: the answer, or nothing when the
-  /// connection was refused at once.
+  /// Asks for `/health` and reads the whole answer, leaving the connection open (so it stays
+  /// counted until the test ends, however late the server accepts the others), or nothing
+  /// when the connection was refused at once.
   func health() async -> String {
-    send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    return await read(until: { _ in false })
+    send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    return await read(until: Self.isWholeAnswer)
+  }
+
+  /// True once `text` holds an answer's head and as many body bytes as its `Content-Length`.
+  static func isWholeAnswer(_ text: String) -> Bool {
+    guard let end = text.range(of: "\r\n\r\n") else { return false }
+    let head = text[..<end.lowerBound].lowercased()
+    let length =
+      head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+      .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+      ?? 0
+    return text[end.upperBound...].utf8.count >= length
   }
 }
 
@@ -268,7 +280,9 @@ struct TrustedProxyConnectionTests {
   ) async throws -> Int {
     // The connections are opened at once and asked one after another: with the processors
     // busy (the whole suite, a build beside it), the last may wait long, and the header
-    // deadline closing it would count as a refusal.
+    // deadline closing it would count as a refusal. An answered connection stays open: the
+    // server may accept the last ones only after the first were answered, and a closed one
+    // would have freed its place by then.
     let patient: (inout AppConfig) -> Void = {
       config(&$0)
       $0.connections.headerTimeout = .seconds(600)
