@@ -15,6 +15,12 @@ or on two query parameters at once, and is said in the document's descriptions i
   way to say that one query parameter excludes another: an exploded object parameter could, but
   then generated invalid objects are sent as query keys the server does not know, and ignores.
   When both are generated, the range is dropped; a reversed range is put in order.
+- An `Idempotency-Key` names one request for 30 days: the same key with the same request again
+  gets the first answer back (docs/products.md), even when the record it created has been
+  deleted since, so a generated key that repeats turns a stateful "create" into a replay whose
+  record is gone, which schemathesis reports as a created resource not found. Every well-formed
+  generated key (1-255 visible ASCII characters) is replaced by a fresh UUID; malformed keys are
+  left alone, so they are still refused.
 - A marketing plan's `targets` and `packages` must name entries of the marketing catalog, which a
   refresh can replace, so the document cannot list them. Generated names are swapped for names
   of the server's catalog (read once through the API, with the token the test passes in
@@ -30,6 +36,7 @@ import json
 import os
 import re
 import urllib.request
+import uuid
 import zlib
 
 import schemathesis
@@ -42,6 +49,7 @@ EXPENSE_WRITES = {"createExpense", "replaceExpense"}
 PLANS = {"createMarketingPlan", "updateMarketingPlan"}
 EXPENSE_FILTERS = {"listExpenses", "summarizeExpenses"}
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 
 _catalog = None
 
@@ -128,6 +136,10 @@ def _plan_lists(case, body):
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation_id = case.operation.definition.raw.get("operationId")
+    if isinstance(case.headers, dict):
+        for name, value in list(case.headers.items()):
+            if name.lower() == "idempotency-key" and isinstance(value, str) and IDEMPOTENCY_KEY.fullmatch(value.strip()):
+                case.headers[name] = str(uuid.uuid4())
     if operation_id in EXPENSE_FILTERS and isinstance(case.query, dict):
         query = case.query
         if _filled(query.get("month")):
