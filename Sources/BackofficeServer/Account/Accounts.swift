@@ -18,23 +18,16 @@ enum Accounts {
     columnNames.map { "\(alias).\($0)" }.joined(separator: ", ")
   }
 
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Accounts need an SQL database.")
-    }
-    return sql
-  }
-
   /// The account with this email (already normalized, as it is stored), if there is one.
   static func find(email: String, on db: any Database) async throws -> User? {
-    try await sql(db).raw(
+    try await db.sql().raw(
       "SELECT \(unsafeRaw: columns) FROM users WHERE email = \(bind: email)"
     ).first().map(User.init)
   }
 
   /// The account with this id, if it still exists.
   static func find(id: UUID, on db: any Database) async throws -> User? {
-    try await sql(db).raw("SELECT \(unsafeRaw: columns) FROM users WHERE id = \(bind: id)")
+    try await db.sql().raw("SELECT \(unsafeRaw: columns) FROM users WHERE id = \(bind: id)")
       .first().map(User.init)
   }
 
@@ -42,20 +35,20 @@ enum Accounts {
   static func find(ids: some Collection<UUID>, on db: any Database) async throws -> [User] {
     guard !ids.isEmpty else { return [] }
     let list = SQLList(Set(ids).map { SQLBind($0) })
-    return try await sql(db).raw(
+    return try await db.sql().raw(
       "SELECT \(unsafeRaw: columns) FROM users WHERE id IN (\(list))"
     ).all().map(User.init)
   }
 
   /// Every account, by email (the command line and tests).
   static func all(on db: any Database) async throws -> [User] {
-    try await sql(db).raw("SELECT \(unsafeRaw: columns) FROM users ORDER BY email")
+    try await db.sql().raw("SELECT \(unsafeRaw: columns) FROM users ORDER BY email")
       .all().map(User.init)
   }
 
   /// Writes `user`'s email, password hash, settings and role over its stored row.
   static func save(_ user: User, on db: any Database) async throws {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       UPDATE users SET email = \(bind: user.email), password_hash = \(bind: user.passwordHash),
         locale = \(bind: user.locale), currency = \(bind: user.currency),
@@ -83,7 +76,7 @@ enum Accounts {
     let stored = user
     return try await db.transaction { db in
       var user = stored
-      let sql = try sql(db)
+      let sql = try db.sql()
       try await sql.raw(
         """
         INSERT INTO users (\(unsafeRaw: columns))

@@ -127,9 +127,7 @@ enum ActivityLog {
   static func page(workspaceID: UUID, page: Int, per: Int, on db: any Database) async throws
     -> (entries: [Entry], total: Int)
   {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "The activity log needs an SQL database.")
-    }
+    let sql = try db.sql()
     let total =
       try await sql.raw(
         "SELECT COUNT(*) AS n FROM activity WHERE workspace_id = \(bind: workspaceID)"

@@ -42,9 +42,7 @@ struct BrowserSessionStore: Sendable {
 
   private var sql: any SQLDatabase {
     get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "Sessions need an SQL database.")
-      }
+      let sql = try db.sql()
       return sql
     }
   }

@@ -16,7 +16,7 @@ enum PasswordResets {
   {
     let secret = randomToken(clients)
     let now = clients.now()
-    try await sql(db).insert(into: table)
+    try await db.sql().insert(into: table)
       .columns("id", "user_id", "token_hash", "created_at", "expires_at")
       .values(
         SQLBind(UUID.random()), SQLBind(userID), SQLBind(secretHash(secret)), SQLBind(now),
@@ -29,7 +29,7 @@ enum PasswordResets {
   /// The account whose link `secret` is, if the link can still be used at `now`.
   static func account(secret: String, now: Date, on db: any Database) async throws -> UUID? {
     guard secret.count <= 100 else { return nil }
-    let row = try await sql(db).select().column("user_id").from(table)
+    let row = try await db.sql().select().column("user_id").from(table)
       .where("token_hash", .equal, SQLBind(secretHash(secret)))
       .where("used_at", .is, SQLLiteral.null)
       .where("expires_at", .greaterThan, SQLBind(now))
@@ -45,7 +45,7 @@ enum PasswordResets {
   {
     guard secret.count <= 100 else { return nil }
     return try await db.transaction { db in
-      let sql = try sql(db)
+      let sql = try db.sql()
       let claimed = try await sql.update(table)
         .set("used_at", to: SQLBind(now))
         .where("token_hash", .equal, SQLBind(secretHash(secret)))
@@ -77,18 +77,11 @@ enum PasswordResets {
 
   /// Ends every browser session and API token of `userID` and drops its unused reset links.
   static func endEverything(of userID: UUID, on db: any Database) async throws {
-    let sql = try sql(db)
+    let sql = try db.sql()
     _ = try await BrowserSessionStore(db: db).deleteAll(userID: userID)
     try await APITokens.revokeAll(of: userID, on: db)
     try await sql.delete(from: table).where("user_id", .equal, SQLBind(userID))
       .where("used_at", .is, SQLLiteral.null).run()
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Password resets need an SQL database.")
-    }
-    return sql
   }
 }
 

@@ -27,7 +27,7 @@ enum PendingSignups {
   {
     let secret = randomToken(clients)
     let now = clients.now()
-    try await sql(db).insert(into: table)
+    try await db.sql().insert(into: table)
       .columns(
         "id", "email", "password_hash", "locale", "currency", "ui_language", "next",
         "token_hash", "created_at", "expires_at"
@@ -40,13 +40,13 @@ enum PendingSignups {
       )
       .run()
     // Old requests nobody confirmed go.
-    try await sql(db).delete(from: table).where("expires_at", .lessThan, SQLBind(now)).run()
+    try await db.sql().delete(from: table).where("expires_at", .lessThan, SQLBind(now)).run()
     return secret
   }
 
   static func find(secret: String, now: Date, on db: any Database) async throws -> Pending? {
     guard secret.count <= 100 else { return nil }
-    let row = try await sql(db).select()
+    let row = try await db.sql().select()
       .columns("email", "password_hash", "locale", "currency", "ui_language", "next")
       .from(table)
       .where("token_hash", .equal, SQLBind(secretHash(secret)))
@@ -84,14 +84,7 @@ enum PendingSignups {
       return .taken
     }
     // Every other link for the address is spent with it.
-    try await sql(db).delete(from: table).where("email", .equal, SQLBind(pending.email)).run()
+    try await db.sql().delete(from: table).where("email", .equal, SQLBind(pending.email)).run()
     return .created(user, next: pending.next)
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Sign-ups need an SQL database.")
-    }
-    return sql
   }
 }

@@ -92,9 +92,7 @@ struct AttemptLimiter: Sendable {
 
   private var sqlDatabase: any SQLDatabase {
     get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "Attempt limits need an SQL database.")
-      }
+      let sql = try db.sql()
       return sql
     }
   }

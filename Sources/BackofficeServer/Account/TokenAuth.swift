@@ -11,7 +11,7 @@ enum APITokens {
   static func list(userID: UUID, workspaceID: UUID, on db: any Database) async throws
     -> [APIToken]
   {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       SELECT \(unsafeRaw: APIToken.columns) FROM api_tokens
       WHERE user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
@@ -24,7 +24,7 @@ enum APITokens {
   static func find(_ id: UUID, userID: UUID, workspaceID: UUID, on db: any Database)
     async throws -> APIToken?
   {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       SELECT \(unsafeRaw: APIToken.columns) FROM api_tokens
       WHERE id = \(bind: id) AND user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
@@ -38,19 +38,19 @@ enum APITokens {
 
   /// Notes that the token was used `at` (the settings page shows it).
   static func markUsed(_ id: UUID, at date: Date, on db: any Database) async throws {
-    try await sql(db).raw(
+    try await db.sql().raw(
       "UPDATE api_tokens SET last_used_at = \(bind: date) WHERE id = \(bind: id)"
     )
     .run()
   }
 
   static func revoke(_ token: APIToken, on db: any Database) async throws {
-    try await sql(db).raw("DELETE FROM api_tokens WHERE id = \(bind: token.id)").run()
+    try await db.sql().raw("DELETE FROM api_tokens WHERE id = \(bind: token.id)").run()
   }
 
   /// Removes `userID`'s tokens for `workspaceID` (a member leaving the workspace).
   static func revokeAll(of userID: UUID, in workspaceID: UUID, on db: any Database) async throws {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       DELETE FROM api_tokens WHERE user_id = \(bind: userID) AND workspace_id = \(bind: workspaceID)
       """
@@ -59,14 +59,7 @@ enum APITokens {
 
   /// Removes every token of `userID` (a password reset).
   static func revokeAll(of userID: UUID, on db: any Database) async throws {
-    try await sql(db).raw("DELETE FROM api_tokens WHERE user_id = \(bind: userID)").run()
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Tokens need an SQL database.")
-    }
-    return sql
+    try await db.sql().raw("DELETE FROM api_tokens WHERE user_id = \(bind: userID)").run()
   }
 
   /// A token acts for its member in its workspace, with the member's role there: a member

@@ -34,7 +34,7 @@ enum WorkspaceDeletion {
     -> Bool
   {
     try await db.transaction { db in
-      guard let sql = db as? any SQLDatabase else { return false }
+      let sql = try db.sql()
       // On PostgreSQL, the product counter's row first: a product's creation locks it and then
       // checks its workspace's row, so a deletion that locked the workspace's row first and
       // then met the counter (its cascade) would deadlock with it. Taken in the writers' order,

@@ -75,7 +75,7 @@ struct WorkspaceMembers: Sendable {
     }
     let workspaceID = workspaceID
     try await db.transaction { db in
-      try await AccountSQL.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE memberships SET role = \(bind: role.rawValue)
         WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: member)
@@ -94,7 +94,7 @@ struct WorkspaceMembers: Sendable {
   static func revokeInvitations(by member: UUID, in workspaceID: UUID, on db: any Database)
     async throws
   {
-    try await AccountSQL.sql(db).raw(
+    try await db.sql().raw(
       """
       UPDATE invitations SET revoked_at = \(bind: Date())
       WHERE workspace_id = \(bind: workspaceID) AND created_by = \(bind: member)
@@ -113,7 +113,7 @@ struct WorkspaceMembers: Sendable {
     }
     let workspaceID = workspaceID
     try await db.transaction { db in
-      try await AccountSQL.sql(db).raw(
+      try await db.sql().raw(
         """
         DELETE FROM memberships
         WHERE workspace_id = \(bind: workspaceID) AND user_id = \(bind: member)
@@ -164,7 +164,7 @@ struct WorkspaceMembers: Sendable {
   /// One conditional statement, like joining's claim: of a revocation and a join at the same
   /// moment exactly one wins, and a link someone has just used is not reported revoked.
   func revoke(_ id: UUID, now: Date) async throws -> Bool {
-    guard let sql = db as? any SQLDatabase else { return false }
+    let sql = try db.sql()
     let revoked = try await sql.update(Invitation.table)
       .set("revoked_at", to: SQLBind(now))
       .where("workspace_id", .equal, SQLBind(workspaceID))
@@ -240,7 +240,7 @@ enum Invitations {
     }
     do {
       return try await db.transaction { db in
-        guard let sql = db as? any SQLDatabase else { return .failure(.unusable) }
+        let sql = try db.sql()
         let claimed = try await sql.update(Invitation.table)
           .set("used_at", to: SQLBind(now))
           .set("used_by", to: SQLBind(userID))

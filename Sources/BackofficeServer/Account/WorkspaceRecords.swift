@@ -151,13 +151,3 @@ struct Invitation: Sendable, Equatable {
 
   var workspaceRole: WorkspaceRole { WorkspaceRole(rawValue: role) ?? .viewer }
 }
-
-/// Raw SQL of the account tables, for the stores here.
-enum AccountSQL {
-  static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Workspaces need an SQL database.")
-    }
-    return sql
-  }
-}

@@ -204,7 +204,7 @@ struct WorkspaceStore: Sendable {
   }
 
   private var sql: any SQLDatabase {
-    get throws { try AccountSQL.sql(db) }
+    get throws { try db.sql() }
   }
 
   /// The workspace to work in when the one asked for is not (or no longer) open to `user`:

@@ -55,9 +55,7 @@ struct PreparedInsert: Sendable {
 
   /// Inserts every row, `batch` rows per statement.
   func run(on db: any Database, batch: Int = BulkInsert.defaultBatch) async throws {
-    guard let sql = db as? any SQLDatabase else {
-      throw BulkInsert.BulkInsertError(schema: table)
-    }
+    let sql = try db.sql()
     var start = 0
     while start < rows.count {
       let chunk = rows[start..<min(start + batch, rows.count)]

@@ -22,9 +22,7 @@ enum RecordVersion {
     _ table: String, id: UUID, workspaceID: UUID, expected: Int?,
     condition: (any SQLExpression)? = nil, on db: any Database
   ) async throws -> Int? {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Record versions need an SQL database.")
-    }
+    let sql = try db.sql()
     let update = sql.update(table)
       .set(
         SQLIdentifier(column),

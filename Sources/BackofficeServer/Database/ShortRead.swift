@@ -73,9 +73,7 @@ struct ShortRead: Sendable {
     {
       return rows
     }
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "This read needs an SQL database.")
-    }
+    let sql = try db.sql()
     return try await sql.raw(query(binds)).all()
   }
 
@@ -97,9 +95,7 @@ enum DirectQuery {
   static func rows(_ query: any SQLExpression, on db: any Database) async throws
     -> [any SQLRow]
   {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "This read needs an SQL database.")
-    }
+    let sql = try db.sql()
     if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
       var serializer = SQLSerializer(database: sql)
       query.serialize(to: &serializer)
@@ -148,9 +144,7 @@ struct ShortWrite: Sendable {
       return
     }
     try await db.transaction { db in
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "This write needs an SQL database.")
-      }
+      let sql = try db.sql()
       for write in writes { try await sql.raw(write.statement.query(write.binds)).run() }
     }
   }

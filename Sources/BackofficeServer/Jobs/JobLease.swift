@@ -14,7 +14,7 @@ enum JobLease {
   static func acquire(
     _ name: String, holder: String, for duration: TimeInterval, now: Date, on db: any Database
   ) async throws -> Bool {
-    let sql = try sqlDatabase(db)
+    let sql = try db.sql()
     // The row exists from then on; an expired one is what the update below can take.
     try await sql.insert(into: table)
       .columns("name", "holder", "expires_at")
@@ -35,7 +35,7 @@ enum JobLease {
   static func renew(
     _ name: String, holder: String, for duration: TimeInterval, now: Date, on db: any Database
   ) async throws -> Bool {
-    let renewed = try await sqlDatabase(db).update(table)
+    let renewed = try await db.sql().update(table)
       .set("expires_at", to: SQLBind(now.addingTimeInterval(duration)))
       .where("name", .equal, SQLBind(name))
       .where("holder", .equal, SQLBind(holder))
@@ -49,19 +49,12 @@ enum JobLease {
     -> (holder: String, expiresAt: Date)?
   {
     guard
-      let row = try await sqlDatabase(db).select().columns("holder", "expires_at")
+      let row = try await db.sql().select().columns("holder", "expires_at")
         .from(table).where("name", .equal, SQLBind(name)).first()
     else { return nil }
     return (
       try row.decode(column: "holder", as: String.self),
       try row.decode(column: "expires_at", as: Date.self)
     )
-  }
-
-  private static func sqlDatabase(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Job leases need an SQL database")
-    }
-    return sql
   }
 }

@@ -70,9 +70,7 @@ struct MailOutbox: Sendable {
 
   private var sql: any SQLDatabase {
     get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "The outbox needs an SQL database.")
-      }
+      let sql = try db.sql()
       return sql
     }
   }

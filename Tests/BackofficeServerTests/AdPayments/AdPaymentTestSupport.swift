@@ -98,7 +98,7 @@ extension TestResponse {
 /// Makes the next INSERT or UPDATE of an ad payment fail inside the database, the way a full
 /// disk or a lost connection would.
 func failAdPaymentWrites(_ t: TestApp, on event: String) async throws {
-  let sql = try #require(t.db as? any SQLDatabase)
+  let sql = try t.db.sql()
   if isPostgresRun {
     try await sql.raw(
       """

@@ -116,7 +116,7 @@ struct AdminTests {
       try await t.client().signUp(email: "older@example.com")
       let migration = M060_BrowserSessionsAndAdmins()
       try await migration.revert(on: t.db)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw(
         """
         UPDATE users SET created_at = \(bind: Date(timeIntervalSince1970: 1_000))

@@ -7,7 +7,7 @@ import Vapor
 @testable import BackofficeServer
 
 private func sessionRows(_ t: TestApp) async throws -> Int {
-  let sql = try #require(t.db as? any SQLDatabase)
+  let sql = try t.db.sql()
   let row = try await sql.raw("SELECT COUNT(*) AS n FROM browser_sessions").first()
   return try row?.decode(column: "n", as: Int.self) ?? -1
 }
@@ -95,7 +95,7 @@ struct SessionTests {
     try await withApp { t in
       let client = t.client()
       try await client.signUp()
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       func lastSeen() async throws -> Date {
         try #require(
           try await sql.raw("SELECT last_seen_at FROM browser_sessions").first()?

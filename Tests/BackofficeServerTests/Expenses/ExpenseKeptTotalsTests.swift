@@ -26,7 +26,7 @@ struct ExpenseKeptTotalsTests {
   @Test func keptSumsAreTheSummedOnes() async throws {
     try await withApp { t in
       guard !isPostgresRun else { return }  // PostgreSQL sums when asked (M099)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let client = t.client()
       let email = try await client.signUp()
       let workspaceID = try await t.workspaceID(of: email)

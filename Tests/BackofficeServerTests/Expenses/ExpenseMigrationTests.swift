@@ -12,7 +12,7 @@ struct ExpenseMigrationTests {
   /// The list and its filters read by account and date or category; both need their index.
   @Test func tableHasTheIndexesTheQueriesUse() async throws {
     try await withApp { t in
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let names: [String]
       if isPostgresRun {
         names = try await sql.raw(
@@ -34,7 +34,7 @@ struct ExpenseMigrationTests {
   @Test func aMonthsTotalsSearchARangeOfTheIndex() async throws {
     try await withApp { t in
       guard !isPostgresRun else { return }  // PostgreSQL plans by its statistics
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let store = ExpenseStore(db: t.db, workspaceID: UUID())
       let query = try store.totalsQuery(ExpenseFilter(month: ExpenseMonth(year: 2026, month: 1)))
       let explain = SQLList([SQLRaw("EXPLAIN QUERY PLAN"), query.query], separator: SQLRaw(" "))
@@ -52,7 +52,7 @@ struct ExpenseMigrationTests {
   /// table (the index holds the category, the amount and only live rows).
   @Test func totalsAreAnsweredFromTheirIndexAlone() async throws {
     try await withApp { t in
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       if isPostgresRun {
         let names = try await sql.raw(
           "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'expenses'"
@@ -105,7 +105,7 @@ struct ExpenseMigrationTests {
         // SQLite enforces foreign keys only when asked.
         try await sql.raw("PRAGMA foreign_keys = ON").run()
       }
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw("DELETE FROM users WHERE id = \(bind: user.id)").run()
       #expect(try await ExpenseTable.query(on: t.db).count() == 0)
     }

@@ -210,7 +210,7 @@ struct ImportJobTests {
       #expect(message.contains("after 0 of 2 rows"))
       #expect(try await AdPaymentTable.query(on: t.db).count() == 0)
 
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       if isPostgresRun {
         try await sql.raw("DROP TRIGGER ad_payments_refuse ON ad_payments").run()
       } else {

@@ -9,7 +9,7 @@ import Testing
 @Suite("Import storage")
 struct ImportMigrationTests {
   static func indexes(on table: String, _ t: TestApp) async throws -> [String] {
-    let sql = try #require(t.db as? any SQLDatabase)
+    let sql = try t.db.sql()
     if isPostgresRun {
       return try await sql.raw(
         "SELECT indexname AS name FROM pg_indexes WHERE tablename = \(bind: table)"

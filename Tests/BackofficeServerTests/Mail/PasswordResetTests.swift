@@ -50,7 +50,7 @@ struct PasswordResetTests {
       // Only the hash of the secret is kept.
       let link = try #require(firstLink(in: mail.text, after: "/reset-password/"))
       let secret = String(link.dropFirst("/reset-password/".count))
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let stored = try await sql.raw(
         "SELECT token_hash FROM password_resets"
       ).all().map { try $0.decode(column: "token_hash", as: String.self) }

@@ -160,7 +160,7 @@ struct DirectProductCreationTests {
       let client = t.client()
       try await client.signUp()
       let token = try await client.createToken()
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw(
         """
         CREATE TRIGGER refuse_lines BEFORE INSERT ON activity

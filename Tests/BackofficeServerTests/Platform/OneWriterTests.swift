@@ -82,7 +82,7 @@ struct OneWriterTests {
     try await withApp { t in
       guard let storage = t.app.sqliteStorage else { return }
       let db = t.db
-      let sql = try #require(db as? any SQLDatabase)
+      let sql = try db.sql()
       let release = await storage.holdWriterForTest()
       let kinds: [@Sendable () async throws -> Void] = [
         { try await LoginAttemptTable(key: "model create", attemptedAt: Date()).create(on: db) },

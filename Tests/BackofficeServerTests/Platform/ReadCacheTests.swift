@@ -108,7 +108,7 @@ struct ReadCacheTests {
       try await client.createProduct(token: token, name: "Original")
       let path = "/api/v1/products"
       #expect(try await client.productAPI(.GET, path, token: token).body.contains("Original"))
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw("UPDATE products SET name = 'Changed elsewhere'").run()
       #expect(
         try await client.productAPI(.GET, path, token: token).body.contains("Changed elsewhere"))
@@ -220,7 +220,7 @@ struct ReadCacheTests {
       struct Rollback: Error {}
       await #expect(throws: Rollback.self) {
         try await t.db.transaction { db in
-          let sql = try #require(db as? any SQLDatabase)
+          let sql = try db.sql()
           try await sql.raw("UPDATE products SET name = 'never'").run()
           throw Rollback()
         }

@@ -91,7 +91,7 @@ struct RecordVersionTests {
       try await t.db.withConnection { db in
         let migration = M070_AddRecordVersions()
         try await migration.revert(on: db)
-        let sql = try #require(db as? any SQLDatabase)
+        let sql = try db.sql()
         await #expect(throws: (any Error).self) {
           try await sql.raw("SELECT version FROM ad_payments").run()
         }

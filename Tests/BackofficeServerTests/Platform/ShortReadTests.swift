@@ -217,7 +217,7 @@ struct ShortReadTests {
       let workspace = try await t.workspaceID(
         ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
       let seen = try await t.db.transaction { db in
-        let sql = try #require(db as? any SQLDatabase)
+        let sql = try db.sql()
         try await sql.raw(
           """
           INSERT INTO change_versions (workspace_id, area, version) VALUES (\(bind: workspace), 'products', 41)

@@ -136,4 +136,30 @@ struct StoreBoundaryTests {
     #expect(Self.models(in: value).isEmpty)
     #expect(Self.models(in: "struct ModelView: Sendable {}").isEmpty)
   }
+
+  /// Stores reach SQLKit through `db.sql()` (`Database/SQLHandle.swift`): the cast from the
+  /// database handle is written once, not copied into every store with its own error. The
+  /// numbered migrations keep theirs: they are history, each runs once.
+  @Test func theCastToSQLIsWrittenOnce() throws {
+    let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+    var casts: [String] = []
+    while let url = files?.nextObject() as? URL {
+      guard url.pathExtension == "swift", !url.path.contains("/Migrations/") else { continue }
+      let text = try String(contentsOf: url, encoding: .utf8)
+      let found = Self.castsToSQL(in: text)
+      if found > 0 { casts.append("\(url.lastPathComponent): \(found)") }
+    }
+    #expect(casts == ["SQLHandle.swift: 1"], "\(casts.joined(separator: "\n"))")
+  }
+
+  static func castsToSQL(in text: String) -> Int {
+    let pattern = try! NSRegularExpression(pattern: #"as[?!]\s*(?:any\s+)?SQLDatabase\b"#)
+    return pattern.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+  }
+
+  @Test func theCastRuleSeesACast() {
+    #expect(Self.castsToSQL(in: "guard let sql = db as? any SQLDatabase else { throw x }") == 1)
+    #expect(Self.castsToSQL(in: "(db as! SQLDatabase).raw(q)") == 1)
+    #expect(Self.castsToSQL(in: "let sql = try db.sql()") == 0)
+  }
 }

@@ -155,7 +155,7 @@ struct ProductChangeFeedTests {
       #expect(!afterDelete.reset)
 
       // The tombstone ages past the retention period; the next delete drops it.
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw("UPDATE product_tombstones SET deleted_at = 1000").run()
       t.clock.advance(by: ProductChanges.tombstoneRetention)
       let third = try await client.createProduct(token: token, name: "Third")["id"] as! String
@@ -254,7 +254,7 @@ struct ProductChangeFeedTests {
       let token = try await client.createToken()
       let id = try await client.createProduct(token: token, name: "Before")["id"] as! String
       let start = try await client.feed(token: token).cursor
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw(
         "UPDATE products SET name = 'Renamed', name_key = 'renamed' WHERE id = \(bind: UUID(uuidString: id)!)"
       ).run()

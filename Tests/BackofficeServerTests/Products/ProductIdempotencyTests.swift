@@ -161,7 +161,7 @@ struct ProductIdempotencyTests {
       }
       let workspace = try await t.workspaceID(
         ofUser: try #require(try await Accounts.all(on: t.db).first?.requireID()))
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let plan = try await ProductSearchTests.plan(
         """
         DELETE FROM idempotency_keys

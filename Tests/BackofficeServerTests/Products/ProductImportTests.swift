@@ -205,7 +205,7 @@ struct ProductImportTests {
       let client = t.client()
       let email = try await client.signUp()
       try await client.addProduct(name: "Before", db: t.db)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       if isPostgresRun {
         try await sql.raw(
           """

@@ -98,10 +98,10 @@ struct ProductSearchTests {
       let user = try #require(try await Accounts.all(on: t.db).first)
       let userID = try user.requireID()
       let workspaceID = try await t.workspaceID(ofUser: userID)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
       try await t.db.transaction { db in
-        let sql = try #require(db as? any SQLDatabase)
+        let sql = try db.sql()
         for index in 0..<5_000 {
           let name = "\(words[index % words.count]) \(index)"
           try await sql.insert(into: ProductRecord.schema)
@@ -175,7 +175,7 @@ struct ProductSearchTests {
   @Test func postgresCompareNamesByteWise() async throws {
     try await withApp { t in
       guard isPostgresRun else { return }
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let rows = try await sql.raw(
         """
         SELECT collation_name FROM information_schema.columns
@@ -196,7 +196,7 @@ struct ProductSearchTests {
       let email = try await client.signUp()
       let userID = try await t.userID(of: email)
       let workspaceID = try await t.workspaceID(ofUser: userID)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let plan = try await Self.plan(
         ProductStore.favoritesStatement(
           workspaceID: workspaceID, viewerID: userID, per: 24, offset: 0), sql)

@@ -37,7 +37,7 @@ struct ProductTypeCountTests {
   @Test func theKeptCountsAreTheCountedOnes() async throws {
     try await withApp { t in
       guard !isPostgresRun else { return }  // PostgreSQL counts when asked (M097)
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       let owner = t.client()
       let email = try await owner.signUp()
       let token = try await owner.createToken()

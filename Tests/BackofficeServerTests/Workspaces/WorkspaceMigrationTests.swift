@@ -142,7 +142,7 @@ struct WorkspaceMigrationTests {
   /// of its row under the new id first, its rows moved over, then the old row deleted, so the
   /// references hold at every step on both databases.
   static func giveWorkspacesTheirCreatorsIDs(_ db: any Database) async throws {
-    let sql = try #require(db as? any SQLDatabase)
+    let sql = try db.sql()
     for workspace in try await WorkspaceTable.query(on: db).all() {
       let id = try workspace.requireID()
       let creator = try #require(workspace.creatorID)
@@ -166,7 +166,7 @@ struct WorkspaceMigrationTests {
 
   /// Each record table's `workspace_id` references `workspaces(id)`, as M093 left it.
   static func expectReferencesToWorkspaces(_ db: any Database) async throws {
-    let sql = try #require(db as? any SQLDatabase)
+    let sql = try db.sql()
     for table in M093_WorkspaceIDsOfTheirOwn.referencing {
       let targets: [String]
       if sql.dialect.name == "postgresql" {

@@ -455,7 +455,7 @@ struct WorkspaceTests {
       #expect(lines.first?["area"] as? String == "expense")
       #expect(lines.filter { ($0["actor"] as? String) == "viewer@example.com" }.count == 1)
       // Lines older than the retention go as new ones come.
-      let sql = try #require(t.db as? any SQLDatabase)
+      let sql = try t.db.sql()
       try await sql.raw("UPDATE activity SET created_at = \(bind: Date(timeIntervalSince1970: 0))")
         .run()
       try await team.owner.addExpense(title: "Fresh", amount: "1", db: t.db)

@@ -10,7 +10,7 @@ struct M031_SeedMarketingCatalog: AsyncMigration {
   func prepare(on database: any Database) async throws {
     // Column by column: the catalog's later columns (M089) do not exist yet at this point of a
     // fresh database's migrations.
-    let sql = try Self.sql(database)
+    let sql = try database.sql()
     let stored =
       try await sql.raw(
         "SELECT COUNT(*) AS n FROM marketing_catalog WHERE slot = \(bind: "current")"
@@ -27,13 +27,7 @@ struct M031_SeedMarketingCatalog: AsyncMigration {
   }
 
   func revert(on database: any Database) async throws {
-    try await Self.sql(database).raw("DELETE FROM marketing_catalog").run()
+    try await database.sql().raw("DELETE FROM marketing_catalog").run()
   }
 
-  private static func sql(_ database: any Database) throws -> any SQLDatabase {
-    guard let sql = database as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "The catalog needs an SQL database.")
-    }
-    return sql
-  }
 }

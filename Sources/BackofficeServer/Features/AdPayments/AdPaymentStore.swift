@@ -80,7 +80,7 @@ struct AdPaymentStore {
   /// How many of the account's entries have each of `keys` (`Values.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: Self.table, workspaceID: workspaceID, on: ImportJobStore.sql(db))
+      keys, in: Self.table, workspaceID: workspaceID, on: db.sql())
   }
 
   // MARK: writes
@@ -210,9 +210,7 @@ struct AdPaymentStore {
 
   private var sql: any SQLDatabase {
     get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "Ad payments need an SQL database.")
-      }
+      let sql = try db.sql()
       return sql
     }
   }

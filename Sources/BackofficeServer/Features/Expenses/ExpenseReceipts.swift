@@ -43,7 +43,7 @@ struct ExpenseReceipts: Sendable {
     let store = ExpenseStore(db: db, workspaceID: workspaceID)
     return try await store.write(record, expected: expected) { db, version in
       try await change(ExpenseReceipts(db: db, workspaceID: workspaceID))
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE expenses SET updated_at = \(bind: now)
         WHERE id = \(bind: record.id) AND workspace_id = \(bind: workspaceID)
@@ -234,13 +234,6 @@ struct ExpenseReceipts: Sendable {
   }
 
   private var sql: any SQLDatabase {
-    get throws { try Self.sql(db) }
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Receipts need an SQL database.")
-    }
-    return sql
+    get throws { try db.sql() }
   }
 }

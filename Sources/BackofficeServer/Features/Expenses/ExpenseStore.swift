@@ -218,7 +218,7 @@ struct ExpenseStore: Sendable {
     changed.updatedAt = now
     let saved = changed
     return try await write(record, expected: expected, condition: Self.live) { db, version in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE expenses SET title = \(bind: saved.title), title_key = \(bind: saved.titleKey),
           amount_cents = \(bind: saved.amountCents), category = \(bind: saved.category),
@@ -327,7 +327,7 @@ struct ExpenseStore: Sendable {
   func softDelete(_ record: ExpenseRecord, now: Date) async throws -> Bool {
     try await purge(now: now)
     return try await write(record, expected: nil) { db, _ in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE expenses SET deleted_at = \(bind: now)
         WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
@@ -346,7 +346,7 @@ struct ExpenseStore: Sendable {
   func restore(_ record: ExpenseRecord) async throws -> Bool {
     let deleted = SQLBinaryExpression(SQLIdentifier("deleted_at"), .isNot, SQLLiteral.null)
     return try await write(record, expected: nil, condition: deleted) { db, _ in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE expenses SET deleted_at = NULL
         WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
@@ -357,7 +357,7 @@ struct ExpenseStore: Sendable {
 
   /// Removes this account's deleted expenses that can no longer be restored.
   func purge(now: Date) async throws {
-    try await Self.sql(db).raw(
+    try await db.sql().raw(
       """
       DELETE FROM expenses WHERE workspace_id = \(bind: workspaceID)
         AND deleted_at < \(bind: now.addingTimeInterval(-Self.undoWindow))
@@ -369,7 +369,7 @@ struct ExpenseStore: Sendable {
   /// brings them back takes their ids).
   func removeDeleted(_ ids: [UUID]) async throws {
     guard !ids.isEmpty else { return }
-    try await Self.sql(db).raw(
+    try await db.sql().raw(
       """
       DELETE FROM expenses WHERE workspace_id = \(bind: workspaceID)
         AND id IN (\(SQLList(ids.map { SQLBind($0) }))) AND deleted_at IS NOT NULL
@@ -381,7 +381,7 @@ struct ExpenseStore: Sendable {
   /// was changed or deleted meanwhile.
   func deletePermanently(_ record: ExpenseRecord, expected: Int?) async throws -> Bool {
     try await write(record, expected: expected) { db, _ in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         DELETE FROM expenses
         WHERE id = \(bind: record.id) AND workspace_id = \(bind: record.workspaceID)
@@ -393,14 +393,7 @@ struct ExpenseStore: Sendable {
   // MARK: helpers
 
   private var sql: any SQLDatabase {
-    get throws { try Self.sql(db) }
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Expenses need an SQL database.")
-    }
-    return sql
+    get throws { try db.sql() }
   }
 
   /// The day an expense counts on in a period: its date, or when it was recorded if it has

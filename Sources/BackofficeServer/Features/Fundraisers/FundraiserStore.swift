@@ -191,7 +191,7 @@ struct FundraiserStore {
     let saved = try await RecordVersion.write(
       Self.table, id: id, workspaceID: owner, expected: expected, on: db
     ) { db in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE fundraisers SET purpose = \(bind: values.purpose),
           target_kopiykas = \(bind: values.targetKopiykas), jar_id = \(bind: values.jarID),
@@ -236,7 +236,7 @@ struct FundraiserStore {
     let saved = try await RecordVersion.write(
       Self.table, id: id, workspaceID: owner, expected: expected, condition: stillAt, on: db
     ) { db in
-      try await Self.sql(db).raw(
+      try await db.sql().raw(
         "UPDATE fundraisers SET \(update) WHERE id = \(bind: id) AND workspace_id = \(bind: owner)"
       ).run()
       return try await FundraiserStore(db: db, workspaceID: owner).find(id)
@@ -258,7 +258,7 @@ struct FundraiserStore {
       saved.publicSlug = PublicSlug.make()
       sets += ", public_slug = \(bind: saved.publicSlug)"
     }
-    try await Self.sql(db).raw(
+    try await db.sql().raw(
       """
       UPDATE fundraisers SET \(sets)
       WHERE id = \(bind: saved.id) AND workspace_id = \(bind: workspaceID)
@@ -283,7 +283,7 @@ struct FundraiserStore {
       ])
       return
     }
-    try await Self.sql(db).raw(
+    try await db.sql().raw(
       """
       UPDATE fundraiser_share_images SET data = \(bind: upload.data),
         etag = \(bind: upload.etag), updated_at = \(bind: now)
@@ -315,7 +315,7 @@ struct FundraiserStore {
     let deleted: Void? = try await RecordVersion.write(
       table, id: id, workspaceID: owner, expected: expected, on: db
     ) { db in
-      let sql = try Self.sql(db)
+      let sql = try db.sql()
       try await sql.raw("DELETE FROM jar_snapshots WHERE fundraiser_id = \(bind: id)").run()
       try await sql.raw("DELETE FROM fundraiser_photos WHERE fundraiser_id = \(bind: id)").run()
       try await sql.update(ExpenseRecord.table)
@@ -347,13 +347,6 @@ struct FundraiserStore {
       "SELECT \(unsafeRaw: FundraiserRecord.columns) FROM fundraisers \(clause)"
         as SQLQueryString, on: db
     ).map(FundraiserRecord.init)
-  }
-
-  static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Fundraisers need an SQL database.")
-    }
-    return sql
   }
 }
 
@@ -433,7 +426,7 @@ enum FundraiserPhotos {
 
   /// Makes the draft the fundraiser's photo, replacing the one it had.
   static func attach(draftID: UUID, to fundraiserID: UUID, on db: any Database) async throws {
-    let sql = try FundraiserStore.sql(db)
+    let sql = try db.sql()
     try await sql.raw("DELETE FROM fundraiser_photos WHERE fundraiser_id = \(bind: fundraiserID)")
       .run()
     try await sql.raw(
@@ -443,7 +436,7 @@ enum FundraiserPhotos {
 
   /// Drafts nobody came back for.
   static func pruneDrafts(olderThan cutoff: Date, on db: any Database) async throws {
-    try await FundraiserStore.sql(db).raw(
+    try await db.sql().raw(
       """
       DELETE FROM fundraiser_photos WHERE fundraiser_id IS NULL AND created_at < \(bind: cutoff)
       """

@@ -285,7 +285,7 @@ struct ImportJobStore: Sendable {
   }
 
   private var sql: any SQLDatabase {
-    get throws { try Self.sql(db) }
+    get throws { try db.sql() }
   }
 
   // MARK: the run's side (by job id and runner token)
@@ -294,7 +294,7 @@ struct ImportJobStore: Sendable {
   static func load(_ id: UUID, runner: String, on db: any Database) async throws
     -> (job: ImportJobRecord, rows: String)?
   {
-    let sql = try sql(db)
+    let sql = try db.sql()
     guard
       let job = try await sql.raw(
         """
@@ -313,7 +313,7 @@ struct ImportJobStore: Sendable {
 
   /// True while job `id` still keeps the rows it writes.
   private static func hasPayload(_ id: UUID, on db: any Database) async throws -> Bool {
-    try await sql(db).raw("SELECT job_id FROM import_job_payloads WHERE job_id = \(bind: id)")
+    try await db.sql().raw("SELECT job_id FROM import_job_payloads WHERE job_id = \(bind: id)")
       .first() != nil
   }
 
@@ -324,7 +324,7 @@ struct ImportJobStore: Sendable {
     _ id: UUID, runner: String, done: Int, imported: Int, skipped: Int, now: Date,
     on db: any Database
   ) async throws {
-    let updated = try await sql(db).update(ImportJobRecord.table)
+    let updated = try await db.sql().update(ImportJobRecord.table)
       .set("done", to: SQLBind(done))
       .set(
         "imported",
@@ -346,7 +346,7 @@ struct ImportJobStore: Sendable {
   /// Marks the job done and drops its rows.
   static func finish(_ id: UUID, runner: String, now: Date, on db: any Database) async throws {
     try await db.transaction { transaction in
-      let updated = try await sql(transaction).update(ImportJobRecord.table)
+      let updated = try await transaction.sql().update(ImportJobRecord.table)
         .set("status", to: SQLBind(ImportJobStatus.done.rawValue))
         .set("finished_at", to: SQLBind(now))
         .set("heartbeat_at", to: SQLBind(now))
@@ -356,7 +356,7 @@ struct ImportJobStore: Sendable {
         .returning("id")
         .all()
       if updated.isEmpty { throw ImportJobLost() }
-      try await sql(transaction).raw(
+      try await transaction.sql().raw(
         "DELETE FROM import_job_payloads WHERE job_id = \(bind: id)"
       ).run()
     }
@@ -366,7 +366,7 @@ struct ImportJobStore: Sendable {
   static func fail(_ id: UUID, runner: String, message: String, now: Date, on db: any Database)
     async throws
   {
-    try await sql(db).update(ImportJobRecord.table)
+    try await db.sql().update(ImportJobRecord.table)
       .set("status", to: SQLBind(ImportJobStatus.failed.rawValue))
       .set("message", to: SQLBind(message))
       .set("finished_at", to: SQLBind(now))
@@ -384,12 +384,5 @@ struct ImportJobStore: Sendable {
 
   static func decode(_ problems: String) -> [String] {
     (try? JSONDecoder().decode([String].self, from: Data(problems.utf8))) ?? []
-  }
-
-  static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Imports need an SQL database.")
-    }
-    return sql
   }
 }

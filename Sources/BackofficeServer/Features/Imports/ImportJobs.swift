@@ -264,7 +264,7 @@ enum WriteTransaction {
       return (result, clock.now - began)
     }
     return try await db.withConnection { connection in
-      let sql = try ImportJobStore.sql(connection)
+      let sql = try connection.sql()
       try await sql.raw("BEGIN IMMEDIATE").run()
       let locked = clock.now
       do {

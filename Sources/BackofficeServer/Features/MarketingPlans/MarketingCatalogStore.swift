@@ -81,7 +81,7 @@ enum MarketingCatalogStore {
 
   /// The one row, if there is one.
   static func record(on db: any Database) async throws -> MarketingCatalogRecord? {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       SELECT \(unsafeRaw: MarketingCatalogRecord.columns) FROM marketing_catalog
       WHERE slot = \(bind: MarketingCatalogRecord.currentSlot)
@@ -127,7 +127,7 @@ enum MarketingCatalogStore {
     try await seedIfEmpty(on: db, now: now)
     try await db.transaction { db in
       guard let row = try await record(on: db) else { return }
-      try await sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE marketing_catalog SET catalog_json = \(bind: MarketingJSON.encode(catalog)),
           source = \(bind: source.rawValue), source_detail = \(bind: detail),
@@ -147,7 +147,7 @@ enum MarketingCatalogStore {
     try await seedIfEmpty(on: db, now: now)
     guard let row = try await record(on: db) else { return }
     let language = status.message == nil ? nil : UILanguage.current.rawValue
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       UPDATE marketing_catalog SET refresh_state = \(bind: status.state),
         refresh_message = \(bind: status.message), refresh_language = \(bind: language),
@@ -155,13 +155,6 @@ enum MarketingCatalogStore {
       WHERE id = \(bind: row.id)
       """
     ).run()
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "The catalog needs an SQL database.")
-    }
-    return sql
   }
 
   /// Runs `PlanSelection.reconcile` over every plan of every account, a page at a time.

@@ -131,7 +131,7 @@ enum MarketingPlanQueries {
     let saved = try await RecordVersion.write(
       table, id: id, workspaceID: owner, expected: expected, on: db
     ) { db in
-      try await sql(db).raw(
+      try await db.sql().raw(
         """
         UPDATE marketing_plans SET \(update)
         WHERE id = \(bind: id) AND workspace_id = \(bind: owner)
@@ -152,7 +152,7 @@ enum MarketingPlanQueries {
     let deleted: Void? = try await RecordVersion.write(
       table, id: id, workspaceID: owner, expected: expected, on: db
     ) { db in
-      try await sql(db).raw(
+      try await db.sql().raw(
         "DELETE FROM marketing_plans WHERE id = \(bind: id) AND workspace_id = \(bind: owner)"
       ).run()
     }
@@ -167,13 +167,6 @@ enum MarketingPlanQueries {
       "SELECT \(unsafeRaw: MarketingPlanRecord.columns) FROM marketing_plans \(clause)"
         as SQLQueryString, on: db
     ).map(MarketingPlanRecord.init)
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Marketing plans need an SQL database.")
-    }
-    return sql
   }
 
   /// The stored catalog, or nil (logged) when it cannot be read: pages then show their

@@ -130,7 +130,7 @@ struct IdempotencyStore {
   }
 
   func find(_ key: String) async throws -> IdempotencyRecord? {
-    try await Self.sql(db).raw(
+    try await db.sql().raw(
       """
       SELECT \(unsafeRaw: IdempotencyRecord.columns) FROM idempotency_keys
       WHERE workspace_id = \(bind: workspaceID) AND key = \(bind: key)
@@ -155,18 +155,11 @@ struct IdempotencyStore {
   /// failure here only delays that. The index on (workspace_id, created_at) reads only the
   /// expired answers.
   static func purgeExpired(workspaceID: UUID, now: Date, on db: any Database) async throws {
-    try await sql(db).raw(
+    try await db.sql().raw(
       """
       DELETE FROM idempotency_keys WHERE workspace_id = \(bind: workspaceID)
         AND created_at < \(bind: now.addingTimeInterval(-IdempotencyKey.retention))
       """
     ).run()
-  }
-
-  private static func sql(_ db: any Database) throws -> any SQLDatabase {
-    guard let sql = db as? any SQLDatabase else {
-      throw Abort(.internalServerError, reason: "Idempotency keys need an SQL database.")
-    }
-    return sql
   }
 }

@@ -115,7 +115,7 @@ enum ProductChanges {
   /// at a time (called on each delete, so an account's tombstones never pile up), and moves
   /// the point before which cursors are refused.
   static func purgeTombstones(workspaceID: UUID, now: Date, on db: any Database) async throws {
-    guard let sql = db as? any SQLDatabase else { return }
+    let sql = try db.sql()
     let cutoff = Int64(now.addingTimeInterval(-tombstoneRetention).timeIntervalSince1970)
     let oldest = try await sql.raw(
       """

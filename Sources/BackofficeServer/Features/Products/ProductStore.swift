@@ -280,7 +280,7 @@ struct ProductStore {
   /// How many of the account's products have each of `keys` (`Values.matchKey`).
   func matchCounts(_ keys: Set<String>) async throws -> [String: Int] {
     try await MatchKey.counts(
-      keys, in: Self.table, workspaceID: workspaceID, on: ImportJobStore.sql(db))
+      keys, in: Self.table, workspaceID: workspaceID, on: db.sql())
   }
 
   /// How many products the viewer marked as favourite (`COUNT(*)` reads the index alone;
@@ -372,9 +372,7 @@ struct ProductStore {
 
   var sql: any SQLDatabase {
     get throws {
-      guard let sql = db as? any SQLDatabase else {
-        throw Abort(.internalServerError, reason: "Products need an SQL database.")
-      }
+      let sql = try db.sql()
       return sql
     }
   }
