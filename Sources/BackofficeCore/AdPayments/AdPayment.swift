@@ -24,26 +24,39 @@ public enum AdPaymentField: String, CaseIterable, Hashable, Sendable, Codable {
 /// in the interface language of the moment (`UILanguage.current`).
 public enum AdPaymentValidationError: Error, Hashable, Sendable, CaseIterable {
   case blankName
+  case nameTooLong
   case invalidURL
+  case urlTooLong
 
   public var message: String {
     switch self {
     case .blankName: L("ad_payments.validation.name_blank")
+    case .nameTooLong:
+      L("ad_payments.validation.name_too_long", ["max": String(AdPaymentDraft.maxNameLength)])
     case .invalidURL: L("ad_payments.validation.url_invalid")
+    case .urlTooLong:
+      L("ad_payments.validation.url_too_long", ["max": String(AdPaymentDraft.maxURLLength)])
     }
   }
 
   /// The field the message belongs next to.
   public var field: AdPaymentField {
     switch self {
-    case .blankName: .name
-    case .invalidURL: .url
+    case .blankName, .nameTooLong: .name
+    case .invalidURL, .urlTooLong: .url
     }
   }
 }
 
 /// What someone typed into the ad payment form (or sent to the API), before validation.
 public struct AdPaymentDraft: Hashable, Sendable {
+  /// The longest name kept, in characters (what a person sees as one letter): a name is a label
+  /// in a list, and 200 is several lines of it.
+  public static let maxNameLength = 200
+  /// The longest link kept, in characters: 2 048, the length past which links stop working in
+  /// some browsers and in sitemaps.
+  public static let maxURLLength = 2_048
+
   public var name: String
   public var url: String
 
@@ -62,8 +75,18 @@ public struct AdPaymentDraft: Hashable, Sendable {
   /// Every failing rule, in the spec's order. Empty when the draft is valid.
   public var errors: [AdPaymentValidationError] {
     var found: [AdPaymentValidationError] = []
-    if Self.trimmed(name).hasNothingVisible { found.append(.blankName) }
-    if !AdPaymentURL.isValid(Self.trimmed(url)) { found.append(.invalidURL) }
+    let name = Self.trimmed(name)
+    if name.hasNothingVisible {
+      found.append(.blankName)
+    } else if name.count > Self.maxNameLength {
+      found.append(.nameTooLong)
+    }
+    let url = Self.trimmed(url)
+    if url.count > Self.maxURLLength {
+      found.append(.urlTooLong)
+    } else if !AdPaymentURL.isValid(url) {
+      found.append(.invalidURL)
+    }
     return found
   }
 

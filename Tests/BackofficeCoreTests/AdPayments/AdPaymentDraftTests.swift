@@ -48,6 +48,29 @@ struct AdPaymentDraftTests {
     #expect(AdPaymentDraft(name: name, url: url).validate() == .failure(expected))
   }
 
+  @Test func namesAndLinksHaveALimit() {
+    let link = "https://example.com/"
+    let longestName = String(repeating: "я", count: AdPaymentDraft.maxNameLength)
+    let longestURL = link + String(repeating: "a", count: AdPaymentDraft.maxURLLength - link.count)
+    let longest = AdPaymentDraft(name: " \(longestName) ", url: longestURL)
+    #expect(longest.validate() == .success(AdPayment(name: longestName, url: longestURL)))
+
+    // Characters as a person counts them: a flag is one, however many scalars it holds.
+    let flags = AdPaymentDraft(name: String(repeating: "🇺🇦", count: 200), url: link)
+    #expect(flags.errors.isEmpty)
+
+    let over = AdPaymentDraft(name: longestName + "я", url: longestURL + "a")
+    #expect(over.errors == [.nameTooLong, .urlTooLong])
+    #expect(
+      over.fieldErrors == [
+        .name: "Name must be at most 200 characters.",
+        .url: "Link must be at most 2048 characters.",
+      ])
+    // A 10 000-character link is refused for its length, not read as a link.
+    let huge = AdPaymentDraft(name: "Ok", url: link + String(repeating: "a", count: 10_000))
+    #expect(huge.validate() == .failure(.urlTooLong))
+  }
+
   @Test func fieldErrorsListEveryField() {
     let both = AdPaymentDraft(name: " ", url: "ftp://x.com")
     #expect(both.errors == [.blankName, .invalidURL])
