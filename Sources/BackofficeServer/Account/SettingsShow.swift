@@ -49,7 +49,7 @@ struct SettingsShow: PageView {
           H.h2(L("settings.profile"), [.id("profile")]),
           H.dl(
             [.class("facts")],
-            [H.dt([], [H.text(L("settings.email"))]), H.dd([], [H.text(email)])]),
+            [H.dt([], [H.text(L("settings.email"))]), H.dd([], H.email(email))]),
         ]),
       H.section(
         [.class("card"), .aria(.labelledby, "locale")],

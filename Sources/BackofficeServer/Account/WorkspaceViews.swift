@@ -115,7 +115,7 @@ struct MembersView: PageView {
         H.div(
           [],
           [
-            H.strong([], [H.text(member.email)]),
+            H.strong([], H.email(member.email)),
             H.span([.class("role-chip")], member.role.title),
             H.p(
               [.class("muted small")],

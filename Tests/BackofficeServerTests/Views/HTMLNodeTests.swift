@@ -17,6 +17,18 @@ struct HTMLNodeTests {
         + #"1 &lt; 2 &amp; 3<input type="text" value/><b>as is</b></div>"#)
   }
 
+  /// An address breaks before its `@` and before each dot of its domain, and reads the same.
+  @Test func emailsBreakBeforeTheAtAndTheDots() {
+    func written(_ address: String) -> String { H.span([], H.email(address)).render() }
+    #expect(written("owner@example.com") == "<span>owner<wbr/>@example<wbr/>.com</span>")
+    #expect(
+      written("a.b@mail.co.uk") == "<span>a.b<wbr/>@mail<wbr/>.co<wbr/>.uk</span>",
+      "dots before the @ stay")
+    #expect(written("no-at-sign") == "<span>no-at-sign</span>")
+    #expect(written("<x>@y.z") == "<span>&lt;x&gt;<wbr/>@y<wbr/>.z</span>", "still escaped")
+    #expect(written("a@b@c") == "<span>a<wbr/>@b@c</span>", "only the first @")
+  }
+
   /// A name given twice keeps its first place and takes the last value.
   @Test func aRepeatedAttributeTakesTheLastValue() {
     let node = H.span([.class("a"), .id("x"), .class("b")], "t")

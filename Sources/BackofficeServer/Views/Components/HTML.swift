@@ -413,6 +413,20 @@ enum H {
   static func meta(_ attributes: [Attr] = []) -> HTMLNode { voidElement("meta", attributes) }
   static func link(_ attributes: [Attr] = []) -> HTMLNode { voidElement("link", attributes) }
   static func br(_ attributes: [Attr] = []) -> HTMLNode { voidElement("br", attributes) }
+  static func wbr() -> HTMLNode { voidElement("wbr", []) }
+  /// An email address that a narrow column breaks where a reader expects, before the `@` and
+  /// before each `.` of the domain, instead of in the middle of a word. (A part longer than the
+  /// column still breaks anywhere: `overflow-wrap` where it is shown.)
+  static func email(_ address: String) -> [HTMLNode] {
+    guard let at = address.firstIndex(of: "@") else { return [text(address)] }
+    var nodes: [HTMLNode] = [text(String(address[..<at])), wbr()]
+    let domain = address[at...].split(separator: ".", omittingEmptySubsequences: false)
+    for (index, part) in domain.enumerated() {
+      if index > 0 { nodes.append(wbr()) }
+      nodes.append(text((index > 0 ? "." : "") + part))
+    }
+    return nodes
+  }
   static func hr(_ attributes: [Attr] = []) -> HTMLNode { voidElement("hr", attributes) }
   static func rect(_ attributes: [Attr] = []) -> HTMLNode { voidElement("rect", attributes) }
   static func circle(_ attributes: [Attr] = []) -> HTMLNode { voidElement("circle", attributes) }
