@@ -42,15 +42,12 @@ public struct JSONLogHandler: LogHandler {
     set { metadata[key] = newValue }
   }
 
-  public func log(
-    level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-    source: String, file: String, function: String, line: UInt
-  ) {
+  public func log(event: LogEvent) {
     var fields = self.metadata
     if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
-    if let explicit { fields.merge(explicit) { _, new in new } }
-    var text = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(level.rawValue)\""
-    text += ",\"label\":" + Self.quoted(label) + ",\"message\":" + Self.quoted("\(message)")
+    if let explicit = event.metadata { fields.merge(explicit) { _, new in new } }
+    var text = "{\"time\":\"\(Self.timestamp(Date()))\",\"level\":\"\(event.level.rawValue)\""
+    text += ",\"label\":" + Self.quoted(label) + ",\"message\":" + Self.quoted("\(event.message)")
     for (key, value) in fields.sorted(by: { $0.key < $1.key })
     where !["time", "level", "label", "message"].contains(key) {
       text += "," + Self.quoted(key) + ":" + Self.json(value)
