@@ -258,7 +258,7 @@ enum WriteTransaction {
     on db: any Database, _ body: @escaping @Sendable (any Database) async throws -> T
   ) async throws -> (T, held: Duration) {
     let clock = ContinuousClock()
-    guard let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" else {
+    guard try db.sql().dialect.name == "sqlite" else {
       let began = clock.now
       let result = try await db.transaction(body)
       return (result, clock.now - began)
