@@ -28,7 +28,6 @@ import http.cookiejar
 import json
 import random
 import re
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -182,15 +181,25 @@ class Other(threading.Thread):
             time.sleep(max(0.0, self.every - took))
 
 
-def stats(samples: list[tuple[float, float, int]]) -> str:
+def figures(samples: list[tuple[float, float, int]]) -> dict[str, float] | None:
+    """Count, p50, p99 and max in ms, and how many failed, of (began, seconds, status) samples."""
     if not samples:
-        return "| – | – | – | – | – |"
+        return None
     times = sorted(s[1] * 1000 for s in samples)
-    failed = sum(1 for s in samples if s[2] not in (200, 201))
-    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return {
+        "count": len(times), "p50": statistics.median(times),
+        "p99": times[min(len(times) - 1, int(len(times) * 0.99))], "max": times[-1],
+        "failed": sum(1 for s in samples if s[2] not in (200, 201)),
+    }
+
+
+def stats(samples: list[tuple[float, float, int]]) -> str:
+    found = figures(samples)
+    if not found:
+        return "| – | – | – | – | – |"
     return (
-        f"| {len(times)} | {statistics.median(times):.1f} ms | {p99:.1f} ms | "
-        f"{times[-1]:.1f} ms | {failed} |")
+        f"| {found['count']} | {found['p50']:.1f} ms | {found['p99']:.1f} ms | "
+        f"{found['max']:.1f} ms | {found['failed']} |")
 
 
 def import_once(importer: Browser, csv: bytes) -> dict[str, float | str]:
@@ -222,10 +231,7 @@ def main() -> None:
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--bin", type=Path)
     parser.add_argument("--server-log", type=Path, help="write the server's debug log here")
-    parser.add_argument(
-        "--wal", action="store_true",
-        help="switch the SQLite file to write-ahead logging first (an experiment: the app "
-        "itself keeps SQLite's default rollback journal)")
+    parser.add_argument("--json", type=Path, help="also write the figures here (bench/peers.py)")
     args = parser.parse_args()
 
     binary = args.bin or REPO / ".build/release/backoffice"
@@ -236,12 +242,6 @@ def main() -> None:
     csv = csv_file(args.rows)
     print(f"file: {args.rows} rows, {len(csv) / 1_000_000:.2f} MB")
     with tempfile.TemporaryDirectory() as folder:
-        if args.wal:
-            # Start once so the database exists, then switch its journal mode (it persists).
-            process, _ = start(binary, Path(folder), None)
-            stop(process)
-            with sqlite3.connect(Path(folder) / "backoffice.sqlite") as db:
-                db.execute("PRAGMA journal_mode=WAL")
         process, port = start(binary, Path(folder), args.server_log)
         base = f"http://127.0.0.1:{port}"
         try:
@@ -280,15 +280,20 @@ def main() -> None:
         ("while the second import runs (all present)", second["uploaded"], second["finished"]),
         ("after both", second["finished"], float("inf")),
     ]
-    for other, title in (
-        (writer, "other account's writes (`POST /api/v1/expenses`)"),
-        (reader, "other account's reads (`GET /api/v1/expenses?per=20`)"),
+    found: dict = {"rows": args.rows, "first": first, "second": second, "phases": {}}
+    for other, kind, title in (
+        (writer, "writes", "other account's writes (`POST /api/v1/expenses`)"),
+        (reader, "reads", "other account's reads (`GET /api/v1/expenses?per=20`)"),
     ):
         print()
         print(f"| {title} | requests | p50 | p99 | max | failed |")
         print("|---|---:|---:|---:|---:|---:|")
         for name, a, b in phases:
-            print(f"| {name} " + stats([s for s in other.samples if a <= s[0] < b]))
+            samples = [s for s in other.samples if a <= s[0] < b]
+            found["phases"].setdefault(name, {})[kind] = figures(samples)
+            print(f"| {name} " + stats(samples))
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1))
 
 
 if __name__ == "__main__":

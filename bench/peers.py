@@ -13,9 +13,15 @@ For the main size (the first of --sizes) every server runs /health, /api/v1/me (
 and a small answer: the fixed cost of every API call), the product JSON list (pages 1–100) and
 prefix search (the rotating prefixes of bench/run.py), and the list and search again while
 another process changes one product of that server's file every 50 ms (`list+w`, `search+w`),
-interleaved (A B C …, then backwards) so drifting background load hits all alike; then Backoffice alone runs the products
-HTML page, expense totals, a poster SVG and product creation. For the other sizes Backoffice
-and `hb` run list and search, for the growth table.
+interleaved (A B C …, then backwards) so drifting background load hits all alike; then
+Backoffice alone runs the products HTML page, expense totals, a poster SVG and product
+creation. For the other sizes Backoffice and `hb` run list and search, for the growth table.
+
+Then the other targets on the same binary (`--extras`): start to /ready on an empty data
+folder (three times), another workspace's writes during a 150 000-row import
+(bench/imports.py) and the stress scenario (bench/stress.py); with `--baseline BIN`, the page
+and totals of an earlier build beside this one's (bench/baseline.py). The run ends with the
+table of targets, each met or missed.
 
 Backoffice runs twice: `bo` as shipped (with its read cache) and `bo-nocache` with
 BACKOFFICE_READ_CACHE_MB=0, so the cache's share is visible; `hb-respcache` is the peer with its
@@ -260,6 +266,102 @@ def mean(rows: list[dict], key: str) -> float:
     return sum(r[key] for r in rows) / len(rows)
 
 
+def ready_times(binary: Path, times: int = 3) -> list[float]:
+    """Seconds from starting the server on an empty data folder to its first 200 from /ready
+    (the migrations included), `times` times."""
+    found = []
+    for _ in range(times):
+        data = Path(tempfile.mkdtemp(prefix="backoffice-ready-"))
+        try:
+            process, _, seconds = run.start(binary, data)
+            run.stop(process)
+            found.append(seconds)
+        finally:
+            shutil.rmtree(data, ignore_errors=True)
+    return found
+
+
+def script_figures(script: str, *arguments: str) -> dict:
+    """Runs one of bench/'s other scripts on this run's binary and reads the figures it writes."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "figures.json"
+        print(f"\n==> bench/{script} {' '.join(arguments)}", flush=True)
+        subprocess.run([sys.executable, str(HERE / script), *arguments, "--json", str(out)],
+                       check=True)
+        return json.loads(out.read_text())
+
+
+def targets(main_rows: list[dict], alone: list[dict], idle: dict, extras: dict) -> list[tuple]:
+    """The issue's targets from this run's figures: (target, figure, met)."""
+    def rate(scenario: str, server: str) -> float | None:
+        rows = [r for r in main_rows + alone
+                if r["scenario"] == scenario and r["server"] == server]
+        return mean(rows, "rps") if rows else None
+
+    def ratio(scenario: str, server: str, peer: str) -> float | None:
+        mine, theirs = rate(scenario, server), rate(scenario, peer)
+        return mine / theirs if mine and theirs else None
+
+    found = []
+    for scenario, title in (("list", "list, cache off"), ("search", "search, cache off"),
+                            ("list+w", "list while written to, cache off"),
+                            ("search+w", "search while written to, cache off"),
+                            ("me", "/api/v1/me, as shipped")):
+        server = "bo" if scenario == "me" else "bo-nocache"
+        value = ratio(scenario, server, "hb")
+        if value is not None:
+            found.append((f"{title} ≥ 1.0× hb", f"{value:.2f}×", value >= 1.0))
+    value = ratio("create", "bo", "flasksync")
+    if value is not None:
+        found.append(("creation ≥ 2× Flask", f"{value:.2f}×", value >= 2.0))
+    for scenario, title in (("page", "products page"), ("totals", "expense totals")):
+        for server in ("bo-nocache", "bo"):
+            value = extras.get("baseline", {}).get((scenario, server))
+            if value is not None:
+                found.append((f"{title} ({server}) ≥ 2× the baseline build",
+                               f"{value:.2f}×", value >= 2.0))
+    if "bo" in idle:
+        found.append(("idle memory ≤ 60 MB", f"{idle['bo']:.1f} MB", idle["bo"] <= 60))
+    if "ready" in extras:
+        middle = sorted(extras["ready"])[len(extras["ready"]) // 2] * 1000
+        found.append(("start to /ready ≤ 300 ms (median)", f"{middle:.0f} ms", middle <= 300))
+    if "imports" in extras:
+        during = extras["imports"]["phases"]["while the first import runs"]["writes"]
+        found.append((f"another workspace's write p99 during a {extras['imports']['rows']:,}-row "
+                      "import ≤ 200 ms",
+                      f"{during['p99']:.1f} ms ({during['failed']} failed)",
+                      during["p99"] <= 200 and during["failed"] == 0))
+    if "stress" in extras:
+        stress = extras["stress"]
+        failed = sum(k["failed"] for k in stress["kinds"].values() if k)
+        health = stress["kinds"]["/health"]["p99"]
+        found.append(("stress: every request answered", f"{failed} failed, server alive: "
+                      f"{stress['alive']}", failed == 0 and stress["alive"]))
+        found.append(("stress: /health p99 ≤ 100 ms", f"{health:.1f} ms", health <= 100))
+    return found
+
+
+def baseline_ratios(baseline: Path, args) -> dict:
+    """bench/baseline.py: this build's page and totals rate ÷ an earlier build's, by scenario
+    and server."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "baseline.json"
+        print(f"\n==> bench/baseline.py --baseline {baseline}", flush=True)
+        subprocess.run([sys.executable, str(HERE / "baseline.py"), "--baseline", str(baseline),
+                        "--connections", str(args.connections), "--seconds", str(args.seconds),
+                        "--warm", str(args.warm), "--out", str(out)], check=True)
+        rows = json.loads(out.read_text())
+    ratios = {}
+    for scenario in ("page", "totals"):
+        for server in ("bo", "bo-nocache"):
+            picked = {build: [r for r in rows if r["build"] == build and r["server"] == server
+                              and r["scenario"] == scenario] for build in ("base", "this")}
+            if picked["base"] and picked["this"]:
+                ratios[(scenario, server)] = mean(picked["this"], "rps") / mean(
+                    picked["base"], "rps")
+    return ratios
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-build", action="store_true")
@@ -274,6 +376,16 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=2)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/backoffice-peers.json"))
+    parser.add_argument("--extras", default="ready,imports,stress",
+                        help="the other targets' scenarios run after the peers, on the same "
+                        "binary: ready (start to /ready), imports (bench/imports.py, 150 000 "
+                        "rows), stress (bench/stress.py); empty for none")
+    parser.add_argument("--import-rows", type=int, default=150_000)
+    parser.add_argument("--stress-seconds", type=int, default=120)
+    parser.add_argument("--stress-rows", type=int, default=30_000)
+    parser.add_argument("--baseline", type=Path,
+                        help="an earlier build's binary: its products page and expense totals "
+                        "beside this one's (bench/baseline.py)")
     args = parser.parse_args()
     for tool in ("wrk", "sqlite3"):
         if not shutil.which(tool):
@@ -306,6 +418,21 @@ def main() -> None:
                 everything["alone"] = alone
         finally:
             shutil.rmtree(data, ignore_errors=True)
+    extras: dict = {}
+    wanted = [e for e in args.extras.split(",") if e]
+    if "ready" in wanted:
+        extras["ready"] = ready_times(binary)
+    if "imports" in wanted:
+        extras["imports"] = script_figures("imports.py", "--bin", str(binary),
+                                           "--rows", str(args.import_rows))
+    if "stress" in wanted:
+        extras["stress"] = script_figures("stress.py", "--bin", str(binary), "--seconds",
+                                          str(args.stress_seconds), "--rows",
+                                          str(args.stress_rows))
+    if args.baseline:
+        extras["baseline"] = baseline_ratios(args.baseline, args)
+    everything["extras"] = {k: ({f"{a} {b}": r for (a, b), r in v.items()} if k == "baseline"
+                                else v) for k, v in extras.items()}
     machine = (f"{platform.node()}: {os.cpu_count()} cores, {platform.machine()}, "
                f"Linux {platform.release()}; wrk -t2 -c{args.connections} -d{args.seconds}s, "
                f"{args.reps} interleaved runs each")
@@ -333,6 +460,12 @@ def main() -> None:
         print(f"| {r['scenario']} | {r['server']} | {r['rps']:.0f} | {r['p50']:.2f} | "
               f"{r['p99']:.2f} | {r['cpu_us']:.0f} | | {r['rps'] / health:.2f} |")
     print("\nidle RSS MB:", {k: round(v, 1) for k, v in idle.items()})
+    if "ready" in extras:
+        print("start to /ready, empty data folder (ms):",
+              ", ".join(f"{t * 1000:.0f}" for t in extras["ready"]))
+    print("\n| target | this run | |\n|---|---:|---|")
+    for target, figure, met in targets(main_rows, alone, idle, extras):
+        print(f"| {target} | {figure} | {'met' if met else '**missed**'} |")
     if len(sizes) > 1:
         print("\n| products | scenario | server | req/s | p50 ms | p99 ms | CPU µs/req |")
         print("|---:|---|---|---:|---:|---:|---:|")

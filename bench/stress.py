@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from imports import Browser, csv_file, import_once, start, stats  # noqa: E402
+from imports import Browser, csv_file, figures, import_once, start, stats  # noqa: E402
 from run import REPO, stop  # noqa: E402
 
 
@@ -87,6 +87,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=30_000)
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--bin", type=Path)
+    parser.add_argument("--json", type=Path, help="also write the figures here (bench/peers.py)")
     args = parser.parse_args()
 
     binary = args.bin or REPO / ".build/release/backoffice"
@@ -139,6 +140,13 @@ def main() -> None:
     print("| 8 writers (expenses and products) " + stats(writes))
     for name in ("backup download", "products page", "/health"):
         print(f"| {name} " + stats(loops[name].samples))
+    if args.json:
+        kinds = {"8 writers": figures(writes)}
+        kinds.update({name: figures(loops[name].samples)
+                      for name in ("backup download", "products page", "/health")})
+        args.json.write_text(json.dumps({
+            "seconds": args.seconds, "rows": args.rows, "alive": alive,
+            "imports": [i["text"] for i in imports], "kinds": kinds}, indent=1))
 
 
 if __name__ == "__main__":

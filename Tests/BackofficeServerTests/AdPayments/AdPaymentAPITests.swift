@@ -308,7 +308,11 @@ struct AdPaymentAPITests {
       let components = try #require(document["components"] as? [String: Any])
       let schemas = try #require(components["schemas"] as? [String: Any])
       #expect(schemas["AdPayment"] != nil)
-      #expect(schemas["AdPaymentInput"] != nil)
+      // The document's limits are the rule's, so a client (and the fuzzer) sees the same ones.
+      let input = try #require(schemas["AdPaymentInput"] as? [String: Any])
+      let fields = try #require(input["properties"] as? [String: [String: Any]])
+      #expect(fields["name"]?["maxLength"] as? Int == AdPaymentDraft.maxNameLength)
+      #expect(fields["url"]?["maxLength"] as? Int == AdPaymentDraft.maxURLLength)
     }
   }
 }
