@@ -390,6 +390,12 @@ def main() -> None:
     for tool in ("wrk", "sqlite3"):
         if not shutil.which(tool):
             sys.exit(f"{tool} is missing: apt-get install {tool}")
+    # The Python peers' servers, checked before the long seeding rather than after it.
+    named = set(args.servers.split(",")) | set(filter(None, args.create_peers.split(",")))
+    for kind, tool in (("flask", "gunicorn"), ("asgi", "uvicorn")):
+        if any(name.startswith(kind) for name in named) and not shutil.which(tool):
+            sys.exit(f"{tool} is missing: pip install flask gunicorn uvicorn uvloop httptools "
+                     "orjson")
     binary = REPO / ".build" / "release" / "backoffice"
     if not args.no_build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "backoffice"],
