@@ -314,12 +314,15 @@ def targets(main_rows: list[dict], alone: list[dict], idle: dict, extras: dict) 
     value = ratio("create", "bo", "flasksync")
     if value is not None:
         found.append(("creation ≥ 2× Flask", f"{value:.2f}×", value >= 2.0))
+    # Judged uncached (a catalog in use is written to, and every write empties the cache);
+    # the cached ratio is shown beside it.
     for scenario, title in (("page", "products page"), ("totals", "expense totals")):
-        for server in ("bo-nocache", "bo"):
-            value = extras.get("baseline", {}).get((scenario, server))
-            if value is not None:
-                found.append((f"{title} ({server}) ≥ 2× the baseline build",
-                               f"{value:.2f}×", value >= 2.0))
+        baseline = extras.get("baseline", {})
+        value, cached = baseline.get((scenario, "bo-nocache")), baseline.get((scenario, "bo"))
+        if value is not None:
+            beside = f" ({cached:.2f}× with the cache)" if cached is not None else ""
+            found.append((f"{title}, cache off, ≥ 2× the baseline build",
+                           f"{value:.2f}×{beside}", value >= 2.0))
     if "bo" in idle:
         found.append(("idle memory ≤ 60 MB", f"{idle['bo']:.1f} MB", idle["bo"] <= 60))
     if "ready" in extras:

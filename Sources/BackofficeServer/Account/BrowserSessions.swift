@@ -41,10 +41,7 @@ struct BrowserSessionStore: Sendable {
   let db: any Database
 
   private var sql: any SQLDatabase {
-    get throws {
-      let sql = try db.sql()
-      return sql
-    }
+    get throws { try db.sql() }
   }
 
   /// Stores a new session and returns it with the secret for the cookie.

@@ -91,10 +91,7 @@ struct AttemptLimiter: Sendable {
   }
 
   private var sqlDatabase: any SQLDatabase {
-    get throws {
-      let sql = try db.sql()
-      return sql
-    }
+    get throws { try db.sql() }
   }
 }
 

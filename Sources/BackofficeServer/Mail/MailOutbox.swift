@@ -69,10 +69,7 @@ struct MailOutbox: Sendable {
   let db: any Database
 
   private var sql: any SQLDatabase {
-    get throws {
-      let sql = try db.sql()
-      return sql
-    }
+    get throws { try db.sql() }
   }
 
   @discardableResult

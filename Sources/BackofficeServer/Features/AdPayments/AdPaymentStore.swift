@@ -209,9 +209,6 @@ struct AdPaymentStore {
   }
 
   private var sql: any SQLDatabase {
-    get throws {
-      let sql = try db.sql()
-      return sql
-    }
+    get throws { try db.sql() }
   }
 }

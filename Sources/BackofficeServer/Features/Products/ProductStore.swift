@@ -371,9 +371,6 @@ struct ProductStore {
   // MARK: building queries
 
   var sql: any SQLDatabase {
-    get throws {
-      let sql = try db.sql()
-      return sql
-    }
+    get throws { try db.sql() }
   }
 }
