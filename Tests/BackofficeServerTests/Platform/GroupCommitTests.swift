@@ -87,7 +87,7 @@ struct GroupCommitTests {
         group.addTask { ("first", (try? await insert(storage, "first")) != nil) }
         try await waitUntil { storage.waitingWrites == 1 }
         group.addTask {
-          let written = try? await storage.write { db in
+          let written: Void? = try? await storage.write { db in
             try db.execute(sql: "INSERT INTO items (name) VALUES ('half of it')")
             try db.execute(sql: "INSERT INTO items (name) VALUES ('taken')")
           }
