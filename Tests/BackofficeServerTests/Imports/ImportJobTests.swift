@@ -24,6 +24,29 @@ struct ImportJobTests {
     return try await ExpenseTable.query(on: t.db).filter(\.$workspaceID == workspaceID).count()
   }
 
+  /// A batch is sized from how long the last one held the lock, grows by half at most and
+  /// never past the most rows a batch may have, so a fast batch cannot make the next one long.
+  @Test func batchesGrowSlowlyAndStayShort() {
+    let limits = ImportJobs.Tuning().batchRows
+    #expect(limits.upperBound <= 1000)
+    let target = Duration.milliseconds(30)
+    // Far faster than the target: half again, not twice.
+    #expect(ImportJobs.nextSize(200, took: .milliseconds(1), target: target, limits: limits) == 300)
+    #expect(ImportJobs.nextSize(200, took: .zero, target: target, limits: limits) == 300)
+    // Slower than the target: smaller, in proportion.
+    #expect(
+      ImportJobs.nextSize(600, took: .milliseconds(60), target: target, limits: limits) == 300)
+    // The limits hold both ways.
+    var size = 200
+    for _ in 0..<20 {
+      size = ImportJobs.nextSize(size, took: .microseconds(10), target: target, limits: limits)
+    }
+    #expect(size == limits.upperBound)
+    #expect(
+      ImportJobs.nextSize(60, took: .seconds(2), target: target, limits: limits)
+        == limits.lowerBound)
+  }
+
   /// Each batch is its own transaction: between two of them the rows so far are in the
   /// account, another account's write goes through, and the progress page (no JavaScript
   /// needed) shows how far the import has got.

@@ -16,7 +16,10 @@ final class ImportJobs: LifecycleHandler, Sendable {
     /// Rows in the first batch; with `batchTime` set, later batches are sized from how long the
     /// previous one took.
     var firstBatch = 200
-    var batchRows: ClosedRange<Int> = 50...5000
+    /// The fewest and most rows of one batch. The most is small enough that a batch sized
+    /// from a fast one and meeting a slow moment (a checkpoint, a busy disk) still holds the
+    /// lock briefly: about 0.1 s at the slowest rate seen on the VM of docs/PERFORMANCE.md.
+    var batchRows: ClosedRange<Int> = 50...1000
     /// How long one batch should hold the write lock; nil keeps every batch at `firstBatch`.
     /// A commit alone takes a good part of it on a slow disk (about 25 ms on the 2-core VM of
     /// docs/PERFORMANCE.md), so smaller batches would mostly wait for the disk.
@@ -129,6 +132,22 @@ extension Application {
 }
 
 /// The app is shutting down; the job is left for a run again.
+extension ImportJobs {
+  /// How much larger than the last one a batch may grow: slowly, as one fast batch says
+  /// little about the next moment of a shared disk.
+  static let growth = 1.5
+
+  /// The next batch's size: scaled so it takes about `target`, at most `growth` times the last
+  /// one, within `limits`.
+  static func nextSize(_ size: Int, took: Duration, target: Duration, limits: ClosedRange<Int>)
+    -> Int
+  {
+    guard took > .zero else { return min(Int(Double(size) * growth), limits.upperBound) }
+    let scaled = Double(size) * min(growth, target / took)
+    return min(max(Int(scaled), limits.lowerBound), limits.upperBound)
+  }
+}
+
 private struct ImportStopped: Error {}
 
 /// One run of one job.
@@ -219,22 +238,13 @@ private struct ImportRun {
       report.present += batch.count - added
       if let afterBatch = tuning.afterBatch { await afterBatch(jobID, report) }
       if let target = tuning.batchTime {
-        size = Self.nextSize(size, took: held, target: target, limits: tuning.batchRows)
+        size = ImportJobs.nextSize(size, took: held, target: target, limits: tuning.batchRows)
       }
       let pause = tuning.pause > .zero ? max(tuning.pause, held) : .zero
       if pause > .zero { try? await Task.sleep(for: pause) }
     }
     try await ImportJobStore.finish(jobID, runner: runner, now: app.clients.now(), on: app.db)
     AppMetrics.shared.importsFinished.increment()
-  }
-
-  /// The next batch's size: scaled so it takes about `target`, at most twice the last one.
-  static func nextSize(_ size: Int, took: Duration, target: Duration, limits: ClosedRange<Int>)
-    -> Int
-  {
-    guard took > .zero else { return min(size * 2, limits.upperBound) }
-    let scaled = Double(size) * min(2, target / took)
-    return min(max(Int(scaled), limits.lowerBound), limits.upperBound)
   }
 
   func fail(_ reason: ImportMessages.StopReason) async {
