@@ -15,7 +15,6 @@ struct APIAuthMiddleware: AsyncMiddleware {
       }
       // Replaces any account a session cookie signed in: the token decides.
       request.signIn(found.user, to: found.workspace)
-      request.knownChangeVersions = found.versions
       // One write per minute at most, so busy clients do not write on every request.
       let now = request.now
       if found.lastUsedAt.map({ now.timeIntervalSince($0) > 60 }) ?? true {
@@ -23,7 +22,7 @@ struct APIAuthMiddleware: AsyncMiddleware {
       }
       return try await next.respond(to: request)
     }
-    guard request.auth.has(User.self) else {
+    guard request.signedInUser != nil else {
       throw APIError(
         .unauthorized, code: "unauthorized",
         message: L("api.token.missing"))

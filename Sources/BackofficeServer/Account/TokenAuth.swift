@@ -68,21 +68,19 @@ enum APITokens {
     """
     SELECT t.id AS token_id, t.last_used_at, \(Accounts.columns(of: "u")),
       m.workspace_id, m.role AS member_role, w.name AS workspace_name,
-      w.currency AS workspace_currency, \(ChangeVersions.columns)
+      w.currency AS workspace_currency
     FROM api_tokens t JOIN users u ON u.id = t.user_id
     JOIN memberships m ON m.user_id = t.user_id AND m.workspace_id = t.workspace_id
     JOIN workspaces w ON w.id = t.workspace_id
     WHERE t.token_hash = CAST(?1 AS TEXT)
     """)
 
-  /// A token's row, its account, its workspace and the workspace's change versions (the read
-  /// cache's keys), read with one plain SQL statement: this runs before every API request, so
-  /// it skips the model layer's per-query work and, on an SQLite file, any thread hand-off.
+  /// A token's row, its account and its workspace, read with one plain SQL statement: this
+  /// runs before every API request, so it skips the model layer's per-query work and, on an
+  /// SQLite file, any thread hand-off. The workspace's change versions are not read here: only
+  /// a read the cache may answer needs one (`Request.cached`), and most API requests do not.
   static func account(forHash hash: String, on db: any Database)
-    async throws -> (
-      tokenID: UUID, lastUsedAt: Date?, user: User, workspace: WorkspaceContext,
-      versions: [ChangeArea: Int64]
-    )?
+    async throws -> (tokenID: UUID, lastUsedAt: Date?, user: User, workspace: WorkspaceContext)?
   {
     guard let row = try await lookup.first(on: db, [hash]),
       let workspace = try WorkspaceContext.decode(row)
@@ -90,8 +88,7 @@ enum APITokens {
     let user = try User(row)
     return (
       try row.decode(column: "token_id", as: UUID.self),
-      try row.decode(column: "last_used_at", as: Date?.self), user, workspace,
-      try ChangeVersions.decode(row)
+      try row.decode(column: "last_used_at", as: Date?.self), user, workspace
     )
   }
 }

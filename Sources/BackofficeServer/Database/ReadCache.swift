@@ -184,15 +184,11 @@ extension Application {
 }
 
 extension Request {
-  private struct ChangeVersionsKey: StorageKey {
-    typealias Value = [ChangeArea: Int64]
-  }
-
-  /// Versions already read in this request: with the API token (so a cached answer costs no
-  /// extra statement) or by an earlier cached read.
+  /// Versions already read in this request, by an earlier cached read (a page reads the
+  /// catalog's version for itself and again for its parts).
   var knownChangeVersions: [ChangeArea: Int64] {
-    get { storage[ChangeVersionsKey.self] ?? [:] }
-    set { storage[ChangeVersionsKey.self] = newValue }
+    get { kept.read { $0.knownChangeVersions } }
+    set { kept.change { $0.knownChangeVersions = newValue } }
   }
 
   /// `compute()`'s value for the request's workspace, from the read cache when this request may
@@ -230,24 +226,6 @@ enum ChangeVersions {
   ) async throws -> Int64 {
     let row = try await lookup.first(on: db, [workspaceID, area.rawValue])
     return try row?.decode(column: "version", as: Int64.self) ?? 0
-  }
-
-  /// The columns that read every area's version beside a statement over `memberships m`.
-  static let columns: String = ChangeArea.allCases.map { area in
-    """
-    COALESCE((SELECT v.version FROM change_versions v
-      WHERE v.workspace_id = m.workspace_id AND v.area = '\(area.rawValue)'), 0)
-      AS version_\(area.rawValue)
-    """
-  }.joined(separator: ", ")
-
-  /// The versions `columns` read.
-  static func decode(_ row: any SQLRow) throws -> [ChangeArea: Int64] {
-    var versions: [ChangeArea: Int64] = [:]
-    for area in ChangeArea.allCases {
-      versions[area] = try row.decode(column: "version_\(area.rawValue)", as: Int64.self)
-    }
-    return versions
   }
 }
 
