@@ -75,7 +75,7 @@ enum ActivityLog {
   static func record(
     _ req: Request, _ action: Action, _ area: Area, id: UUID?, name: String
   ) async {
-    guard let user = req.auth.get(User.self), let workspace = req.workspaceContext else { return }
+    guard let user = req.signedInUser, let workspace = req.workspaceContext else { return }
     await record(
       action, area, id: id, name: name, workspaceID: workspace.id, actor: user, now: req.now,
       on: req.db, logger: req.logger)
@@ -174,16 +174,12 @@ extension ActivityLog.Area {
 }
 
 extension Request {
-  private struct ActivityNoteKey: StorageKey {
-    typealias Value = ActivityLog.Note
-  }
-
   /// What this request changed, written to the activity log when the response is a success
   /// (by the route's wrapper in `AppRoute.swift`): a handler says it once, where it knows the
   /// record's id and name, and a refused request logs nothing.
   var activityNote: ActivityLog.Note? {
-    get { storage[ActivityNoteKey.self] }
-    set { storage[ActivityNoteKey.self] = newValue }
+    get { kept.read { $0.activityNote } }
+    set { kept.change { $0.activityNote = newValue } }
   }
 
   func noteActivity(

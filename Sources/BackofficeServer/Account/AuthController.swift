@@ -19,7 +19,7 @@ struct AuthController: RouteCollection {
   }
 
   @Sendable func signInForm(req: Request) async throws -> Response {
-    if req.auth.has(User.self) { return req.redirect(to: Routes.home.href()) }
+    if req.signedInUser != nil { return req.redirect(to: Routes.home.href()) }
     return req.page(
       SignInView(
         notice: req.queryValue("password-reset") != nil
@@ -78,7 +78,7 @@ struct AuthController: RouteCollection {
 
   @Sendable func signUpForm(req: Request) async throws -> Response {
     let next = safeNext(req.query["next"])
-    if req.auth.has(User.self) { return req.redirect(to: next ?? Routes.home.href()) }
+    if req.signedInUser != nil { return req.redirect(to: next ?? Routes.home.href()) }
     return req.page(
       SignUpView(signupOpen: try await signupAllowed(req, next: next), next: next))
   }

@@ -103,7 +103,7 @@ struct PasswordResetController: RouteCollection {
         .reset(key: SignInLimits.accountKey(user.email))
     }
     // This browser's own session (if any) ended with the others.
-    req.auth.logout(User.self)
+    req.signedInUser = nil
     return req.redirect(to: Routes.signIn.href(query: ["password-reset": "1"]))
   }
 

@@ -15,14 +15,10 @@ struct SessionState: Sendable {
   var newAnonymousCSRF: String?
 }
 
-private struct SessionStateKey: StorageKey {
-  typealias Value = SessionState
-}
-
 extension Request {
   var sessionState: SessionState {
-    get { storage[SessionStateKey.self] ?? SessionState() }
-    set { storage[SessionStateKey.self] = newValue }
+    get { kept.read { $0.session } ?? SessionState() }
+    set { kept.change { $0.session = newValue } }
   }
 
   /// The signed-in browser's session, if any.
@@ -35,9 +31,10 @@ extension Request {
 
   /// Keeps `value` for this browser (written back after the response); ignored when signed out.
   func setSessionValue(_ key: String, _ value: String?) {
-    guard var state = storage[SessionStateKey.self], state.current != nil else { return }
-    state.current?.data[key] = value
-    storage[SessionStateKey.self] = state
+    kept.change {
+      guard $0.session?.current != nil else { return }
+      $0.session?.current?.data[key] = value
+    }
   }
 
   /// Starts a fresh session for `user`, so a session id seen before sign-in is useless after.
@@ -73,7 +70,7 @@ extension Request {
     state.newSecret = nil
     state.clearCookie = true
     sessionState = state
-    auth.logout(User.self)
+    signedInUser = nil
   }
 }
 

@@ -108,7 +108,7 @@ struct SettingsController: RouteCollection {
     if let chosen = language ?? nil { user.uiLanguage = chosen.rawValue }
     try await Accounts.save(user, on: req.db)
     // The rest of this request (the message below) sees the new settings.
-    req.auth.login(user)
+    req.signedInUser = user
     if currency != workspace.currency {
       try await WorkspaceStore(db: req.db).setCurrency(of: workspace.id, to: currency)
     }

@@ -265,7 +265,7 @@ struct JoinController: RouteCollection {
     guard let offer = try await Invitations.offer(secret: secret, now: req.now, on: req.db) else {
       return req.page(JoinView(state: .unusable, secret: ""), status: .notFound)
     }
-    guard let user = req.auth.get(User.self) else {
+    guard let user = req.signedInUser else {
       return req.page(
         JoinView(
           state: .signedOut(offer, next: Routes.join.href(["token": secret]), signupOpen: true),
@@ -279,7 +279,7 @@ struct JoinController: RouteCollection {
 
   @Sendable func join(req: Request) async throws -> Response {
     let secret = req.parameters.get("token") ?? ""
-    guard let user = req.auth.get(User.self) else {
+    guard let user = req.signedInUser else {
       return req.redirect(
         to: Routes.signIn.href(query: ["next": Routes.join.href(["token": secret])]))
     }

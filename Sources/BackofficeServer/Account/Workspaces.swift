@@ -27,35 +27,23 @@ struct WorkspaceContext: Sendable, Equatable {
 }
 
 extension Request {
-  private struct WorkspaceKey: StorageKey {
-    typealias Value = WorkspaceContext
-  }
-
-  private struct OtherWorkspacesKey: StorageKey {
-    typealias Value = [WorkspaceContext]
-  }
-
-  private struct RepeatsADeletionKey: StorageKey {
-    typealias Value = Bool
-  }
-
   /// This request is a copy of a workspace's deletion that arrived after the workspace went
   /// (`FormWorkspace.check`): it is answered as the deletion was, and changes nothing.
   var repeatsADeletion: Bool {
-    get { storage[RepeatsADeletionKey.self] ?? false }
-    set { storage[RepeatsADeletionKey.self] = newValue }
+    get { kept.read { $0.repeatsADeletion } }
+    set { kept.change { $0.repeatsADeletion = newValue } }
   }
 
   /// The person's other workspaces, for the header's menu (read for pages only).
   var otherWorkspaces: [WorkspaceContext] {
-    get { storage[OtherWorkspacesKey.self] ?? [] }
-    set { storage[OtherWorkspacesKey.self] = newValue }
+    get { kept.read { $0.otherWorkspaces } }
+    set { kept.change { $0.otherWorkspaces = newValue } }
   }
 
   /// The workspace this request works in (set with the signed-in person).
   var workspaceContext: WorkspaceContext? {
-    get { storage[WorkspaceKey.self] }
-    set { storage[WorkspaceKey.self] = newValue }
+    get { kept.read { $0.workspace } }
+    set { kept.change { $0.workspace = newValue } }
   }
 
   var workspace: WorkspaceContext {
@@ -110,8 +98,10 @@ extension Request {
   func signIn(_ user: User, to workspace: WorkspaceContext) {
     var user = user
     user.currency = workspace.currency
-    auth.login(user)
-    workspaceContext = workspace
+    kept.change {
+      $0.user = user
+      $0.workspace = workspace
+    }
   }
 }
 

@@ -57,6 +57,8 @@ struct AppResponder: Responder {
   /// see it (`RoutedPath.plain`); otherwise by the request's URL.
   func respond(to request: Request, path: Substring?) -> EventLoopFuture<Response> {
     let start = DispatchTime.now().uptimeNanoseconds
+    // The request's one entry in Vapor's storage, made before anything runs in parallel.
+    _ = request.kept
     let entry = find(request, path: path)
     request.route = entry?.route
     let chain = entry?.chain ?? notFound
@@ -119,14 +121,10 @@ struct PlainTarget: Sendable, Equatable {
 }
 
 extension Request {
-  private struct PlainTargetKey: StorageKey {
-    typealias Value = PlainTarget
-  }
-
   /// Set by the server for a request whose target is plain.
   var plainTarget: PlainTarget? {
-    get { storage[PlainTargetKey.self] }
-    set { storage[PlainTargetKey.self] = newValue }
+    get { kept.read { $0.plainTarget } }
+    set { kept.change { $0.plainTarget = newValue } }
   }
 
   /// `url.path`, without asking Foundation's URL parser again when the request line was plain.
@@ -159,25 +157,43 @@ enum RoutedPath {
   }
 
   /// `target`'s path and query when the whole target is plain (a plain path, then at most a
-  /// query of the same characters and `?`; no `%`, no `#`): exactly the `url.path` and
-  /// `url.query` the parsed URL gives. Nil for anything else.
+  /// query of the same characters, `?` and whole percent-escapes such as `%20`; no `#`):
+  /// exactly the `url.path` and `url.query` the parsed URL gives, as the parsed URL keeps a
+  /// query's escapes as they were written. Nil for anything else.
   static func target(_ target: String) -> PlainTarget? {
     let utf8 = target.utf8
     guard utf8.first == UInt8(ascii: "/"), utf8.dropFirst().first != UInt8(ascii: "/") else {
       return nil
     }
     var question: String.Index?
+    // Bytes still to come of an escape begun in the query.
+    var escape = 0
     for index in utf8.indices {
       let byte = utf8[index]
-      if byte == UInt8(ascii: "?") {
+      if escape > 0 {
+        guard isHexDigit(byte) else { return nil }
+        escape -= 1
+      } else if byte == UInt8(ascii: "?") {
         if question == nil { question = index }
+      } else if byte == UInt8(ascii: "%"), question != nil {
+        escape = 2
       } else if !allowed(byte) {
         return nil
       }
     }
+    guard escape == 0 else { return nil }
     guard let question else { return PlainTarget(path: target, query: nil) }
     return PlainTarget(
       path: String(target[..<question]), query: String(target[utf8.index(after: question)...]))
+  }
+
+  private static func isHexDigit(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+      UInt8(ascii: "A")...UInt8(ascii: "F"):
+      true
+    default: false
+    }
   }
 
   private static func allowed(_ byte: UInt8) -> Bool {

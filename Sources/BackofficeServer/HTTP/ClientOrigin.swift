@@ -176,16 +176,13 @@ enum ForwardedHeader {
 }
 
 extension Request {
-  private struct ClientOriginKey: StorageKey {
-    typealias Value = ClientOrigin
-  }
-
   /// This request's client (see `ClientOrigin.resolve`), worked out once.
   var clientOrigin: ClientOrigin {
-    if let known = storage[ClientOriginKey.self] { return known }
+    let state = kept
+    if let known = state.read({ $0.clientOrigin }) { return known }
     let origin = ClientOrigin.resolve(
       peer: remoteAddress, headers: headers, trusted: application.config.trustedProxies)
-    storage[ClientOriginKey.self] = origin
+    state.change { $0.clientOrigin = origin }
     return origin
   }
 

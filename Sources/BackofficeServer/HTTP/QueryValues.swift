@@ -32,17 +32,14 @@ struct QueryValues: Decodable, Sendable {
 }
 
 extension Request {
-  private struct QueryValuesKey: StorageKey {
-    typealias Value = QueryValues
-  }
-
   /// The query's value named `name`, as `query[String.self, at: name]` reads it.
   func queryValue(_ name: String) -> String? {
-    if let parsed = storage[QueryValuesKey.self] { return parsed.values[name] }
+    let state = kept
+    if let value = state.read({ $0.queryValues.map { $0.values[name] } }) { return value }
     let parsed =
       QueryValues.parsePlain(urlQuery ?? "")
       ?? (try? query.decode(QueryValues.self)) ?? QueryValues()
-    storage[QueryValuesKey.self] = parsed
+    state.change { $0.queryValues = parsed }
     return parsed.values[name]
   }
 }

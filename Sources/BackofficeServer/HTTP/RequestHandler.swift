@@ -231,9 +231,13 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     } else {
       state = .refusing
     }
+    guard !keep else {
+      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      return
+    }
     let channel = context.channel
     context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-      if !keep { channel.close(promise: nil) }
+      channel.close(promise: nil)
     }
   }
 

@@ -5,7 +5,7 @@ extension Request {
   /// The language this request's texts are in: the account's choice, else the browser's
   /// `Accept-Language`, else English.
   var uiLanguage: UILanguage {
-    if let chosen = auth.get(User.self)?.uiLanguage.flatMap(UILanguage.init(code:)) {
+    if let chosen = signedInUser?.uiLanguage.flatMap(UILanguage.init(code:)) {
       return chosen
     }
     return UILanguage.bestMatch(acceptLanguage: headers.first(name: .acceptLanguage) ?? "")

@@ -28,7 +28,8 @@ struct RequestPathTests {
     let targets = [
       "/", "/health", "/api/v1/products?page=2&per_page=20", "/p?", "/p?a", "/p?=x&&y=",
       "/a?b?c", "/a?b/c:d@e", "/search?q=lamp+desk&sort=name", "/x;y=1?z=2", "/a/../b?c=.",
-      "/a-b_c~d.e!f$g&h'i(j)k*l+m,n;o=p:q@r?s=t",
+      "/a-b_c~d.e!f$g&h'i(j)k*l+m,n;o=p:q@r?s=t", "/search?q=%D0%BC", "/p?q=lamp%20",
+      "/p?%41=%7e&b=%2B%25", "/p?a=%3F%26%3D",
     ]
     for target in targets {
       let plain = try #require(RoutedPath.target(target), "\(target)")
@@ -37,7 +38,8 @@ struct RequestPathTests {
       #expect(plain.query == parsed.query, "\(target)")
     }
     for target in [
-      "/search?q=%D0%BC", "/p#f", "/p?a#f", "//a?b", "/p?a b", "/p?ü", "/p?a<b", "/p?a\"b",
+      "/caf%C3%A9?q=1", "/p?a%", "/p?a%4", "/p?a%G1", "/p?a%4G", "/p?%%41", "/p#f", "/p?a#f",
+      "//a?b", "/p?a b", "/p?ü", "/p?a<b", "/p?a\"b",
       "http://example.com/p?a", "/p?a|b", "/p?a[]=1",
     ] {
       #expect(RoutedPath.target(target) == nil, "\(target)")
@@ -51,6 +53,7 @@ struct RequestPathTests {
       for target in [
         "/api/v1/products?page=2&per_page=20&q=lamp", "/api/v1/products?q=a+b&q=c&sort=name",
         "/api/v1/products", "/api/v1/products?", "/products?type=Tools&page=x", "/app.css",
+        "/api/v1/products?per=20&q=lamp%20", "/api/v1/products?q=%D0%BB%D0%B0+%2B&page=%32",
       ] {
         let plain = try #require(RoutedPath.target(target))
         let known = Request(

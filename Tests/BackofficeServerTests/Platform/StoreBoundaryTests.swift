@@ -162,4 +162,46 @@ struct StoreBoundaryTests {
     #expect(Self.castsToSQL(in: "(db as! SQLDatabase).raw(q)") == 1)
     #expect(Self.castsToSQL(in: "let sql = try db.sql()") == 0)
   }
+
+  /// A request keeps its values in one object (`RequestState`, one entry in Vapor's storage),
+  /// not each under a storage key of its own: Vapor copies a request's whole storage on every
+  /// write. Only the application's values (set once at start) use Vapor's storage.
+  @Test func aRequestKeepsItsValuesInOneObject() throws {
+    let files = FileManager.default.enumerator(at: Self.sources, includingPropertiesForKeys: nil)
+    var found: [String] = []
+    while let url = files?.nextObject() as? URL {
+      guard url.pathExtension == "swift" else { continue }
+      let text = try String(contentsOf: url, encoding: .utf8)
+      let count = Self.requestStorageUses(in: text)
+      if count > 0 { found.append("\(url.lastPathComponent): \(count)") }
+    }
+    #expect(found == ["RequestState.swift: 2"], "\(found.joined(separator: "\n"))")
+  }
+
+  /// How many times `storage[…]` is used inside an `extension Request` of `text`.
+  static func requestStorageUses(in text: String) -> Int {
+    var inRequest = false
+    var count = 0
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("extension ") || line.hasPrefix("final class ")
+        || line.hasPrefix("struct ") || line.hasPrefix("enum ")
+      {
+        inRequest = line.hasPrefix("extension Request ") || line.hasPrefix("extension Request{")
+      }
+      if inRequest { count += line.components(separatedBy: "storage[").count - 1 }
+    }
+    return count
+  }
+
+  @Test func theRequestStorageRuleSeesAUse() {
+    let use = """
+      extension Request {
+        var note: String? { storage[NoteKey.self] }
+      }
+      extension Application {
+        var config: AppConfig { storage[ConfigKey.self] ?? AppConfig() }
+      }
+      """
+    #expect(Self.requestStorageUses(in: use) == 1)
+  }
 }

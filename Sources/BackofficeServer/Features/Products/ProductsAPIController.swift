@@ -133,7 +133,7 @@ struct ProductsAPIController: RouteCollection {
     ])
     let idempotency = IdempotencyStore(db: req.db, workspaceID: workspaceID, now: req.now)
     if let storage = (req.db as? SQLiteFluentDatabase)?.storage, photo == nil,
-      let actor = req.auth.get(User.self)
+      let actor = req.signedInUser
     {
       // One transaction for the product and its activity line (a replay writes neither).
       let now = req.now

@@ -37,18 +37,14 @@ struct FlashState: Sendable {
   var shown = false
 }
 
-private struct FlashStateKey: StorageKey {
-  typealias Value = FlashState
-}
-
 extension Request {
   var flashState: FlashState {
-    get { storage[FlashStateKey.self] ?? FlashState() }
-    set { storage[FlashStateKey.self] = newValue }
+    get { kept.read { $0.flash } }
+    set { kept.change { $0.flash = newValue } }
   }
 
   func flash(_ kind: FlashMessage.Kind, _ text: String) {
-    flashState.pending.append(FlashMessage(kind: kind, text: text))
+    kept.change { $0.flash.pending.append(FlashMessage(kind: kind, text: text)) }
   }
 
   /// The messages for the page being rendered: those that arrived with the request and those

@@ -43,7 +43,7 @@ struct PageContext: Sendable {
 
   /// Takes the pending flash messages out of the session.
   init(request: Request) {
-    let user = request.auth.get(User.self)
+    let user = request.signedInUser
     self.userEmail = user?.email
     self.csrf = request.csrfToken
     self.flashes = request.takeFlashes()
