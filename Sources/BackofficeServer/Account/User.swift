@@ -5,7 +5,7 @@ import Vapor
 
 /// An account, as plain values: what the session or token read gives every request and what
 /// the accounts' store (`Accounts`, the only place with its SQL) reads and writes.
-struct User: Authenticatable, Sendable, Equatable {
+struct User: Sendable, Equatable {
   static let schema = "users"
 
   var id: UUID

@@ -131,7 +131,6 @@ extension Application {
   }
 }
 
-/// The app is shutting down; the job is left for a run again.
 extension ImportJobs {
   /// How much larger than the last one a batch may grow: slowly, as one fast batch says
   /// little about the next moment of a shared disk.
@@ -148,6 +147,7 @@ extension ImportJobs {
   }
 }
 
+/// The app is shutting down; the job is left for a run again.
 private struct ImportStopped: Error {}
 
 /// One run of one job.
