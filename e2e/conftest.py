@@ -7,6 +7,7 @@ See e2e/README.md for how to run them.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -106,6 +107,20 @@ class Server:
         except OSError:
             return "(no server log)"
         return "\n".join(text.splitlines()[-lines:])
+
+    def slowest_requests(self, count: int = 15) -> str:
+        """The log's `count` request lines with the longest server-side duration, longest first."""
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return "(no server log)"
+        timed = []
+        for line in lines:
+            found = re.search(r"duration_ms: ([0-9.]+)", line)
+            if found:
+                timed.append((float(found.group(1)), line))
+        timed.sort(key=lambda pair: pair[0], reverse=True)
+        return "\n".join(line for _, line in timed[:count]) or "(no request lines)"
 
     def stop(self) -> None:
         if self.process.poll() is None:
