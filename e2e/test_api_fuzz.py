@@ -105,6 +105,15 @@ def test_every_if_match_write_documents_412_and_is_the_configs_list() -> None:
     assert allowed == [with_if_match]
 
 
+def test_a_silent_server_still_fails_the_fuzz_run() -> None:
+    """The fuzz run tolerates a slow client (the total of an exchange is checked only for a
+    hang) but not a silent server: the read timeout stays at Schemathesis' 10 s and the total
+    limit stays a limit, not switched off."""
+    config = tomllib.loads(CONFIG.read_text())
+    assert 0 < config["request-timeout"] <= 10
+    assert 0 < config["checks"]["max_response_time"] <= 60
+
+
 def test_api_matches_its_document(start_server) -> None:
     # A server of its own: the run leaves thousands of records behind.
     server = start_server(name="fuzz")
