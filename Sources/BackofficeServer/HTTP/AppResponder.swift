@@ -57,14 +57,17 @@ struct AppResponder: Responder {
   /// see it (`RoutedPath.plain`); otherwise by the request's URL.
   func respond(to request: Request, path: Substring?) -> EventLoopFuture<Response> {
     let start = DispatchTime.now().uptimeNanoseconds
-    // The request's one entry in Vapor's storage, made before anything runs in parallel.
-    _ = request.kept
+    // The request's one entry in Vapor's storage, made before anything runs in parallel, and
+    // bound to the request's task, where its middleware and handler read it.
+    let state = request.kept
     let entry = find(request, path: path)
     request.route = entry?.route
     let chain = entry?.chain ?? notFound
     let promise = request.eventLoop.makePromise(of: Response.self)
     guard let metrics else {
-      promise.completeWithTask { try await chain.respond(to: request) }
+      promise.completeWithTask {
+        try await RequestState.$current.withValue(state) { try await chain.respond(to: request) }
+      }
       return promise.futureResult
     }
     // The metrics are recorded in the request's own task, as its answer (or error) is ready.
@@ -73,7 +76,9 @@ struct AppResponder: Responder {
     promise.completeWithTask {
       let status: UInt
       do {
-        let response = try await chain.respond(to: request)
+        let response = try await RequestState.$current.withValue(state) {
+          try await chain.respond(to: request)
+        }
         status = response.status.code
         metrics.record(
           method: method, template: template, status: status,
@@ -90,9 +95,17 @@ struct AppResponder: Responder {
   }
 
   private func find(_ request: Request, path: Substring?) -> Entry? {
-    var components: [String] = [request.method == .HEAD ? "HEAD" : request.method.rawValue]
-    for component in (path ?? Substring(request.url.path)).split(separator: "/") {
-      components.append(String(component))
+    // One array, sized for most paths at once (growing it one segment at a time, and the
+    // split's own array, cost five allocations on a short path).
+    var components: [String] = []
+    components.reserveCapacity(8)
+    components.append(request.method == .HEAD ? "HEAD" : request.method.rawValue)
+    let routed = path ?? Substring(request.url.path)
+    var start = routed.startIndex
+    while start < routed.endIndex {
+      let end = routed[start...].firstIndex(of: "/") ?? routed.endIndex
+      if end > start { components.append(String(routed[start..<end])) }
+      start = end < routed.endIndex ? routed.index(after: end) : end
     }
     // A HEAD route if there is one, otherwise the GET route answers HEAD.
     if request.method == .HEAD {

@@ -9,7 +9,28 @@ import Vapor
 /// an API call wrote five or six values there (the routed path, the session, the person, the
 /// workspace, the client, the query) and read them a dozen times. Here a request makes one
 /// entry in Vapor's storage, and each value is a field changed in place under one lock.
+///
+/// Even that one entry cost a lock, a dictionary look-up and a run-time cast on each of the
+/// dozen reads an API call makes, so the app's responder also binds the state to the request's
+/// task (`RequestState.current`): the middleware, the guards and the handler run in that task
+/// and find it there first. Code outside the task (a future's callback, a detached task) finds
+/// no binding, or one for another request, and falls back to the storage entry.
 final class RequestState: Sendable {
+  /// The state of the request whose task this is (bound by `AppResponder`).
+  @TaskLocal static var current: RequestState?
+
+  /// The request this state belongs to. Weak: the request holds its state, and a task that
+  /// outlives its request (an unstructured child copies the binding) must not take another
+  /// request at the same address for this one.
+  private weak let owner: Request?
+
+  init(owner: Request) {
+    self.owner = owner
+  }
+
+  /// Whether this is `request`'s state.
+  func belongs(to request: Request) -> Bool { owner === request }
+
   struct Values: Sendable {
     /// Set by the server for a request whose target is plain (`RoutedPath.target`).
     var plainTarget: PlainTarget?
@@ -49,8 +70,9 @@ extension Request {
   /// This request's kept values. Made by the app's responder before any middleware runs, so
   /// the one entry is written while Vapor's storage is still empty.
   var kept: RequestState {
+    if let state = RequestState.current, state.belongs(to: self) { return state }
     if let state = storage[RequestStateKey.self] { return state }
-    let state = RequestState()
+    let state = RequestState(owner: self)
     storage[RequestStateKey.self] = state
     return state
   }

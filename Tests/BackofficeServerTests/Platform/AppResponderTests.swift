@@ -118,4 +118,43 @@ struct AppResponderTests {
       #expect(wrongMethod.status == .methodNotAllowed)
     }
   }
+
+  /// The middleware and the handler find the request's kept values bound to its task; any other
+  /// request read there (one the handler makes, say) still gets its own.
+  @Test func theRequestsStateIsBoundToItsTaskAndOnlyForThatRequest() async throws {
+    try await withApp { t in
+      let seen = NIOLockedValueBox<[Bool]>([])
+      t.app.get("state-probe") { req async -> String in
+        let state = req.kept
+        let other = Request(
+          application: req.application, method: .GET, url: "/", on: req.eventLoop)
+        seen.withLockedValue {
+          $0 = [RequestState.current === state, other.kept !== state, other.kept === other.kept]
+        }
+        return "ok"
+      }
+      let answer = try await t.app.responder.current.respond(
+        to: request(t.app, .GET, "/state-probe")
+      ).get()
+      #expect(answer.status == .ok)
+      #expect(seen.withLockedValue { $0 } == [true, true, true])
+      #expect(RequestState.current == nil, "nothing is bound outside a request's task")
+    }
+  }
+
+  /// A state whose request is gone belongs to no request, so a task that outlives its
+  /// request never hands that state to a later one.
+  @Test func aStateOutlivingItsRequestBelongsToNoOther() async throws {
+    try await withApp { t in
+      var first: Request? = request(t.app, .GET, "/")
+      let state = try #require(first?.kept)
+      #expect(state.belongs(to: try #require(first)))
+      first = nil
+      let next = request(t.app, .GET, "/")
+      #expect(!state.belongs(to: next))
+      try await RequestState.$current.withValue(state) {
+        #expect(next.kept !== state)
+      }
+    }
+  }
 }
