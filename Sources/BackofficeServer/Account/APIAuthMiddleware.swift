@@ -5,8 +5,8 @@ import Vapor
 /// (state-changing requests then also need the CSRF header).
 struct APIAuthMiddleware: AsyncMiddleware {
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-    if let bearer = request.headers.bearerAuthorization {
-      let hash = secretHash(bearer.token)
+    if let bearer = request.headers.bearerToken {
+      let hash = secretHash(bearer)
       guard
         let found = try await APITokens.account(
           forHash: hash, on: request.db)

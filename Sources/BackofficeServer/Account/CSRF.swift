@@ -25,7 +25,7 @@ struct CSRFMiddleware: AsyncMiddleware {
     // API calls need the token only when the session cookie is what signs them in; without a
     // signed-in session the API answers 401 itself.
     if request.urlPath.hasPrefix("/api/"),
-      request.headers.bearerAuthorization != nil || request.signedInUser == nil
+      request.headers.bearerToken != nil || request.signedInUser == nil
     {
       return try await next.respond(to: request)
     }

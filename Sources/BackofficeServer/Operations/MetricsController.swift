@@ -43,7 +43,7 @@ enum MetricsGate {
   /// every request through such a proxy (nginx on the same machine, say) would otherwise count
   /// as coming from the proxy's loopback address.
   static func decide(_ req: Request, access: MetricsAccess) -> Decision {
-    if let token = access.token, let presented = req.headers.bearerAuthorization?.token {
+    if let token = access.token, let presented = req.headers.bearerToken {
       return matches(presented, token) ? .allowed : .tokenNeeded
     }
     let trusted = req.application.config.trustedProxies
