@@ -24,11 +24,18 @@ enum Entrypoint {
     do {
       env = try Environment.detect()
       switch try LogFormat.from(ProcessInfo.processInfo.environment) {
+      // Vapor's console format, or JSON lines; either way the handlers of the loggers Vapor
+      // makes for every request are made once (`KeptLogHandlers`).
       case .text:
-        try LoggingSystem.bootstrap(from: &env)
+        try LoggingSystem.bootstrap(from: &env) { level in
+          let console = Terminal()
+          return KeptLogHandlers.factory { label in
+            ConsoleLogger(label: label, console: console, level: level)
+          }
+        }
       case .json:
         try LoggingSystem.bootstrap(from: &env) { level in
-          { label in JSONLogHandler(label: label, level: level) }
+          KeptLogHandlers.factory { label in JSONLogHandler(label: label, level: level) }
         }
       }
     } catch {
