@@ -96,17 +96,22 @@ enum APITokens {
 /// Lower-case hexadecimal, without the cost of formatting each byte as a string.
 /// What is kept of a secret handed to a person (an API token, a browser session, an invitation
 /// link): its SHA-256, in hex. The secret itself is never stored.
-func secretHash(_ secret: String) -> String {
-  hexString(SHA256.hash(data: Data(secret.utf8)))
+func secretHash(_ secret: some StringProtocol) -> String {
+  // The secret's bytes are hashed where they are (every API call hashes its token).
+  var text = String(secret)
+  let digest = text.withUTF8 { bytes in SHA256.hash(data: UnsafeRawBufferPointer(bytes)) }
+  return hexString(digest)
 }
 
 func hexString(_ bytes: some Sequence<UInt8>) -> String {
-  let digits = Array("0123456789abcdef".utf8)
-  var out: [UInt8] = []
-  out.reserveCapacity(64)
-  for byte in bytes {
-    out.append(digits[Int(byte >> 4)])
-    out.append(digits[Int(byte & 0x0F)])
+  let digits: StaticString = "0123456789abcdef"
+  return digits.withUTF8Buffer { digits in
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
   }
-  return String(decoding: out, as: UTF8.self)
 }

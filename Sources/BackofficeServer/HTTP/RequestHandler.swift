@@ -29,6 +29,8 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   private let maxBodyBytes: Int
   private let limits: ConnectionLimits
   private let isShuttingDown: @Sendable () -> Bool
+  /// Read once per connection: the app's configuration is a look-up in its storage.
+  private let trustedProxies: TrustedProxies
   private var state = State.waiting
   private var deadline = ConnectionDeadline()
   private var closeAfterResponse = false
@@ -44,6 +46,7 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     self.maxBodyBytes = maxBodyBytes
     self.limits = limits
     self.isShuttingDown = isShuttingDown
+    self.trustedProxies = application.config.trustedProxies
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
@@ -147,8 +150,7 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     // proxy), worked out only when a line is written.
     request.logger[metadataKey: "client"] = .stringConvertible(
       LoggedClient(
-        peer: request.remoteAddress, headers: headers,
-        trusted: application.config.trustedProxies))
+        peer: request.remoteAddress, headers: headers, trusted: trustedProxies))
     let keepAlive = head.isKeepAlive
     let isHead = head.method == .HEAD
     let bound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
@@ -205,7 +207,9 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
   ) {
     let keep = keepAlive && !closeAfterResponse && !isShuttingDown()
     var headers = response.headers
-    headers.remove(name: "transfer-encoding")
+    // Room for the three added below, so the copy is made once.
+    headers.reserveCapacity(headers.count + 3)
+    if headers.contains(name: "transfer-encoding") { headers.remove(name: "transfer-encoding") }
     let noBody =
       response.status == .noContent || response.status == .notModified
       || response.status.code < 200

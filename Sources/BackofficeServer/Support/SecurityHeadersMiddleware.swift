@@ -33,12 +33,16 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     let response = try await next.respond(to: request)
+    // Changed as one copy: each change through `response.headers` copies them all again.
+    var headers = response.headers
+    headers.reserveCapacity(headers.count + Self.headers.count + 1)
     if strictTransportSecurity {
-      response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: Self.hstsValue)
+      headers.replaceOrAdd(name: "Strict-Transport-Security", value: Self.hstsValue)
     }
-    for (name, value) in Self.headers where !response.headers.contains(name: name) {
-      response.headers.add(name: name, value: value)
+    for (name, value) in Self.headers where !headers.contains(name: name) {
+      headers.add(name: name, value: value)
     }
+    response.headers = headers
     return response
   }
 }
