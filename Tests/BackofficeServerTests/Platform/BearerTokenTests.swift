@@ -11,7 +11,8 @@ struct BearerTokenTests {
     "Bearer bo_abc", "bearer bo_abc", "BEARER bo_abc", "BeArEr x", "Bearer  two-spaces",
     "  Bearer leading", "Bearer trailing  ", "Bearer", "Bearer ", "Bearer a b", "Basic abc",
     "Bearerx abc", "Beare abc", "Bearer\tabc", "", " ", "Bearer bo_ünïcode", "Ｂearer abc",
-    "bEARER" + String(repeating: "t", count: 10_000), "Bearer " + String(repeating: "t", count: 10_000),
+    "bEARER" + String(repeating: "t", count: 10_000),
+    "Bearer " + String(repeating: "t", count: 10_000),
     "Token Bearer abc", "Bearer=abc", "Bearer ab\u{0}c",
   ]
 
