@@ -6,7 +6,10 @@ import Vapor
 /// to signed-out visitors (sign-in, sign-up) are checked against a token kept in a cookie of
 /// its own, so no session row is stored for them. API requests authenticated by a bearer
 /// token, or not authenticated at all, are left to the API's own check.
-struct CSRFMiddleware: AsyncMiddleware {
+struct CSRFMiddleware: RouteScopedMiddleware {
+  /// Only requests that change something need the token.
+  func passesOn(everyRequestOf route: Route) -> Bool { route.takesOnlySafeMethods }
+
   static let fieldName = "_csrf"
   static let headerName = "X-CSRF-Token"
 

@@ -28,6 +28,8 @@ struct AppResponder: Responder {
   }
 
   private let router: TrieRouter<Entry>
+  /// Each route's chain, for tests: `"GET /api/v1/me"`.
+  let chains: [String: any AsyncResponder]
   private let notFound: any AsyncResponder
   private let metrics: RequestMetrics?
 
@@ -35,16 +37,22 @@ struct AppResponder: Responder {
     let options: Set<TrieRouter<Entry>.ConfigurationOption> =
       routes.caseInsensitive ? [.caseInsensitive] : []
     let router = TrieRouter(Entry.self, options: options)
+    var chains: [String: any AsyncResponder] = [:]
     for route in routes.all {
+      let stages = middleware.filter {
+        !(($0 as? any RouteScopedMiddleware)?.passesOn(everyRequestOf: route) ?? false)
+      }
       let entry = Entry(
-        route: route, chain: AsyncChain.make(middleware, last: route.responder),
+        route: route, chain: AsyncChain.make(stages, last: route.responder),
         template: "/" + route.path.map { $0.description }.joined(separator: "/"))
       let path = route.path.filter {
         if case .constant(let text) = $0 { !text.isEmpty } else { true }
       }
       router.register(entry, at: [.constant(route.method.rawValue)] + path)
+      chains["\(route.method.rawValue) \(entry.template)"] = entry.chain
     }
     self.router = router
+    self.chains = chains
     self.notFound = AsyncChain.make(middleware, last: NoRoute())
     self.metrics = metrics
   }
@@ -126,6 +134,24 @@ struct AppResponder: Responder {
 
 /// No route matches the request's method and path.
 struct NoRouteFound: Error {}
+
+/// Middleware that can tell from a route alone that it hands every request of that route
+/// straight on, unchanged: the responder leaves it out of that route's chain (each stage is
+/// two async calls per request, and their frames). Requests no route matches still pass
+/// through all of it.
+protocol RouteScopedMiddleware: AsyncMiddleware {
+  func passesOn(everyRequestOf route: Route) -> Bool
+}
+
+extension Route {
+  /// Only requests that change nothing reach it: `GET` routes also answer `HEAD`, nothing else.
+  var takesOnlySafeMethods: Bool {
+    switch method {
+    case .GET, .HEAD, .OPTIONS, .TRACE: true
+    default: false
+    }
+  }
+}
 
 /// A request line's path and query, when they are plain (`RoutedPath.target`).
 struct PlainTarget: Sendable, Equatable {
@@ -250,6 +276,15 @@ enum AsyncChain {
     case is FutureResponder: 1
     case is any AsyncResponder: 0
     default: 1
+    }
+  }
+
+  /// The middleware of `responder`'s chain, outermost first, by type name.
+  static func stages(in responder: any Responder) -> [String] {
+    switch responder {
+    case let stage as Stage: ["\(type(of: stage.middleware))"] + stages(in: stage.next)
+    case let stage as FutureStage: ["\(type(of: stage.middleware))"] + stages(in: stage.next)
+    default: []
     }
   }
 

@@ -72,7 +72,10 @@ struct RouteTable: Sendable {
 /// (`AppRoute.body`), so one table decides every limit and the CSRF check can read form fields
 /// of any size a route accepts. Routes themselves are registered as streaming and find the
 /// body collected.
-struct BodyLimitMiddleware: AsyncMiddleware {
+struct BodyLimitMiddleware: RouteScopedMiddleware {
+  /// Bodies of safe methods are never read.
+  func passesOn(everyRequestOf route: Route) -> Bool { route.takesOnlySafeMethods }
+
   let table: RouteTable
   let limits: BodyLimits
 

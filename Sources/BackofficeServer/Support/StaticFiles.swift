@@ -105,8 +105,32 @@ struct StaticFiles: Sendable {
 }
 
 /// Answers `GET`/`HEAD` for a file in `StaticFiles`; everything else goes on to the routes.
-struct StaticFilesMiddleware: AsyncMiddleware {
+struct StaticFilesMiddleware: RouteScopedMiddleware {
   let files: StaticFiles
+
+  /// A route whose path no file's path fits (none of the app's) never gets a file instead.
+  func passesOn(everyRequestOf route: Route) -> Bool {
+    !route.takesOnlySafeMethods
+      || !files.files.keys.contains { Self.fits($0, route.path) }
+  }
+
+  /// Whether a request for `path` would be routed by `template` (a parameter takes any one
+  /// segment, a catch-all the rest).
+  static func fits(_ path: String, _ template: [PathComponent]) -> Bool {
+    let segments = path.split(separator: "/")
+    let template = template.filter {
+      if case .constant(let text) = $0 { !text.isEmpty } else { true }
+    }
+    for (index, component) in template.enumerated() {
+      switch component {
+      case .catchall: return segments.count >= index
+      case .anything, .parameter: if index >= segments.count { return false }
+      case .constant(let text):
+        if index >= segments.count || segments[index] != text { return false }
+      }
+    }
+    return segments.count == template.count
+  }
 
   func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     guard request.method == .GET || request.method == .HEAD,

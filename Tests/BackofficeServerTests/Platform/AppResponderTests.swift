@@ -157,4 +157,46 @@ struct AppResponderTests {
       }
     }
   }
+
+  /// A route's chain leaves out the middleware that would hand all its requests straight on:
+  /// the body limit and the CSRF check on routes of safe methods, the static files on routes
+  /// no file's path fits. Everything else runs, and a route that changes something keeps them.
+  @Test func aRoutesChainLeavesOutWhatNeverActsOnIt() async throws {
+    try await withApp { t in
+      let responder = try #require(t.app.responder.current as? AppResponder)
+      let everything = t.app.middleware.resolve().map { "\(type(of: $0))" }
+      let left = ["StaticFilesMiddleware", "BodyLimitMiddleware", "CSRFMiddleware"]
+      let me = try #require(responder.chains["GET /api/v1/me"])
+      #expect(
+        AsyncChain.stages(in: me) == everything.filter { !left.contains($0) } + [
+          "APIAuthMiddleware"
+        ])
+      let create = try #require(responder.chains["POST /api/v1/products"])
+      #expect(
+        AsyncChain.stages(in: create).filter(left.contains)
+          == ["BodyLimitMiddleware", "CSRFMiddleware"])
+    }
+  }
+
+  /// A route whose path a file's path fits keeps the static files in front of it.
+  @Test func aFileStillWinsOverARouteItsPathFits() async throws {
+    #expect(StaticFilesMiddleware.fits("/css/app.css", ["css", ":name"]))
+    #expect(StaticFilesMiddleware.fits("/css/app.css", ["**"]))
+    #expect(StaticFilesMiddleware.fits("/sw.js", ["*"]))
+    #expect(!StaticFilesMiddleware.fits("/css/app.css", ["css"]))
+    #expect(!StaticFilesMiddleware.fits("/css/app.css", ["api", "v1", "me"]))
+    #expect(!StaticFilesMiddleware.fits("/sw.js", [":a", ":b"]))
+    try await withApp { t in
+      t.app.get("css", ":name") { _ async in "route" }
+      let answer = try await t.app.responder.current.respond(
+        to: request(t.app, .GET, "/css/app.css")
+      ).get()
+      #expect(answer.status == .ok)
+      #expect(answer.headers.contentType?.subType == "css")
+      let other = try await t.app.responder.current.respond(
+        to: request(t.app, .GET, "/css/other.css")
+      ).get()
+      #expect(other.body.string == "route")
+    }
+  }
 }
