@@ -93,16 +93,16 @@ enum APITokens {
   }
 }
 
-/// Lower-case hexadecimal, without the cost of formatting each byte as a string.
 /// What is kept of a secret handed to a person (an API token, a browser session, an invitation
 /// link): its SHA-256, in hex. The secret itself is never stored.
-func secretHash(_ secret: some StringProtocol) -> String {
+func secretHash(_ secret: String) -> String {
   // The secret's bytes are hashed where they are (every API call hashes its token).
-  var text = String(secret)
+  var text = secret
   let digest = text.withUTF8 { bytes in SHA256.hash(data: UnsafeRawBufferPointer(bytes)) }
   return hexString(digest)
 }
 
+/// Lower-case hexadecimal, without the cost of formatting each byte as a string.
 func hexString(_ bytes: some Sequence<UInt8>) -> String {
   let digits: StaticString = "0123456789abcdef"
   return digits.withUTF8Buffer { digits in

@@ -23,9 +23,7 @@ extension HTTPHeaders {
 
   private static func isBearer(_ scheme: Substring.UTF8View) -> Bool {
     guard scheme.count == 6 else { return false }
-    // ASCII letters compared with their lower-case bit set, as `lowercased()` would.
-    return zip(scheme, "bearer".utf8).allSatisfy { byte, letter in
-      (byte | 0x20) == letter && (byte | 0x20) >= UInt8(ascii: "a")
-    }
+    // With the lower-case bit set, only the upper- and lower-case letter give each letter.
+    return zip(scheme, "bearer".utf8).allSatisfy { byte, letter in (byte | 0x20) == letter }
   }
 }

@@ -209,7 +209,7 @@ final class RequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     var headers = response.headers
     // Room for the three added below, so the copy is made once.
     headers.reserveCapacity(headers.count + 3)
-    if headers.contains(name: "transfer-encoding") { headers.remove(name: "transfer-encoding") }
+    headers.remove(name: "transfer-encoding")
     let noBody =
       response.status == .noContent || response.status == .notModified
       || response.status.code < 200
