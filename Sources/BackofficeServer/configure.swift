@@ -55,7 +55,8 @@ public func configure(_ app: Application, config: AppConfig, clients: AppClients
   app.responder.use { app in
     AppResponder(
       routes: app.routes, middleware: app.middleware.resolve(),
-      metrics: app.http.server.configuration.reportMetrics ? AppMetrics.shared.requests : nil)
+      metrics: app.http.server.configuration.reportMetrics ? AppMetrics.shared.requests : nil,
+      sqlite: app.sqliteConfiguration)
   }
 
   app.asyncCommands.use(UserCommand(), as: "user")

@@ -32,8 +32,13 @@ struct AppResponder: Responder {
   let chains: [String: any AsyncResponder]
   private let notFound: any AsyncResponder
   private let metrics: RequestMetrics?
+  /// The app's SQLite configuration, kept in each request's state for `Request.db`.
+  private let sqlite: SQLiteStorageConfiguration?
 
-  init(routes: Vapor.Routes, middleware: [any Middleware], metrics: RequestMetrics?) {
+  init(
+    routes: Vapor.Routes, middleware: [any Middleware], metrics: RequestMetrics?,
+    sqlite: SQLiteStorageConfiguration? = nil
+  ) {
     let options: Set<TrieRouter<Entry>.ConfigurationOption> =
       routes.caseInsensitive ? [.caseInsensitive] : []
     let router = TrieRouter(Entry.self, options: options)
@@ -55,6 +60,7 @@ struct AppResponder: Responder {
     self.chains = chains
     self.notFound = AsyncChain.make(middleware, last: NoRoute())
     self.metrics = metrics
+    self.sqlite = sqlite
   }
 
   func respond(to request: Request) -> EventLoopFuture<Response> {
@@ -67,7 +73,7 @@ struct AppResponder: Responder {
     let start = DispatchTime.now().uptimeNanoseconds
     // The request's one entry in Vapor's storage, made before anything runs in parallel, and
     // bound to the request's task, where its middleware and handler read it.
-    let state = request.kept
+    let state = request.keep(sqlite: sqlite)
     let entry = find(request, path: path)
     request.route = entry?.route
     let chain = entry?.chain ?? notFound

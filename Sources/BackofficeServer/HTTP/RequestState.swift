@@ -1,3 +1,4 @@
+import FluentKit
 import NIOConcurrencyHelpers
 import Vapor
 
@@ -23,9 +24,13 @@ final class RequestState: Sendable {
   /// outlives its request (an unstructured child copies the binding) must not take another
   /// request at the same address for this one.
   private weak let owner: Request?
+  /// The app's SQLite configuration, which `Request.db` makes the request's database from
+  /// (nil on PostgreSQL, or for a state made outside the responder).
+  let sqlite: SQLiteStorageConfiguration?
 
-  init(owner: Request) {
+  init(owner: Request, sqlite: SQLiteStorageConfiguration? = nil) {
     self.owner = owner
+    self.sqlite = sqlite
   }
 
   /// Whether this is `request`'s state.
@@ -47,6 +52,8 @@ final class RequestState: Sendable {
     var activityNote: ActivityLog.Note?
     var flash = FlashState()
     var knownChangeVersions: [ChangeArea: Int64] = [:]
+    /// The request's database, once `Request.db` has made it.
+    var database: (any FluentKit.Database)?
   }
 
   private let values = NIOLockedValueBox(Values())
@@ -71,8 +78,13 @@ extension Request {
   /// the one entry is written while Vapor's storage is still empty.
   var kept: RequestState {
     if let state = RequestState.current, state.belongs(to: self) { return state }
+    return keep(sqlite: nil)
+  }
+
+  /// The kept state, made with `sqlite` if there is none yet (the responder's first call).
+  func keep(sqlite: SQLiteStorageConfiguration?) -> RequestState {
     if let state = storage[RequestStateKey.self] { return state }
-    let state = RequestState(owner: self)
+    let state = RequestState(owner: self, sqlite: sqlite)
     storage[RequestStateKey.self] = state
     return state
   }

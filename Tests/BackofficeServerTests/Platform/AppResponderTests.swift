@@ -142,6 +142,34 @@ struct AppResponderTests {
     }
   }
 
+  /// A request's database is made once, on the app's SQLite storage, with the request's own
+  /// logger; later reads get the kept one. (Fluent's `req.db`, which the app's shadows, made a
+  /// new one with a copied logger on every read, and kept nothing.)
+  @Test func aRequestMakesItsDatabaseOnceOnTheAppsStorage() async throws {
+    try await withApp { t in
+      let appStorage = try #require((t.db as? SQLiteFluentDatabase)?.storage)
+      let seen = NIOLockedValueBox<[Bool]>([])
+      t.app.get("database-probe") { req async -> String in
+        let before = req.kept.read { $0.database == nil }
+        let made = req.db as? SQLiteFluentDatabase
+        let kept = req.kept.read { $0.database as? SQLiteFluentDatabase }
+        seen.withLockedValue {
+          $0 = [
+            before, made?.storage === appStorage, kept?.storage === appStorage,
+            made?.context.logger[metadataKey: "database-id"] == nil,
+            (req.db as? SQLiteFluentDatabase)?.storage === appStorage,
+          ]
+        }
+        return "ok"
+      }
+      let answer = try await t.app.responder.current.respond(
+        to: request(t.app, .GET, "/database-probe")
+      ).get()
+      #expect(answer.status == .ok)
+      #expect(seen.withLockedValue { $0 } == [true, true, true, true, true])
+    }
+  }
+
   /// A state whose request is gone belongs to no request, so a task that outlives its
   /// request never hands that state to a later one.
   @Test func aStateOutlivingItsRequestBelongsToNoOther() async throws {
