@@ -1,5 +1,6 @@
 import BackofficeCore
 import Foundation
+import NIOConcurrencyHelpers
 import Vapor
 
 /// A product as the pages and the API show it: values formatted in the account's locale and
@@ -65,10 +66,50 @@ struct AccountFormat: Sendable, Hashable {
   let jsonAmounts: AmountWriter
 
   init(locale: BackofficeLocale, currency: String) {
+    self = Self.kept.format(locale: locale, currency: currency)
+  }
+
+  /// Worked out afresh.
+  init(working locale: BackofficeLocale, currency: String) {
     self.locale = locale
     self.currency = currency
     amounts = AmountWriter(currency: currency, locale: locale)
     jsonAmounts = amounts.mappingPieces { JSONText.escaped($0, escapingSlashes: true) }
+  }
+
+  /// The formats the app has worked out: a request asked for its account's and built two
+  /// writers of a dozen small arrays each time. The app has a few locales and a workspace
+  /// one currency, so 256 are plenty.
+  static let kept = KeptFormats(atMost: 256)
+
+  /// Formats by locale and currency, the first `atMost` asked for; any past them are worked
+  /// out each time.
+  final class KeptFormats: Sendable {
+    private struct Key: Hashable {
+      var locale: BackofficeLocale
+      var currency: String
+    }
+    private let made = NIOLockedValueBox<[Key: AccountFormat]>([:])
+    let atMost: Int
+
+    init(atMost: Int) { self.atMost = atMost }
+
+    func format(locale: BackofficeLocale, currency: String) -> AccountFormat {
+      let key = Key(locale: locale, currency: currency)
+      if let known = made.withLockedValue({ $0[key] }) { return known }
+      let format = AccountFormat(working: locale, currency: currency)
+      made.withLockedValue {
+        if $0.count < atMost { $0[key] = format }
+      }
+      return format
+    }
+
+    /// Whether the format for `locale` and `currency` is kept.
+    func keeps(locale: BackofficeLocale, currency: String) -> Bool {
+      made.withLockedValue { $0[Key(locale: locale, currency: currency)] != nil }
+    }
+
+    var count: Int { made.withLockedValue { $0.count } }
   }
 
   static func == (lhs: AccountFormat, rhs: AccountFormat) -> Bool {
