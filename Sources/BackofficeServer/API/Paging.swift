@@ -162,17 +162,34 @@ extension ListPage: Encodable where Item: Encodable {
   /// `?q=lamp&per=20&page=3` costs no parsing. Nil for anything else.
   static func plainQuery(_ query: String?, page: Int) -> String? {
     guard let query, !query.isEmpty else { return "page=\(page)" }
-    var kept: [Substring] = []
-    for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
-      guard !pair.isEmpty,
-        pair.utf8.allSatisfy({ URLCharacters.isUnreserved($0) || $0 == UInt8(ascii: "=") }),
-        pair.utf8.count(where: { $0 == UInt8(ascii: "=") }) <= 1
-      else { return nil }
-      let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-      if name != "page" { kept.append(pair) }
+    // One pass over the bytes, pairs copied straight into the answer: no array of pairs.
+    let bytes = query.utf8
+    var kept = ""
+    kept.reserveCapacity(bytes.count + 12)
+    var start = bytes.startIndex
+    while true {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+      let pair = bytes[start..<end]
+      var equals = 0
+      for byte in pair {
+        if byte == UInt8(ascii: "=") {
+          equals += 1
+        } else if !URLCharacters.isUnreserved(byte) {
+          return nil
+        }
+      }
+      guard !pair.isEmpty, equals <= 1 else { return nil }
+      let name = pair.prefix { $0 != UInt8(ascii: "=") }
+      if !name.elementsEqual("page".utf8) {
+        kept += Substring(pair)
+        kept += "&"
+      }
+      guard end != bytes.endIndex else { break }
+      start = bytes.index(after: end)
     }
-    kept.append("page=\(page)")
-    return kept.joined(separator: "&")
+    kept += "page="
+    kept += String(page)
+    return kept
   }
 }
 

@@ -52,7 +52,14 @@ extension QueryValues {
   /// nothing at all when a name's percent-encoding is broken.
   static func parsePlain(_ query: String) -> QueryValues? {
     var result = QueryValues()
-    for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+    let bytes = query.utf8
+    var start = bytes.startIndex
+    // Pairs between `&`s, empty ones skipped, without an array of them.
+    while start < bytes.endIndex {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+      let pair = bytes[start..<end]
+      start = end < bytes.endIndex ? bytes.index(after: end) : end
+      if pair.isEmpty { continue }
       if pair.contains(UInt8(ascii: "[")) || pair.contains(UInt8(ascii: "]")) { return nil }
       guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let rawName = pair[pair.startIndex..<equals]
