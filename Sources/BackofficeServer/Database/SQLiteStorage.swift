@@ -374,8 +374,20 @@ final class SQLiteStorage: Sendable {
 
   /// The arguments of a statement, each encoded as the model layer stores it (an id as its
   /// upper-case text, a date as seconds since 1970, …).
+  ///
+  /// GRDB copies whatever it is given into its own array (through a key path for an array of
+  /// `DatabaseValue`s); a lazy view of the values lets that copy be the only array made. Only
+  /// the generic encoder can fail, so values that need it take the longer way.
   static func arguments(_ values: [any Encodable]) throws -> StatementArguments {
-    StatementArguments(try values.map(value))
+    guard values.allSatisfy(isDirect) else { return StatementArguments(try values.map(value)) }
+    return StatementArguments(
+      values.lazy.map { bound -> (any DatabaseValueConvertible)? in try? value(bound) })
+  }
+
+  /// Whether `value` is bound without the generic encoder (so `value(_:)` cannot fail).
+  private static func isDirect(_ value: any Encodable) -> Bool {
+    value is String || value is UUID || value is Int || value is Int64 || value is Bool
+      || value is Date || value is Double
   }
 
   /// `arguments(_:)` for optional values (nil binds NULL).
