@@ -7,26 +7,29 @@ enum UUIDText {
   /// The id in `text` (`8-4-4-4-12` hexadecimal digits, either case), or nil.
   static func parse(_ text: String) -> UUID? {
     var text = text
-    return text.withUTF8 { bytes -> UUID? in
-      guard bytes.count == 36 else { return nil }
-      var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-      return withUnsafeMutableBytes(of: &value) { out -> UUID? in
-        var index = 0
-        var byte = 0
-        while byte < 16 {
-          if index == 8 || index == 13 || index == 18 || index == 23 {
-            guard bytes[index] == UInt8(ascii: "-") else { return nil }
-            index += 1
-          }
-          guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
-            return nil
-          }
-          out[byte] = high << 4 | low
-          byte += 1
-          index += 2
+    return text.withUTF8 { parse($0) }
+  }
+
+  /// The id in `bytes` (UTF-8 text, as SQLite hands a column's text over), or nil.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+    guard bytes.count == 36 else { return nil }
+    var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    return withUnsafeMutableBytes(of: &value) { out -> UUID? in
+      var index = 0
+      var byte = 0
+      while byte < 16 {
+        if index == 8 || index == 13 || index == 18 || index == 23 {
+          guard bytes[index] == UInt8(ascii: "-") else { return nil }
+          index += 1
         }
-        return UUID(uuid: out.load(as: uuid_t.self))
+        guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
+          return nil
+        }
+        out[byte] = high << 4 | low
+        byte += 1
+        index += 2
       }
+      return UUID(uuid: out.load(as: uuid_t.self))
     }
   }
 

@@ -1,6 +1,7 @@
 import BackofficeCore
 import Foundation
 import GRDB
+import GRDBSQLite
 import SQLKit
 import SQLiteKit
 
@@ -62,10 +63,11 @@ struct ProductRow: Sendable, Equatable {
 
   /// From SQLite's values, by position (`ProductStore.columns`, then `favorite`), without the
   /// model layer's conversions.
-  init(_ row: Row) throws {
+  /// With `statement` (the one `row` is read from), the id is read from SQLite's own text.
+  init(_ row: Row, statement: Statement? = nil) throws {
     // Read from the statement's columns with GRDB's typed decoding (no `DatabaseValue` in
     // between, whose generic conversion cost more than the rest of the row).
-    id = try Self.uuid(row, 0)
+    id = try statement.flatMap { Self.uuid(in: $0, 0) } ?? Self.uuid(row, 0)
     number = try row.decode(Int.self, atIndex: 1)
     name = try row.decode(String.self, atIndex: 2)
     type = try row.decode(String.self, atIndex: 4)
@@ -83,17 +85,35 @@ struct ProductRow: Sendable, Equatable {
   static func readNow(
     _ sql: String, _ binds: [any Encodable], withTotal: Bool, on storage: SQLiteStorage
   ) throws -> ([ProductRow], total: Int?) {
-    let arguments = try SQLiteStorage.arguments(binds)
-    return try storage.readNow { db in
-      let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+    try readNow(sql, try SQLiteStorage.arguments(binds), withTotal: withTotal, on: storage)
+  }
+
+  /// The same with its arguments already bound as SQLite keeps them.
+  static func readNow(
+    _ sql: String, _ arguments: StatementArguments, withTotal: Bool, on storage: SQLiteStorage
+  ) throws -> ([ProductRow], total: Int?) {
+    try storage.readNow { db in
+      let statement = try db.cachedStatement(sql: sql)
+      let cursor = try Row.fetchCursor(statement, arguments: arguments)
       var items: [ProductRow] = []
       var total: Int?
       while let row = try cursor.next() {
-        items.append(try ProductRow(row))
+        items.append(try ProductRow(row, statement: statement))
         if withTotal, total == nil { total = try row.decode(Int.self, atIndex: 13) }
       }
       return (items, total)
     }
+  }
+
+  /// The id at `index` of the statement's current row, parsed from the text SQLite holds:
+  /// no `String` is made for it (a page of twenty made twenty). Nil when it is not such text.
+  private static func uuid(in statement: Statement, _ index: Int32) -> UUID? {
+    let handle = statement.sqliteStatement
+    guard sqlite3_column_type(handle, index) == SQLITE_TEXT,
+      let text = sqlite3_column_text(handle, index)
+    else { return nil }
+    return UUIDText.parse(
+      UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
   }
 
   /// Ids are kept as their text (as the model layer writes them), read without Foundation's

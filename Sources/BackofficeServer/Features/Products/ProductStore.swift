@@ -85,6 +85,12 @@ struct ProductStore {
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow else { return Slice(items: [], total: try await total(filter)) }
+    if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
+      let (sql, arguments) = try sqlitePage(filter, per: per, offset: offset)
+      let (items, found) = try ProductRow.readNow(sql, arguments, withTotal: true, on: storage)
+      guard let found else { return Slice(items: [], total: try await total(filter)) }
+      return Slice(items: items, total: found)
+    }
     let statement = Self.pageStatement(
       conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
       workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset)
@@ -157,18 +163,34 @@ struct ProductStore {
   /// The WHERE clause of a listing (`p` is the products table). The prefix search is a range
   /// on the indexed `name_key`: `key >= prefix AND key < prefixUpperBound(prefix)`.
   func conditions(_ filter: Filter) -> SQLQueryString {
+    let terms = Terms(filter)
     var conditions = SQLQueryString("p.workspace_id = \(bind: workspaceID)")
-    if let typeKey = filter.typeKey, !typeKey.isEmpty {
+    if let typeKey = terms.typeKey {
       conditions += " AND p.type_key = \(bind: typeKey)"
     }
-    let prefix = SearchNormalizer.normalize(filter.search)
-    if !prefix.isEmpty {
+    if let prefix = terms.prefix {
       conditions += " AND p.name_key >= \(bind: prefix)"
-      if let upper = SearchNormalizer.prefixUpperBound(prefix) {
+      if let upper = terms.upper {
         conditions += " AND p.name_key < \(bind: upper)"
       }
     }
     return conditions
+  }
+
+  /// The values a listing's conditions compare with, after the filter's own blanks are gone.
+  struct Terms {
+    var typeKey: String?
+    var prefix: String?
+    var upper: String?
+
+    init(_ filter: Filter) {
+      if let typeKey = filter.typeKey, !typeKey.isEmpty { self.typeKey = typeKey }
+      let prefix = SearchNormalizer.normalize(filter.search)
+      if !prefix.isEmpty {
+        self.prefix = prefix
+        upper = SearchNormalizer.prefixUpperBound(prefix)
+      }
+    }
   }
 
   /// The total for `filter` alone, for a page past the end. `workspace_id` leads every index, so a
