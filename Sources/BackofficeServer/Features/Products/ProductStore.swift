@@ -85,16 +85,17 @@ struct ProductStore {
   func list(_ filter: Filter, page: Int, per: Int) async throws -> Slice {
     let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: per)
     guard !overflow else { return Slice(items: [], total: try await total(filter)) }
+    let (items, found): ([ProductRow], total: Int?)
     if let storage = (db as? SQLiteFluentDatabase)?.readsNow {
       let (sql, arguments) = try sqlitePage(filter, per: per, offset: offset)
-      let (items, found) = try ProductRow.readNow(sql, arguments, withTotal: true, on: storage)
-      guard let found else { return Slice(items: [], total: try await total(filter)) }
-      return Slice(items: items, total: found)
+      (items, found) = try ProductRow.readNow(sql, arguments, withTotal: true, on: storage)
+    } else {
+      (items, found) = try await rows(
+        Self.pageStatement(
+          conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
+          workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset),
+        withTotal: true)
     }
-    let statement = Self.pageStatement(
-      conditions: conditions(filter), whole: filter.isWholeCatalog, sort: filter.sort,
-      workspaceID: workspaceID, viewerID: viewerID, per: per, offset: offset)
-    let (items, found) = try await rows(statement, withTotal: true)
     guard let found else { return Slice(items: [], total: try await total(filter)) }
     return Slice(items: items, total: found)
   }
