@@ -13,8 +13,8 @@ extension ProductStore {
     var upper: Bool
   }
 
-  /// The SQL of `pageStatement` for SQLite, written once for each shape (4 orders and a few
-  /// kinds of filter, 48 at most): building and serializing the statement cost more than a
+  /// The SQL of `pageStatement` for SQLite, written once for each shape (4 orders by 7 kinds
+  /// of filter, 28 at most): building and serializing the statement cost more than a
   /// dozen allocations on every listing.
   private static let sqlitePages = NIOLockedValueBox<[PageShape: String]>([:])
 
