@@ -37,8 +37,6 @@ let package = Package(
         .product(name: "Fluent", package: "fluent"),
         .product(name: "SQLiteKit", package: "sqlite-kit"),
         .product(name: "GRDB", package: "GRDB.swift"),
-        // SQLite's C interface, which GRDB is built on: a column's text read in place.
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
         .product(name: "SwiftCSV", package: "SwiftCSV"),
         .product(name: "Metrics", package: "swift-metrics"),

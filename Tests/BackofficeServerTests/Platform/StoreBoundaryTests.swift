@@ -163,6 +163,43 @@ struct StoreBoundaryTests {
     #expect(Self.castsToSQL(in: "let sql = try db.sql()") == 0)
   }
 
+  /// SQLite is reached through GRDB only: no file under `Sources/` imports SQLite's C module or
+  /// calls its functions (GRDB's statements, cursors and rows lend a column's bytes where that
+  /// matters, `Row.withUnsafeData`).
+  @Test func noSourceCallsSQLiteDirectly() throws {
+    let root = Self.sources.deletingLastPathComponent()
+    let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+    var found: [String] = []
+    var read = 0
+    while let url = files?.nextObject() as? URL {
+      guard url.pathExtension == "swift" else { continue }
+      read += 1
+      let text = try String(contentsOf: url, encoding: .utf8)
+      found += Self.sqliteCalls(in: text).map { "\(url.lastPathComponent): \($0)" }
+    }
+    #expect(read > 100)
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+  }
+
+  /// The lines of `text`'s code (comments left out) that import SQLite's C interface or call
+  /// one of its functions.
+  static func sqliteCalls(in text: String) -> [String] {
+    let pattern = try! NSRegularExpression(
+      pattern: #"^\s*(@\w+\s+)*import\s+(GRDBSQLite|SQLite3|CSQLite|SQLCipher)\b"#
+        + #"|\bsqlite3_\w+\s*\("#)
+    return text.split(separator: "\n").map(String.init).filter { line in
+      !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && Self.matches(pattern, line)
+    }
+  }
+
+  @Test func theSQLiteRuleSeesACall() {
+    #expect(Self.sqliteCalls(in: "import GRDBSQLite").count == 1)
+    #expect(Self.sqliteCalls(in: "@preconcurrency import CSQLite").count == 1)
+    #expect(Self.sqliteCalls(in: "let t = sqlite3_column_text(handle, 0)").count == 1)
+    #expect(Self.sqliteCalls(in: "// SQLite says so (`sqlite3_stmt_readonly`)").isEmpty)
+    #expect(Self.sqliteCalls(in: "import GRDB\nlet s = statement.isReadonly").isEmpty)
+  }
+
   /// A request keeps its values in one object (`RequestState`, one entry in Vapor's storage),
   /// not each under a storage key of its own: Vapor copies a request's whole storage on every
   /// write. Only the application's values (set once at start) use Vapor's storage.

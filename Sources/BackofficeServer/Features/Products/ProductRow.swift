@@ -1,7 +1,6 @@
 import BackofficeCore
 import Foundation
 import GRDB
-import GRDBSQLite
 import SQLKit
 import SQLiteKit
 
@@ -63,11 +62,10 @@ struct ProductRow: Sendable, Equatable {
 
   /// From SQLite's values, by position (`ProductStore.columns`, then `favorite`), without the
   /// model layer's conversions.
-  /// With `statement` (the one `row` is read from), the id is read from SQLite's own text.
-  init(_ row: Row, statement: Statement? = nil) throws {
+  init(_ row: Row) throws {
     // Read from the statement's columns with GRDB's typed decoding (no `DatabaseValue` in
     // between, whose generic conversion cost more than the rest of the row).
-    id = try statement.flatMap { Self.uuid(in: $0, 0) } ?? Self.uuid(row, 0)
+    id = try Self.uuid(row, 0)
     number = try row.decode(Int.self, atIndex: 1)
     name = try row.decode(String.self, atIndex: 2)
     type = try row.decode(String.self, atIndex: 4)
@@ -98,32 +96,22 @@ struct ProductRow: Sendable, Equatable {
       var items: [ProductRow] = []
       var total: Int?
       while let row = try cursor.next() {
-        items.append(try ProductRow(row, statement: statement))
+        items.append(try ProductRow(row))
         if withTotal, total == nil { total = try row.decode(Int.self, atIndex: 13) }
       }
       return (items, total)
     }
   }
 
-  /// The id at `index` of the statement's current row, parsed from the text SQLite holds:
-  /// no `String` is made for it (a page of twenty made twenty). Nil when it is not such text.
-  private static func uuid(in statement: Statement, _ index: Int32) -> UUID? {
-    let handle = statement.sqliteStatement
-    guard sqlite3_column_type(handle, index) == SQLITE_TEXT,
-      let text = sqlite3_column_text(handle, index)
-    else { return nil }
-    return UUIDText.parse(
-      UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index))))
-  }
-
-  /// Ids are kept as their text (as the model layer writes them), read without Foundation's
-  /// parser; anything else is read by the model layer's rules.
+  /// Ids are kept as their text (as the model layer writes them), parsed from the column's
+  /// bytes as GRDB lends them (from a statement's row, SQLite's own, with no `String` made:
+  /// a page of twenty made twenty), without Foundation's parser; anything else is read by the
+  /// model layer's rules.
   private static func uuid(_ row: Row, _ index: Int) throws -> UUID {
-    if !row.hasNull(atIndex: index), let text = try? row.decode(String.self, atIndex: index),
-      let id = UUIDText.parse(text)
-    {
-      return id
+    let parsed = try? row.withUnsafeData(atIndex: index) { data -> UUID? in
+      data?.withUnsafeBytes { UUIDText.parse($0.bindMemory(to: UInt8.self)) } ?? nil
     }
+    if let parsed { return parsed }
     let value: DatabaseValue = row[index]
     return try DirectRow.decoder.decode(UUID.self, from: SQLiteData(value))
   }
